@@ -1,0 +1,53 @@
+"""Release notes in, sections and chunks out: the corpus package's public API."""
+
+from .chunking import CHUNKER_VERSION, chunk_sections, estimate_tokens
+from .documents import load_documents
+from .errors import (
+    BinaryFile,
+    CorpusError,
+    CorpusPathNotFound,
+    EmptyFile,
+    EncodingError,
+    JSONShapeError,
+    MalformedJSON,
+    MissingBody,
+    NoSupportedFiles,
+    UnreadableFile,
+)
+from .model import Chunk, Document, Section
+from .pipeline import Corpus, LoadedDocument, load_chunks, load_corpus
+from .readers import bundled_paths
+from .sections import chrome_lines, parse_sections, releases
+from .versions import detect_product, parse_version, version_key, version_matches
+
+__all__ = [
+    "CHUNKER_VERSION",
+    "BinaryFile",
+    "Chunk",
+    "Corpus",
+    "CorpusError",
+    "CorpusPathNotFound",
+    "Document",
+    "EmptyFile",
+    "EncodingError",
+    "JSONShapeError",
+    "LoadedDocument",
+    "MalformedJSON",
+    "MissingBody",
+    "NoSupportedFiles",
+    "Section",
+    "UnreadableFile",
+    "bundled_paths",
+    "chrome_lines",
+    "chunk_sections",
+    "detect_product",
+    "estimate_tokens",
+    "load_chunks",
+    "load_corpus",
+    "load_documents",
+    "parse_sections",
+    "parse_version",
+    "releases",
+    "version_key",
+    "version_matches",
+]

@@ -1,0 +1,188 @@
+"""Split sections into retrieval chunks that fit all-MiniLM-L6-v2's 256 word-piece window."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections import Counter
+from dataclasses import dataclass
+
+from .documents import short_hash
+from .model import Chunk, Document, Section
+from .repair import Line
+from .sections import outline
+
+CHUNKER_VERSION = "1"
+MODEL_MAX_TOKENS = 256
+TOKEN_BUDGET = 210  # breadcrumb + text, estimated; the estimate ran up to 1.19x low on real text
+TARGET_WORDS = 150
+MIN_WORDS = 25
+OVERLAP_MAX_WORDS = 40
+_PIECE = re.compile(r"[A-Za-z]+|\d+|[^\sA-Za-z\d]")
+_CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"”')\]]*\s+(?=[A-Z0-9\"“(\[`*])")
+
+
+def estimate_tokens(text: str) -> int:
+    """A cautious estimate of BERT word pieces: words, split identifiers, digits and punctuation."""
+    n = 0
+    for m in _PIECE.finditer(text):
+        s = m.group()
+        c = s[0]
+        if c.isdigit():
+            n += 1 if len(s) < 3 else (len(s) + 1) // 2
+        elif "a" <= c.lower() <= "z":
+            n += sum(1 + max(0, len(p) - 3) // 3 for p in (_CAMEL.findall(s) or [s]))
+        else:
+            n += 1
+    return n
+
+
+@dataclass(frozen=True, slots=True)
+class _Unit:
+    start: int
+    end: int
+    words: int
+    tokens: int
+    sentence: bool
+
+
+def _unit(text: str, start: int, end: int, sentence: bool) -> _Unit:
+    piece = text[start:end]
+    return _Unit(start, end, len(piece.split()), estimate_tokens(piece), sentence)
+
+
+def _units(text: str, budget: int) -> list[_Unit]:
+    """Paragraphs; a paragraph too long for one chunk becomes lines, sentences, then word runs."""
+    out: list[_Unit] = []
+    for para in re.finditer(r"\S(?:.|\n(?![ \t]*\n))*", text):
+        u = _unit(text, para.start(), para.end(), False)
+        if u.words <= TARGET_WORDS and u.tokens <= budget:
+            out.append(u)
+            continue
+        for line in re.finditer(r"[^\n]*\S[^\n]*", para.group()):
+            base = para.start() + line.start()
+            pos = 0
+            cuts = [m.start() for m in _SENTENCE_END.finditer(line.group())] + [len(line.group())]
+            for cut in cuts:
+                seg = line.group()[pos:cut]
+                lead = len(seg) - len(seg.lstrip())
+                out.extend(_word_runs(text, base + pos + lead, base + cut, budget))
+                pos = cut
+    return out
+
+
+def _word_runs(text: str, start: int, end: int, budget: int) -> list[_Unit]:
+    u = _unit(text, start, end, True)
+    if u.words <= TARGET_WORDS and u.tokens <= budget:
+        return [u]
+    words = list(re.finditer(r"\S+", text[start:end]))
+    out, first, toks = [], 0, 0
+    for k, w in enumerate(words):
+        t = estimate_tokens(w.group())
+        if k > first and (k - first >= TARGET_WORDS * 2 // 3 or toks + t > budget * 2 // 3):
+            out.append(_unit(text, start + words[first].start(), start + words[k - 1].end(), True))
+            first, toks = k, 0
+        toks += t
+    out.append(_unit(text, start + words[first].start(), start + words[-1].end(), True))
+    return out
+
+
+def _windows(units: list[_Unit], budget: int) -> list[tuple[int, int]]:
+    """Greedy windows of units; a window after a split paragraph repeats its last sentence."""
+    wins: list[tuple[int, int]] = []
+    i = 0
+    while i < len(units):
+        j, words, toks = i, units[i].words, units[i].tokens
+        while j + 1 < len(units) and words + units[j + 1].words <= TARGET_WORDS and toks + units[j + 1].tokens <= budget:
+            j += 1
+            words += units[j].words
+            toks += units[j].tokens
+        wins.append((i, j))
+        if j + 1 >= len(units):
+            break
+        last = units[j]
+        overlap = j > i and last.sentence and units[j + 1].sentence and last.words <= OVERLAP_MAX_WORDS
+        i = j if overlap and toks <= budget else j + 1
+    return _merge_tiny(units, wins, budget)
+
+
+def _merge_tiny(units: list[_Unit], wins: list[tuple[int, int]], budget: int) -> list[tuple[int, int]]:
+    """Merge windows under MIN_WORDS into a neighbour when the result still fits the budget."""
+
+    def cost(a: int, b: int) -> tuple[int, int]:
+        return sum(u.words for u in units[a : b + 1]), sum(u.tokens for u in units[a : b + 1])
+
+    out: list[tuple[int, int]] = []
+    for w in wins:
+        if out and (cost(*w)[0] < MIN_WORDS or cost(*out[-1])[0] < MIN_WORDS):
+            merged = (out[-1][0], w[1])
+            if cost(*merged)[1] <= budget:
+                out[-1] = merged
+                continue
+        out.append(w)
+    return out
+
+
+def _breadcrumb(doc: Document, section: Section) -> str:
+    head = [doc.title]
+    if section.version and section.version not in doc.title:
+        head.append(section.version)
+    return " > ".join(head + [h for h in section.path if h != doc.title])
+
+
+def _section_lines(all_lines: tuple[Line, ...], starts: list[int], s: Section) -> list[Line]:
+    lo = bisect_right(starts, s.start_line - 1)
+    hi = bisect_right(starts, s.end_line)
+    picked = [ln for ln in all_lines[lo:hi] if ln.end <= s.end_line]
+    if s.text and "\n".join(ln.text for ln in picked) != s.text:  # Sections not from parse_sections.
+        picked = [Line(t, s.start_line + k, s.start_line + k) for k, t in enumerate(s.text.split("\n"))]
+    return picked
+
+
+def chunk_sections(doc: Document, sections: list[Section]) -> list[Chunk]:
+    """Chunks for the document's sections, in order, with stable ids and source line ranges."""
+    o = outline(doc)
+    starts = [ln.start for ln in o.lines]
+    parents = {s.path[:k] for s in sections for k in range(1, len(s.path))}
+    seen: Counter[tuple[str, ...]] = Counter()
+    chunks: list[Chunk] = []
+    for s in sections:
+        occurrence = seen[s.path]
+        seen[s.path] += 1
+        lines = _section_lines(o.lines, starts, s)
+        if not s.text.strip():
+            if s.path in parents or not lines:
+                continue  # Its heading lives on in its children's breadcrumbs.
+            text = "\n".join(ln.text for ln in lines)  # A lone empty heading keeps its words.
+        else:
+            text = s.text
+        offsets, pos = [], 0
+        for ln in lines:
+            offsets.append(pos)
+            pos += len(ln.text) + 1
+        crumb = _breadcrumb(doc, s)
+        budget = max(TOKEN_BUDGET - estimate_tokens(crumb), 32)
+        units = _units(text, budget)
+        for ordinal, (a, b) in enumerate(_windows(units, budget)):
+            start, end = units[a].start, units[b].end
+            first = bisect_right(offsets, start) - 1
+            last = bisect_right(offsets, end - 1) - 1
+            key = [doc.id, *s.path, str(ordinal)] + ([f"#{occurrence}"] if occurrence else [])
+            chunks.append(
+                Chunk(
+                    id=short_hash(*key, length=16),
+                    document=doc.id,
+                    title=doc.title,
+                    product=doc.product,
+                    version=s.version,
+                    section=s.path,
+                    text=text[start:end],
+                    source=doc.source,
+                    lines=(lines[first].start, lines[last].end),
+                    url=doc.url,
+                    anchor=s.anchor,
+                    body_field=doc.body_field,
+                )
+            )
+    return chunks

@@ -1,0 +1,117 @@
+"""Load files into Documents: titles, products, versions, stable ids and display sources."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import replace
+from collections.abc import Callable, Sequence
+from pathlib import Path, PurePosixPath
+
+from .errors import CorpusError, NoSupportedFiles
+from .model import Document
+from .readers import Record, SourceFile, discover, read_records
+from .sections import build_outline
+from .versions import detect_product, parse_version
+
+OnSkip = Callable[[CorpusError], None]
+
+
+def short_hash(*parts: str, length: int = 12) -> str:
+    """A short, stable hex digest of the parts (the same on every machine and run)."""
+    return hashlib.sha1("\x1f".join(parts).encode("utf-8")).hexdigest()[:length]
+
+
+def make_document(rec: Record) -> Document:
+    """Build the Document for one record (its id is made unique later by :func:`load_documents`)."""
+    stem = PurePosixPath(rec.file.relative).stem
+    o = build_outline(rec.text, rec.format, None)
+    title = rec.title or o.title
+    if not title:
+        title = stem if rec.record is None else f"{stem} #{rec.record}"
+    release_heads = o.releases
+    version = parse_version(title)
+    if version is None and len(release_heads) < 2:  # A changelog's sections carry the versions.
+        first = next((h.text for h in o.headings), "")
+        version = parse_version(first) or parse_version(stem)
+    product = detect_product(title) or detect_product(stem)
+    base = rec.file.relative if rec.record is None else f"{rec.file.relative}#{rec.record}"
+    return Document(
+        id=short_hash(base),
+        title=title,
+        product=product,
+        version=version,
+        source=rec.file.display,
+        format=rec.format,
+        text=rec.text,
+        date=rec.date,
+        url=rec.url,
+        body_field=rec.body_field,
+        record=rec.record,
+    )
+
+
+def load_documents(
+    paths: Sequence[Path] | None = None,
+    *,
+    skip_bad: bool = False,
+    on_skip: OnSkip | None = None,
+) -> list[Document]:
+    """Load release notes from files and folders (None: the bundled corpus).
+
+    Args:
+        paths: files or folders; folders are searched recursively for .md, .markdown, .txt,
+            .json and .jsonl files, hidden entries skipped.
+        skip_bad: skip a bad path or file (after calling ``on_skip`` with its error) instead
+            of raising.
+        on_skip: called with each skipped error when ``skip_bad`` is set.
+
+    Returns:
+        The documents, in input order; every file is read and checked before any is returned.
+
+    Raises:
+        CorpusError: the first bad path or file, unless ``skip_bad``; NoSupportedFiles when
+            ``skip_bad`` left nothing to load.
+    """
+
+    def handle(err: CorpusError) -> None:
+        if not skip_bad:
+            raise err
+        if on_skip is not None:
+            on_skip(err)
+
+    files: list[SourceFile] = []
+    if paths is None:
+        files = discover(None)
+    else:
+        for p in paths:
+            try:
+                files.extend(f for f in discover([Path(p)]) if f.path.resolve() not in {g.path.resolve() for g in files})
+            except CorpusError as err:
+                handle(err)
+    docs: list[Document] = []
+    for f in files:
+        try:
+            docs.extend(make_document(rec) for rec in read_records(f))
+        except CorpusError as err:
+            handle(err)
+    if not docs:
+        shown = ", ".join(str(p) for p in paths) if paths else "corpus/data"
+        raise NoSupportedFiles(f"{shown}: no loadable release notes; fix or replace the files reported above")
+    return _unique_ids(docs)
+
+
+def _unique_ids(docs: list[Document]) -> list[Document]:
+    """Give documents whose relative paths collide (same name in two folders) distinct ids."""
+    seen: set[str] = set()
+    out = []
+    for d in docs:
+        if d.id in seen:
+            n = 1
+            new = short_hash(d.id, d.source)
+            while new in seen:
+                n += 1
+                new = short_hash(d.id, d.source, str(n))
+            d = replace(d, id=new)
+        seen.add(d.id)
+        out.append(d)
+    return out

@@ -1,0 +1,123 @@
+"""The data that flows out of the corpus package: documents, sections and chunks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """One release document as loaded from a file (or one record of a JSON file).
+
+    ``text`` is the body the sections and line numbers refer to: the file's text for
+    Markdown and plain text, the decoded body field for a JSON record (``body_field``
+    then names that field, e.g. ``"body_md"``).
+    """
+
+    id: str
+    title: str
+    product: str | None
+    version: str | None
+    source: str
+    format: str  # "markdown" or "text"
+    text: str
+    date: str | None = None
+    url: str | None = None
+    body_field: str | None = None
+    record: int | None = None  # index of the record inside a JSON list / JSONL file
+
+    def __post_init__(self) -> None:
+        if self.format not in ("markdown", "text"):
+            raise ValueError(f"format must be 'markdown' or 'text', not {self.format!r}")
+        if not self.id:
+            raise ValueError("document id must not be empty")
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A heading and the text under it, up to the next heading of any level.
+
+    ``path`` is the breadcrumb from the document title down to this section's own
+    heading; ``text`` is the verbatim source text of the section body (its heading line
+    excluded); lines are 1-based and inclusive, in ``Document.text``.
+    """
+
+    document: str
+    path: tuple[str, ...]
+    text: str
+    start_line: int
+    end_line: int
+    version: str | None = None
+    anchor: str | None = None
+    level: int = 0
+
+    def __post_init__(self) -> None:
+        if self.start_line < 1 or self.end_line < self.start_line:
+            raise ValueError(f"bad line range {self.start_line}-{self.end_line}")
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """The retrieval unit: a window of a section's text with everything a citation needs."""
+
+    id: str
+    document: str
+    title: str
+    product: str | None
+    version: str | None
+    section: tuple[str, ...]
+    text: str
+    source: str
+    lines: tuple[int, int]
+    url: str | None = None
+    anchor: str | None = None
+    body_field: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.id:
+            raise ValueError("chunk id must not be empty")
+        if self.lines[0] < 1 or self.lines[1] < self.lines[0]:
+            raise ValueError(f"bad line range {self.lines}")
+
+    @property
+    def breadcrumb(self) -> str:
+        """Title, version and heading path as one line, indexed with the text."""
+        head = [self.title]
+        if self.version and self.version not in self.title:
+            head.append(self.version)
+        return " > ".join(head + [h for h in self.section if h != self.title])
+
+    def to_json(self) -> dict:
+        """The chunk as a JSON-ready dict (the ``relnotes chunks`` and index schema)."""
+        return {
+            "id": self.id,
+            "document": self.document,
+            "title": self.title,
+            "product": self.product,
+            "version": self.version,
+            "section": list(self.section),
+            "text": self.text,
+            "source": self.source,
+            "lines": list(self.lines),
+            "url": self.url,
+            "anchor": self.anchor,
+            "body_field": self.body_field,
+        }
+
+    @classmethod
+    def from_json(cls, obj: dict) -> "Chunk":
+        """Inverse of :meth:`to_json`."""
+        return cls(
+            id=obj["id"],
+            document=obj["document"],
+            title=obj["title"],
+            product=obj.get("product"),
+            version=obj.get("version"),
+            section=tuple(obj["section"]),
+            text=obj["text"],
+            source=obj["source"],
+            lines=(int(obj["lines"][0]), int(obj["lines"][1])),
+            url=obj.get("url"),
+            anchor=obj.get("anchor"),
+            body_field=obj.get("body_field"),
+        )

@@ -1,0 +1,159 @@
+"""Infer the title, site chrome and heading tree of a plain-text release note.
+
+Plain text copied from a web page has no heading markup. A heading is a short title-like
+line standing alone between blank lines, followed by body text or by more headings. A run
+of headings nests: "Platform Features and Updates" > "CUDA" > "CuTeDSL ...". A run of k
+headings ends at the depth of the previous section's heading, so a later "ROCm" > "AOTriton"
+pair becomes a sibling of "CUDA" > "CuTeDSL". An ALL-CAPS heading ("API-UNSTABLE FEATURES")
+sits at the top and everything after it nests below it.
+
+Site chrome ("Skip to main content", "Blog") above the title line is not content: it is the
+one kind of text that no section or chunk holds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from .markdown import Heading
+from .repair import Line
+from .versions import detect_product, parse_version
+
+MAX_HEADING_WORDS = 14
+MAX_HEADING_CHARS = 100
+LABEL_REPEATS = 3  # A line seen this often in one document is a label ("API Unstable"), not a heading.
+_CHROME_WORDS = 8
+_TITLE_SEARCH = 6
+_BULLET = re.compile(r"^([•·▪◦‣*+>#$(]|[-–—]\s|\d+[.)](\s|$))")
+_SENTENCE_BREAK = re.compile(r"[.!?]\s+[A-Z\"“(]")
+_COMMAND = re.compile(r"^(pip3?|python3?|conda|uv|curl|wget|git|npm|cargo|apt(-get)?|brew|docker|cd|sudo)\s")
+_BYLINE = re.compile(r"^By\b.*\d{4}")
+_SITE_SUFFIX = re.compile(r"^(.*\S)\s+[–—|-]\s+(\S+(?:\s\S+){0,2})$")
+
+
+@dataclass(frozen=True, slots=True)
+class TextOutline:
+    """Where the title and content start, and the inferred headings (levels from 1)."""
+
+    title: str | None
+    title_index: int | None
+    content_start: int
+    headings: tuple[Heading, ...]
+
+
+def title_like(raw: str) -> bool:
+    """Whether a line could be a title or heading: short, unpunctuated, not a list item or command."""
+    line = raw.strip()
+    if not line or raw[:1].isspace() or len(line) > MAX_HEADING_CHARS:
+        return False
+    if len(line.split()) > MAX_HEADING_WORDS or not re.search(r"[^\W\d_]", line):
+        return False
+    if not (line[0].isalnum() or line[0] in "[\"“'") or _BULLET.match(line):
+        return False
+    if line[-1] in ".:;,!?|\\" or _SENTENCE_BREAK.search(line):
+        return False
+    return not (_COMMAND.match(line) or "://" in line or _BYLINE.match(line))
+
+
+def clean_title(line: str) -> str:
+    """A title line without a trailing site name ("PyTorch 2.13 Release Blog – PyTorch")."""
+    line = " ".join(line.split())
+    m = _SITE_SUFFIX.match(line)
+    if m and (parse_version(m.group(1)) or detect_product(m.group(1))) and not parse_version(m.group(2)):
+        return m.group(1)
+    return line
+
+
+def _find_title(lines: list[Line], given: str | None) -> int | None:
+    """The title line: the first title-like line naming a product or version, below short chrome."""
+    found = _search_title(lines)
+    if found is None or given is None:
+        return found
+    same = clean_title(lines[found].text).casefold() == " ".join(given.split()).casefold()
+    return found if same else None
+
+
+def _search_title(lines: list[Line]) -> int | None:
+    nonblank = [i for i, ln in enumerate(lines) if ln.text.strip()][:_TITLE_SEARCH]
+    if not nonblank:
+        return None
+    for k, i in enumerate(nonblank):
+        text = lines[i].text
+        if title_like(text) and (parse_version(text) or detect_product(text)):
+            chrome = [lines[j].text for j in nonblank[:k]]
+            if all(len(c.split()) <= _CHROME_WORDS and title_like(c) for c in chrome):
+                return i
+            break
+    return nonblank[0] if title_like(lines[nonblank[0]].text) else None
+
+
+def text_outline(lines: list[Line], given_title: str | None = None) -> TextOutline:
+    """Infer title line, chrome and headings of a plain-text document."""
+    t = _find_title(lines, given_title)
+    start = 0 if t is None else t + 1
+    counts = Counter(ln.text.strip().casefold() for ln in lines if ln.text.strip())
+    n = len(lines)
+
+    def blank(i: int) -> bool:
+        return i < 0 or i >= n or not lines[i].text.strip()
+
+    candidate = [
+        i >= start
+        and title_like(lines[i].text)
+        and counts[lines[i].text.strip().casefold()] < LABEL_REPEATS
+        and (blank(i - 1) or i == start)
+        and blank(i + 1)
+        for i in range(n)
+    ]
+    # A candidate is a heading if body text follows it, directly or after more headings.
+    is_heading = [False] * n
+    next_heading = False  # whether the next non-blank line (scanning backwards) is a heading
+    seen_text = False
+    for i in range(n - 1, start - 1, -1):
+        if blank(i):
+            continue
+        if candidate[i] and seen_text:
+            is_heading[i] = True
+        else:
+            is_heading[i] = False
+        seen_text = True if not candidate[i] else (is_heading[i] or next_heading)
+        if not candidate[i]:
+            seen_text = True
+        next_heading = is_heading[i]
+    return TextOutline(
+        title=clean_title(lines[t].text) if t is not None else None,
+        title_index=t,
+        content_start=start,
+        headings=tuple(_levels(lines, [i for i in range(n) if is_heading[i]])),
+    )
+
+
+def _all_caps(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 6 and len(text.split()) >= 2 and all(c.isupper() for c in letters)
+
+
+def _levels(lines: list[Line], idx: list[int]) -> list[Heading]:
+    """Assign levels to heading runs (consecutive headings with only blank lines between)."""
+    runs: list[list[int]] = []
+    for i in idx:
+        if runs and all(not lines[k].text.strip() for k in range(runs[-1][-1] + 1, i)):
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    out: list[Heading] = []
+    base, leaf = 0, 0
+    for run in runs:
+        texts = [" ".join(lines[i].text.split()) for i in run]
+        if _all_caps(texts[0]):
+            base, first = 1, 1
+        elif leaf == 0:
+            first = base + 1
+        else:
+            first = max(base + 1, leaf - len(run) + 1)
+        for k, (i, text) in enumerate(zip(run, texts)):
+            out.append(Heading(i, min(first + k, 6), text, None))
+        leaf = min(first + len(run) - 1, 6)
+    return out

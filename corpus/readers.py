@@ -1,0 +1,243 @@
+"""Find corpus files, decode them to text and split JSON files into records."""
+
+from __future__ import annotations
+
+import codecs
+import json
+import re
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .errors import (
+    BinaryFile,
+    CorpusPathNotFound,
+    EmptyFile,
+    EncodingError,
+    JSONShapeError,
+    MalformedJSON,
+    MissingBody,
+    NoSupportedFiles,
+    UnreadableFile,
+)
+
+SUPPORTED_SUFFIXES = (".md", ".markdown", ".txt", ".json", ".jsonl")
+BODY_FIELDS = ("body_md", "body", "markdown", "text", "content")
+_MARKDOWN_FIELDS = ("body_md", "markdown")
+_SIGNATURES = {
+    b"\x89PNG": "a PNG image",
+    b"PK\x03\x04": "a zip archive",
+    b"%PDF": "a PDF",
+    b"GIF8": "a GIF image",
+    b"\xff\xd8\xff": "a JPEG image",
+    b"\x1f\x8b": "a gzip archive",
+}
+_BOMS = (  # UTF-32 first: its little-endian BOM starts with UTF-16's.
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+_HEADING_HINT = re.compile(r"^ {0,3}#{1,6}[ \t]+\S|^[^\n]*\S[^\n]*\n {0,3}(=+|-{2,})[ \t]*$", re.M)
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """A file to load: where it is, how to show it, and its path relative to the root given."""
+
+    path: Path
+    display: str
+    relative: str
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One document's raw material: a file's text or one JSON record's body and metadata."""
+
+    file: SourceFile
+    text: str
+    format: str
+    record: int | None = None
+    title: str | None = None
+    url: str | None = None
+    date: str | None = None
+    body_field: str | None = None
+
+
+def bundled_paths() -> list[Path]:
+    """The release notes shipped in ``corpus/data``, sorted by name."""
+    root = resources.files("corpus") / "data"
+    return sorted(
+        (Path(str(p)) for p in root.iterdir() if _supported(p.name) and not p.name.startswith(".")),
+        key=lambda p: p.name,
+    )
+
+
+def _supported(name: str) -> bool:
+    return name.lower().endswith(SUPPORTED_SUFFIXES)
+
+
+def discover(paths: list[Path] | None) -> list[SourceFile]:
+    """Expand the given files and folders (recursively, hidden entries skipped) into files."""
+    if paths is None:
+        return [SourceFile(p, f"corpus/data/{p.name}", p.name) for p in bundled_paths()]
+    found: list[SourceFile] = []
+    seen: set[Path] = set()
+    for given in paths:
+        given = Path(given)
+        if not given.exists():
+            raise CorpusPathNotFound(f"{given}: no such file or directory; check the --corpus path")
+        if given.is_file():
+            files = [SourceFile(given, str(given), given.name)]
+        else:
+            files = _walk(given)
+        for f in files:
+            key = f.path.resolve()
+            if key not in seen:
+                seen.add(key)
+                found.append(f)
+    return found
+
+
+def _walk(folder: Path) -> list[SourceFile]:
+    try:
+        entries = sorted(folder.rglob("*"), key=lambda p: p.relative_to(folder).as_posix())
+    except OSError as e:
+        raise UnreadableFile(f"{folder}: cannot list the folder ({e.strerror}); check its permissions") from e
+    files = []
+    for p in entries:
+        rel = p.relative_to(folder)
+        if any(part.startswith(".") for part in rel.parts) or not _supported(p.name) or not p.is_file():
+            continue
+        files.append(SourceFile(p, str(folder / rel), rel.as_posix()))
+    if not files:
+        raise NoSupportedFiles(
+            f"{folder}: no {', '.join(SUPPORTED_SUFFIXES)} files in this folder; "
+            "point --corpus at release notes in one of those formats"
+        )
+    return files
+
+
+def decode(data: bytes, display: str) -> str:
+    """Bytes to text with LF line ends; raises BinaryFile, EncodingError or EmptyFile."""
+    for sig, kind in _SIGNATURES.items():
+        if data.startswith(sig):
+            raise BinaryFile(f"{display}: looks like {kind}, not text; remove it from the corpus")
+    text = None
+    for bom, enc in _BOMS:
+        if data.startswith(bom):
+            try:
+                text = data[len(bom):].decode(enc)
+            except UnicodeDecodeError as e:
+                raise EncodingError(
+                    f"{display}: not valid {enc.upper()} at byte {e.start + len(bom)}; "
+                    "re-save the file as UTF-8"
+                ) from e
+            break
+    if text is None:
+        if b"\x00" in data:
+            raise BinaryFile(f"{display}: contains NUL bytes, so it is binary, not text; remove it from the corpus")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            line = data.count(b"\n", 0, e.start) + 1
+            raise EncodingError(
+                f"{display}: not valid UTF-8 at byte {e.start} (line {line}); "
+                "re-save the file as UTF-8, e.g. iconv -f latin1 -t utf-8"
+            ) from e
+    if "\x00" in text:
+        raise BinaryFile(f"{display}: contains NUL characters; remove it from the corpus or re-save it as text")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if not text.strip():
+        raise EmptyFile(f"{display}: the file holds no text; add release notes to it or remove it")
+    return text
+
+
+def read_records(f: SourceFile) -> list[Record]:
+    """Read one file into records: one for Markdown or text, one per JSON record."""
+    try:
+        data = f.path.read_bytes()
+    except OSError as e:
+        raise UnreadableFile(f"{f.display}: cannot read the file ({e.strerror}); check its permissions") from e
+    text = decode(data, f.display)
+    suffix = f.path.suffix.lower()
+    if suffix in (".json", ".jsonl"):
+        return _json_records(f, _parse_json(text, f.display, jsonl=suffix == ".jsonl"))
+    if text.lstrip()[:1] in ("{", "["):
+        try:
+            return _json_records(f, _parse_json(text, f.display, jsonl=False))
+        except MalformedJSON:
+            pass  # Text that merely starts with a brace stays text.
+    fmt = "markdown" if suffix in (".md", ".markdown") else "text"
+    return [Record(f, text, fmt)]
+
+
+def _parse_json(text: str, display: str, *, jsonl: bool) -> Any:
+    if not jsonl:
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as e:
+            if not e.msg.startswith("Extra data"):
+                raise MalformedJSON(_json_message(display, e, 0)) from e
+    records = []
+    for n, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError as e:
+            raise MalformedJSON(_json_message(display, e, n - 1)) from e
+    return records
+
+
+def _json_message(display: str, e: json.JSONDecodeError, line_offset: int) -> str:
+    return (
+        f"{display}: malformed JSON at line {e.lineno + line_offset}, column {e.colno}: {e.msg}; "
+        "fix the file (python -m json.tool shows the problem)"
+    )
+
+
+def _json_records(f: SourceFile, data: Any) -> list[Record]:
+    items = [data] if isinstance(data, dict) else data
+    if not isinstance(items, list) or not items or not all(isinstance(r, dict) for r in items):
+        raise JSONShapeError(
+            f"{f.display}: JSON must be an object, a list of objects or JSONL objects, "
+            f"not {type(data).__name__ if not isinstance(data, list) or not data else 'a list of other values'}; "
+            "wrap each document in an object with a body_md or text field"
+        )
+    many = len(items) > 1 or isinstance(data, list)
+    return [_record(f, obj, i if many else None) for i, obj in enumerate(items)]
+
+
+def _record(f: SourceFile, obj: dict, index: int | None) -> Record:
+    field = next((k for k in BODY_FIELDS if isinstance(obj.get(k), str) and obj[k].strip()), None)
+    if field is None:
+        where = f"record {index}" if index is not None else "the record"
+        raise MissingBody(
+            f"{f.display}: {where} has no text body; add one of the fields {', '.join(BODY_FIELDS)}"
+        )
+    body = obj[field].replace("\r\n", "\n").replace("\r", "\n")
+    if field in _MARKDOWN_FIELDS or _HEADING_HINT.search(body):
+        fmt = "markdown"
+    else:
+        fmt = "text"
+
+    def text_field(*names: str) -> str | None:
+        for n in names:
+            v = obj.get(n)
+            if isinstance(v, str) and v.strip():
+                return v.strip()
+        return None
+
+    return Record(
+        file=f,
+        text=body,
+        format=fmt,
+        record=index,
+        title=text_field("title"),
+        url=text_field("canonical_source", "url"),
+        date=text_field("published_at", "date"),
+        body_field=field,
+    )

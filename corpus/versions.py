@@ -1,0 +1,96 @@
+"""Release versions and product names found in titles, headings and file names."""
+
+from __future__ import annotations
+
+import re
+
+# A version: two or more dotted numbers, then an optional pre-release tag (b1, rc2, -alpha.2).
+_VERSION = r"(\d+(?:\.\d+)+(?:(?:[-.]?(?:a|b|rc|alpha|beta|pre|dev|post)\.?\d*)(?![A-Za-z]))?)"
+_ANY_VERSION = re.compile(r"(?<![\w.])v?" + _VERSION + r"(?![\w]|\.\d)", re.IGNORECASE)
+# A heading that opens a release: "v2.1.0", "Version 1.80.0 (2024-07-25)", "Release 2.16.0",
+# "[1.2.3] - 2024-01-01", "1.2.3", optionally "v1.9.0a2 (2021-12-24) Changes".
+_RELEASE_HEADING = re.compile(
+    r"^\s*(?:(?:version|release)\s+|\[)?v?" + _VERSION + r"\]?(?=$|[\s(\-–—:,])", re.IGNORECASE
+)
+_PRE = re.compile(r"^[-.]?(a|alpha|b|beta|pre|rc|c|dev|post)\.?(\d*)$", re.IGNORECASE)
+_PRE_RANK = {"dev": -1, "a": 0, "alpha": 0, "b": 1, "beta": 1, "pre": 2, "c": 2, "rc": 2, "post": 9}
+
+_PRODUCTS = {
+    "pytorch": "PyTorch",
+    "torch": "PyTorch",
+    "rust": "Rust",
+    "pydantic": "pydantic",
+    "python": "Python",
+    "numpy": "NumPy",
+    "django": "Django",
+}
+
+
+def parse_version(s: str) -> str | None:
+    """The first release version in ``s`` ("PyTorch 2.14 Release Blog" -> "2.14"), without "v"."""
+    m = _ANY_VERSION.search(s.replace("_", " "))
+    return m.group(1) if m else None
+
+
+def release_version(heading: str) -> str | None:
+    """The version a heading opens a release of ("## v2.9.0 (2024-09-05)"), else None."""
+    m = _RELEASE_HEADING.match(heading)
+    return m.group(1) if m else None
+
+
+def _split(v: str) -> tuple[tuple[int, ...], tuple[int, int] | None]:
+    """Numeric release parts and an optional (rank, number) pre-release tag."""
+    m = re.match(r"v?(\d+(?:\.\d+)*)(.*)$", v.strip(), re.IGNORECASE)
+    if not m:
+        raise ValueError(f"not a version: {v!r}")
+    nums = tuple(int(p) for p in m.group(1).split("."))
+    tail = m.group(2)
+    if not tail:
+        return nums, None
+    pm = _PRE.match(tail)
+    if not pm:
+        return nums, (-2, 0)
+    return nums, (_PRE_RANK[pm.group(1).lower()], int(pm.group(2) or 0))
+
+
+def version_key(v: str) -> tuple:
+    """A sort key that orders versions as versions: 2.9 < 2.10, 2.14.0b1 < 2.14.0 < 2.14.0.post1."""
+    nums, pre = _split(v)
+    padded = nums + (0,) * max(0, 4 - len(nums))
+    if pre is None:
+        return (padded, (5, 0))
+    return (padded, pre) if pre[0] != 9 else (padded, (9, pre[1]))
+
+
+def version_matches(chunk_version: str | None, wanted: str) -> bool:
+    """Whether a chunk of ``chunk_version`` answers for ``wanted``.
+
+    A wanted version of one or two parts ("2.13") matches its whole series (2.13, 2.13.0,
+    2.13.1, 2.13.0rc1); a longer one ("2.13.1") matches only itself, trailing zeros aside
+    ("2.13" == "2.13.0"). A pre-release in ``wanted`` must match exactly.
+    """
+    if not chunk_version:
+        return False
+    try:
+        c_nums, c_pre = _split(chunk_version)
+        w_nums, w_pre = _split(wanted)
+    except ValueError:
+        return False
+    if len(w_nums) <= 2 and w_pre is None:
+        padded = c_nums + (0,) * max(0, len(w_nums) - len(c_nums))
+        return padded[: len(w_nums)] == w_nums
+    width = max(len(c_nums), len(w_nums))
+    pad = lambda t: t + (0,) * (width - len(t))  # noqa: E731
+    return pad(c_nums) == pad(w_nums) and c_pre == w_pre
+
+
+def detect_product(title: str) -> str | None:
+    """The product a title is about ("PyTorch 2.14 Release Blog" -> "PyTorch"), else None."""
+    for word in re.findall(r"[A-Za-z][A-Za-z0-9+]*", title.replace("_", " ")):
+        known = _PRODUCTS.get(word.lower())
+        if known:
+            return known
+    m = re.match(r"^\s*([A-Z][\w+-]*)\s+v?\d+\.\d+", title)
+    if m and m.group(1).lower() not in ("version", "release", "v"):
+        return m.group(1)
+    return None

@@ -1,0 +1,133 @@
+"""``relnotes index``, ``relnotes status`` and ``relnotes search``: build, inspect and query the index."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from .options import corpus_option, index_option, model_option, skip_bad_option
+from .progress import embedding_progress, notice
+
+MODES = ("bm25", "dense", "hybrid")
+
+
+def load(corpus_paths, index_dir, model_path, *, skip_bad=False, quiet=False, rebuild=False, update=True):
+    """Open (building if needed) the index, with notices and progress on stderr."""
+    from index.service import open_index
+
+    with embedding_progress(quiet) as progress:
+        return open_index(
+            list(corpus_paths) or None,
+            index_dir=index_dir,
+            model_path=model_path,
+            rebuild=rebuild,
+            update=update,
+            skip_bad=skip_bad,
+            on_skip=lambda exc: notice(f"skipped: {exc}"),
+            notify=None if quiet else notice,
+            progress=progress,
+        )
+
+
+@click.command("index")
+@corpus_option
+@index_option
+@model_option
+@skip_bad_option
+@click.option("--rebuild", is_flag=True, help="Re-embed everything, even chunks that did not change.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar or notices.")
+def index_cmd(corpus_paths, index_dir, model_path, skip_bad, rebuild, quiet) -> None:
+    """Build or update the hybrid index (BM25 + embeddings) for a corpus.
+
+    Only chunks whose text changed are embedded again; an index that is already
+    fresh is left alone.
+    """
+    loaded, report = load(corpus_paths, index_dir, model_path, skip_bad=skip_bad, quiet=quiet, rebuild=rebuild)
+    if report is None:
+        counts = loaded.manifest.counts
+        click.echo(
+            f"Index at {loaded.directory} is up to date: {counts.get('documents')} documents, "
+            f"{counts.get('chunks')} chunks"
+        )
+        return
+    click.echo(
+        f"Indexed {report.documents} documents, {report.chunks} chunks "
+        f"({report.embedded} embedded, {report.reused} reused) in {report.seconds:.1f} s at {report.directory}"
+    )
+
+
+@click.command("status")
+@corpus_option
+@index_option
+@model_option
+@skip_bad_option
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def status_cmd(corpus_paths, index_dir, model_path, skip_bad, as_json) -> None:
+    """Show where the index is, what built it and whether it is stale."""
+    from corpus import load_documents
+    from index.dense import Encoder
+    from index.errors import IndexCorrupt, IndexMissing
+    from index.lexical import DEFAULT_PARAMS
+    from index.manifest import read_manifest
+    from index.service import default_index_dir, describe_corpus, stale_reasons
+
+    paths = list(corpus_paths) or None
+    documents = load_documents(paths, skip_bad=skip_bad, on_skip=lambda exc: notice(f"skipped: {exc}"))
+    corpus = describe_corpus(documents, paths)
+    directory = Path(index_dir) if index_dir else default_index_dir(paths, model_path)
+    info: dict = {"index": str(directory), "corpus": corpus["inputs"], "documents": len(documents)}
+    try:
+        manifest = read_manifest(directory)
+        reasons = stale_reasons(manifest, corpus, Encoder(model_path), DEFAULT_PARAMS.to_json())
+        info.update(
+            exists=True,
+            created=manifest.created,
+            model=manifest.model,
+            chunks=manifest.counts.get("chunks"),
+            format_version=manifest.format_version,
+            stale=bool(reasons),
+            reasons=reasons,
+        )
+    except (IndexMissing, IndexCorrupt) as exc:
+        info.update(exists=False, stale=True, reasons=[str(exc)])
+    if as_json:
+        click.echo(json.dumps(info, indent=2))
+        return
+    click.echo(f"index:     {info['index']}")
+    click.echo(f"corpus:    {', '.join(info['corpus'])} ({info['documents']} documents)")
+    if info["exists"]:
+        click.echo(f"built:     {info['created']} with {info['model'].get('name')} (dim {info['model'].get('dim')})")
+        click.echo(f"chunks:    {info['chunks']}")
+    state = "stale: " + "; ".join(info["reasons"]) if info["stale"] else "up to date"
+    click.echo(f"state:     {state}")
+
+
+@click.command("search")
+@click.argument("query")
+@corpus_option
+@index_option
+@model_option
+@click.option("--mode", type=click.Choice(MODES), default="hybrid", show_default=True)
+@click.option("--top-k", "-k", "top_k", type=click.IntRange(1, 1000), default=10, show_default=True)
+@click.option("--release", "releases", multiple=True, help="Only this release (repeatable), e.g. 2.14.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per hit.")
+@click.option("--no-update", is_flag=True, help="Fail instead of rebuilding a stale index.")
+def search_cmd(query, corpus_paths, index_dir, model_path, mode, top_k, releases, as_json, no_update) -> None:
+    """Show the top chunks for QUERY (raw retrieval, no answer extraction)."""
+    from index.search import Searcher
+
+    loaded, _ = load(corpus_paths, index_dir, model_path, update=not no_update)
+    hits = Searcher(loaded).search(query, k=top_k, mode=mode, versions=list(releases) or None)
+    for rank, hit in enumerate(hits, 1):
+        c = hit.chunk
+        if as_json:
+            click.echo(json.dumps({"rank": rank, "score": round(hit.score, 6), "bm25_rank": hit.bm25_rank,
+                                   "dense_rank": hit.dense_rank, **c.to_json()}, ensure_ascii=False))
+        else:
+            where = " > ".join(c.section)
+            click.echo(f"{rank:>2}. {hit.score:.4f}  [{c.version or '-'}] {where}  {c.source}:{c.lines[0]}-{c.lines[1]}")
+
+
+COMMANDS = [index_cmd, status_cmd, search_cmd]

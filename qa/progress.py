@@ -1,0 +1,41 @@
+"""Progress and notices on stderr: a rich bar on a terminal, silence otherwise."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from typing import Callable, Iterator
+
+import click
+
+Progress = Callable[[int, int], None]
+
+
+def notice(message: str) -> None:
+    """Print a one-line notice on stderr."""
+    click.echo(message, err=True)
+
+
+@contextlib.contextmanager
+def embedding_progress(quiet: bool = False, label: str = "Embedding chunks") -> Iterator[Progress | None]:
+    """Yield a (done, total) callback that draws a rich progress bar on stderr, or None when quiet."""
+    if quiet or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn, TimeRemainingColumn
+
+    with Bar(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task(label, total=None)
+
+        def update(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        yield update

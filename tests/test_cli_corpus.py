@@ -1,0 +1,101 @@
+"""``relnotes sections`` / ``chunks``: output shape, bad input as one line and exit 1."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from qa.cli import cli
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_help_lists_the_commands() -> None:
+    result = run("--help")
+    assert result.exit_code == 0
+    for name in ("sections", "chunks", "index", "status", "search", "chat"):
+        assert name in result.output
+
+
+def test_sections_shows_every_bundled_document_with_its_version() -> None:
+    result = run("sections")
+    assert result.exit_code == 0, result.output
+    assert "PyTorch 2.13 Release Blog  [PyTorch 2.13]" in result.output
+    assert "PyTorch 2.14 Release Blog  [PyTorch 2.14]  corpus/data/pytorch-2.14-release-blog.json (body_md)" in result.output
+    assert "PyTorch 2.9 Release Blog  [PyTorch 2.9]" in result.output
+    assert "      Native Linear Algebra  7" in result.output
+
+
+def test_sections_json_is_one_object_per_document() -> None:
+    result = run("sections", "--json")
+    docs = [json.loads(line) for line in result.output.splitlines()]
+    assert sorted(d["version"] for d in docs) == ["2.13", "2.14", "2.14", "2.9"]
+    blog = next(d for d in docs if d["body_field"] == "body_md")
+    assert blog["url"] == "https://pytorch.org/blog/pytorch-2-14-release-blog/"
+    paths = [tuple(s["path"]) for s in blog["sections"]]
+    assert ("PyTorch 2.14 Release Blog", "Core Features", "Installation") in paths
+    assert not any(p[1:2] in (("CPU",), ("CUDA",), ("ROCm",), ("XPU",)) for p in paths)
+
+
+def test_chunks_jsonl_has_the_documented_fields() -> None:
+    result = run("chunks", "--format", "jsonl")
+    assert result.exit_code == 0
+    rows = [json.loads(line) for line in result.output.splitlines()]
+    assert len(rows) > 100
+    assert {"id", "document", "title", "version", "section", "text", "source", "lines"} <= rows[0].keys()
+    assert len({r["id"] for r in rows}) == len(rows)
+    assert all(r["lines"][0] <= r["lines"][1] for r in rows)
+
+
+def test_chunks_of_a_user_folder(tmp_path: Path) -> None:
+    (tmp_path / "notes.md").write_text("# Tool 1.2\n\n## Fixes\n\nFixed the frobnicator crash on start.\n")
+    rows = [json.loads(x) for x in run("chunks", "--corpus", str(tmp_path)).output.splitlines()]
+    assert rows and rows[0]["version"] == "1.2" and rows[0]["section"][-1] == "Fixes"
+
+
+BAD_INPUTS = {
+    "missing": (None, "no such file"),
+    "empty": (b"", "empty"),
+    "binary": (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "binary"),
+    "bad-utf8": (b"# Title\n\nfine line\n\xff\xfe broken \xc3\x28\n", "UTF-8"),
+    "bad-json": (b'{"title": "x", "body_md": "y",\n  "oops"}', "line 2"),
+    "no-body": (b'{"title": "PyTorch 9.9"}', "body"),
+}
+
+
+@pytest.mark.parametrize("kind", BAD_INPUTS, ids=list(BAD_INPUTS))
+def test_bad_input_is_one_line_exit_1(tmp_path: Path, kind: str) -> None:
+    content, needle = BAD_INPUTS[kind]
+    path = tmp_path / (f"{kind}.json" if "json" in kind or kind == "no-body" else f"{kind}.md")
+    if content is not None:
+        path.write_bytes(content)
+    result = CliRunner().invoke(cli, ["chunks", "--corpus", str(path)])
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ")
+    assert path.name in lines[0] and needle.lower() in lines[0].lower()
+    assert "Traceback" not in result.output
+
+
+def test_skip_bad_reports_and_goes_on(tmp_path: Path) -> None:
+    (tmp_path / "good.md").write_text("# Tool 1.2\n\nAdded the widget.\n")
+    (tmp_path / "bad.md").write_bytes(b"\x00\x01binary")
+    strict = CliRunner().invoke(cli, ["chunks", "--corpus", str(tmp_path)])
+    assert strict.exit_code == 1 and strict.stdout == ""
+    result = CliRunner().invoke(cli, ["chunks", "--corpus", str(tmp_path), "--skip-bad"])
+    assert result.exit_code == 0
+    assert "skipped:" in result.stderr and "bad.md" in result.stderr
+    assert [json.loads(x)["title"] for x in result.stdout.splitlines()] == ["Tool 1.2"]
+
+
+def test_python_dash_m_qa_runs(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "qa", "--help"], capture_output=True, text=True, check=True)
+    assert "sections" in out.stdout
