@@ -11,8 +11,9 @@ from .documents import short_hash
 from .model import Chunk, Document, Section
 from .repair import Line
 from .sections import outline
+from .textform import index_form
 
-CHUNKER_VERSION = "1"
+CHUNKER_VERSION = "2"
 MODEL_MAX_TOKENS = 256
 TOKEN_BUDGET = 210  # breadcrumb + text, estimated; the estimate ran up to 1.19x low on real text
 TARGET_WORDS = 150
@@ -24,9 +25,9 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])[\"”')\]]*\s+(?=[A-Z0-9\"“(\[`*])")
 
 
 def estimate_tokens(text: str) -> int:
-    """A cautious estimate of BERT word pieces: words, split identifiers, digits and punctuation."""
+    """A cautious estimate of BERT word pieces of what the model reads (``index_form(text)``)."""
     n = 0
-    for m in _PIECE.finditer(text):
+    for m in _PIECE.finditer(index_form(text)):
         s = m.group()
         c = s[0]
         if c.isdigit():

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .textform import index_form
+
 
 @dataclass(frozen=True, slots=True)
 class Document:
@@ -86,6 +88,11 @@ class Chunk:
         if self.version and self.version not in self.title:
             head.append(self.version)
         return " > ".join(head + [h for h in self.section if h != self.title])
+
+    @property
+    def index_text(self) -> str:
+        """What both retrievers read: the breadcrumb, then the text without link targets."""
+        return f"{self.breadcrumb}\n{index_form(self.text)}"
 
     def to_json(self) -> dict:
         """The chunk as a JSON-ready dict (the ``relnotes chunks`` and index schema)."""

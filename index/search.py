@@ -1,0 +1,113 @@
+"""Answer "top k chunks for this query" in bm25, dense or hybrid mode, with a release filter."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal, Sequence, get_args
+
+import numpy as np
+
+from corpus.model import Chunk
+from corpus.versions import version_matches
+
+from .errors import UnknownMode
+from .reader import LoadedIndex
+from .tokenize import tokenize
+
+Mode = Literal["bm25", "dense", "hybrid"]
+MODES: tuple[str, ...] = get_args(Mode)
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One retrieved chunk with its fused score and the rank each retriever gave it (1-based)."""
+
+    chunk: Chunk
+    score: float
+    bm25_rank: int | None = None
+    dense_rank: int | None = None
+
+
+def check_mode(mode: str) -> Mode:
+    """Return ``mode`` if valid, else raise UnknownMode listing the valid ones."""
+    if mode not in MODES:
+        raise UnknownMode(f"Unknown mode {mode!r}; use one of: {', '.join(MODES)}")
+    return mode  # type: ignore[return-value]
+
+
+def release_mask(chunks: Sequence[Chunk], versions: Sequence[str]) -> np.ndarray:
+    """Bool mask of the chunks whose release matches any of ``versions``."""
+    return np.fromiter(
+        (any(version_matches(c.version, v) for v in versions) for c in chunks), dtype=bool, count=len(chunks)
+    )
+
+
+class Searcher:
+    """Runs queries against one LoadedIndex; caches release masks between queries."""
+
+    def __init__(self, index: LoadedIndex, fusion=None) -> None:
+        from .fusion import DEFAULT_FUSION
+
+        self.index = index
+        self.fusion = fusion or DEFAULT_FUSION
+        self._masks: dict[tuple[str, ...], np.ndarray] = {}
+
+    def releases(self) -> list[str]:
+        """Distinct release versions in the index."""
+        return sorted({c.version for c in self.index.chunks if c.version})
+
+    def mask(self, versions: Sequence[str] | None) -> np.ndarray | None:
+        """The filter for ``versions`` (None means every chunk)."""
+        if not versions:
+            return None
+        key = tuple(sorted(set(versions)))
+        if key not in self._masks:
+            self._masks[key] = release_mask(self.index.chunks, key)
+        return self._masks[key]
+
+    def bm25(self, query: str, k: int, allowed: np.ndarray | None) -> list[tuple[int, float]]:
+        """BM25 (row, score) pairs, filtered before ranking."""
+        return self.index.lexical.top_k(tokenize(query), k, allowed=allowed)
+
+    def dense(self, query: str, k: int, allowed: np.ndarray | None) -> list[tuple[int, float]]:
+        """Dense (row, score) pairs, filtered inside faiss."""
+        vector = self.index.encoder().encode_query(query)
+        return self.index.dense().search(vector, k, allowed=allowed)
+
+    def search(
+        self, query: str, k: int = 10, mode: str = "hybrid", versions: Sequence[str] | None = None
+    ) -> list[Hit]:
+        """Top ``k`` chunks for ``query``.
+
+        Args:
+            query: the question text.
+            k: how many hits at most.
+            mode: "bm25", "dense" or "hybrid".
+            versions: keep only chunks of these releases (applied in both retrievers before fusion).
+
+        Returns:
+            Hits best first, each chunk at most once.
+
+        Raises:
+            UnknownMode: ``mode`` is not one of MODES.
+        """
+        from .fusion import fuse
+
+        mode = check_mode(mode)
+        allowed = self.mask(versions)
+        chunks = self.index.chunks
+        if k <= 0 or not chunks:
+            return []
+        if mode == "bm25":
+            return [Hit(chunks[r], s, bm25_rank=i) for i, (r, s) in enumerate(self.bm25(query, k, allowed), 1)]
+        if mode == "dense":
+            return [Hit(chunks[r], s, dense_rank=i) for i, (r, s) in enumerate(self.dense(query, k, allowed), 1)]
+        depth = max(self.fusion.depth, k)
+        lexical = self.bm25(query, depth, allowed)
+        dense = self.dense(query, depth, allowed)
+        fused = fuse(lexical, dense, replace(self.fusion, depth=depth))
+        lex_rank = {r: i for i, (r, _) in enumerate(lexical, 1)}
+        dense_rank = {r: i for i, (r, _) in enumerate(dense, 1)}
+        return [
+            Hit(chunks[r], s, bm25_rank=lex_rank.get(r), dense_rank=dense_rank.get(r)) for r, s in fused[:k]
+        ]

@@ -1,0 +1,150 @@
+"""Open the index for a corpus, building or updating it first when it is missing or stale."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Callable, Sequence
+
+from corpus import Document, chunk_sections, load_documents, parse_sections
+from corpus.chunking import CHUNKER_VERSION
+
+from .errors import IndexCorrupt, IndexMissing, IndexStale
+from .manifest import FORMAT_VERSION, Manifest
+from .reader import LoadedIndex
+from .store import BuildReport, Progress, build_index
+from .tokenize import TOKENIZER_VERSION, tokenizer_settings
+
+Notify = Callable[[str], None]
+
+
+def cache_root() -> Path:
+    """The user cache directory for indexes (platformdirs)."""
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("relnotes-qa", appauthor=False)) / "indexes"
+
+
+def default_index_dir(paths: Sequence[Path] | None, model_path: Path | None = None) -> Path:
+    """One cache directory per corpus (its resolved input paths) and model."""
+    inputs = ["<bundled>"] if not paths else sorted(str(Path(p).resolve()) for p in paths)
+    key = json.dumps({"inputs": inputs, "model": str(Path(model_path).resolve()) if model_path else None})
+    return cache_root() / hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
+
+
+def describe_corpus(documents: Sequence[Document], paths: Sequence[Path] | None) -> dict:
+    """Fingerprint and per-document content hashes of the loaded corpus, for the manifest."""
+    docs = {
+        d.id: {
+            "source": d.source,
+            "title": d.title,
+            "version": d.version,
+            "sha256": hashlib.sha256(d.text.encode("utf-8")).hexdigest(),
+        }
+        for d in documents
+    }
+    blob = json.dumps(docs, sort_keys=True).encode("utf-8")
+    return {
+        "fingerprint": hashlib.sha256(blob).hexdigest(),
+        "inputs": ["<bundled>"] if not paths else [str(p) for p in paths],
+        "documents": docs,
+    }
+
+
+def stale_reasons(manifest: Manifest, corpus: dict, encoder, bm25: dict) -> list[str]:
+    """Why an index no longer answers for this corpus and model (empty when it is fresh)."""
+    reasons = []
+    if manifest.format_version != FORMAT_VERSION:
+        reasons.append(f"index format {manifest.format_version}, this relnotes writes {FORMAT_VERSION}")
+        return reasons
+    if manifest.model.get("name") != encoder.name or manifest.model.get("path") != str(encoder.path):
+        reasons.append(f"built with model {manifest.model.get('name')!r}, asked for {encoder.name!r}")
+    if manifest.chunker_version != CHUNKER_VERSION:
+        reasons.append(f"chunker {manifest.chunker_version} -> {CHUNKER_VERSION}")
+    if manifest.tokenizer != {"version": TOKENIZER_VERSION, **tokenizer_settings()}:
+        reasons.append("tokenizer settings changed")
+    if manifest.bm25 != bm25:
+        reasons.append("BM25 parameters changed")
+    if manifest.corpus.get("fingerprint") != corpus["fingerprint"]:
+        old, new = manifest.corpus.get("documents", {}), corpus["documents"]
+        added = len(new.keys() - old.keys())
+        removed = len(old.keys() - new.keys())
+        changed = sum(1 for k in new.keys() & old.keys() if new[k]["sha256"] != old[k].get("sha256"))
+        reasons.append(f"corpus changed ({added} added, {removed} removed, {changed} changed documents)")
+    return reasons
+
+
+def open_index(
+    paths: Sequence[Path] | None = None,
+    *,
+    index_dir: Path | None = None,
+    model_path: Path | None = None,
+    rebuild: bool = False,
+    update: bool = True,
+    skip_bad: bool = False,
+    on_skip: Notify | None = None,
+    notify: Notify | None = None,
+    progress: Progress | None = None,
+) -> tuple[LoadedIndex, BuildReport | None]:
+    """Load the index for a corpus, (re)building it when missing, stale, corrupt or asked to.
+
+    Args:
+        paths: corpus files or folders; None for the bundled release notes.
+        index_dir: where the index lives; default_index_dir() when None.
+        model_path: a local sentence-transformers model; the bundled model when None.
+        rebuild: build from scratch even when the index is fresh.
+        update: when False, a stale or missing index raises instead of being rebuilt.
+        skip_bad: report bad input files through ``on_skip`` and go on without them.
+        notify: called with a one-line notice when the index is rebuilt and why.
+        progress: called with (done, total) while embedding.
+
+    Returns:
+        The loaded index and the build report (None when nothing was built).
+
+    Raises:
+        CorpusError: an input file is bad (and skip_bad is off).
+        IndexStale: the index is missing or stale and update is False.
+        IndexWriteError, IndexBusy, ModelNotFound: as raised by the build.
+    """
+    from .dense import Encoder
+    from .lexical import DEFAULT_PARAMS
+
+    documents = load_documents(paths, skip_bad=skip_bad, on_skip=on_skip)
+    corpus = describe_corpus(documents, paths)
+    directory = Path(index_dir) if index_dir else default_index_dir(paths, model_path)
+    encoder = Encoder(model_path)
+    current: LoadedIndex | None = None
+    if rebuild:
+        reasons = ["rebuild requested"]
+    else:
+        try:
+            current = LoadedIndex(directory)
+            reasons = stale_reasons(current.manifest, corpus, encoder, DEFAULT_PARAMS.to_json())
+        except IndexMissing:
+            reasons = ["no index yet"]
+        except IndexCorrupt as exc:
+            reasons = [str(exc)]
+    if not reasons:
+        return current, None
+    if not update:
+        raise IndexStale(f"Index at {directory} is stale ({'; '.join(reasons)}); update it with: relnotes index")
+    if notify and reasons != ["no index yet"]:
+        notify(f"Rebuilding index at {directory}: {'; '.join(reasons)}")
+    previous = {}
+    if current is not None and current.manifest.model.get("name") == encoder.name:
+        try:
+            previous = current.previous_vectors()
+        except IndexCorrupt:
+            previous = {}
+    report = build_index(
+        directory,
+        [c for d in documents for c in chunk_sections(d, parse_sections(d))],
+        encoder=encoder,
+        corpus=corpus,
+        previous=previous,
+        progress=progress,
+    )
+    loaded = LoadedIndex(directory)
+    loaded.set_encoder(encoder)
+    return loaded, report

@@ -1,0 +1,240 @@
+"""Build an index directory atomically and incrementally: chunks, BM25 statistics, vectors.
+
+A build writes everything into a temporary sibling directory, records checksums in the
+manifest, then swaps it into place with two renames under an exclusive lock, so a crash,
+a full disk or Ctrl-C leaves the previous index intact and two builders never mix files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import signal
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable, Iterator, Sequence
+
+import numpy as np
+
+from corpus.chunking import CHUNKER_VERSION
+from corpus.model import Chunk
+
+from .errors import IndexBusy, IndexWriteError
+from .manifest import FORMAT_VERSION, Manifest, sha256_file, write_manifest
+from .tokenize import TOKENIZER_VERSION, tokenize, tokenizer_settings
+
+CHUNKS = "chunks.jsonl"
+VECTORS = "vectors.faiss"
+LOCK_TIMEOUT_S = 600.0
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class BuildReport:
+    """What a build did, for the one-line summary the CLI prints."""
+
+    directory: Path
+    documents: int
+    chunks: int
+    embedded: int
+    reused: int
+    seconds: float
+
+
+def indexed_text(chunk: Chunk) -> str:
+    """What both retrievers index: the breadcrumb (title, version, headings), then the text."""
+    return chunk.index_text
+
+
+def embed_key(chunk: Chunk, model_name: str) -> str:
+    """Content hash of what gets embedded: equal keys may reuse a stored vector."""
+    return hashlib.sha256(f"{model_name}\0{indexed_text(chunk)}".encode("utf-8")).hexdigest()[:24]
+
+
+@contextlib.contextmanager
+def build_lock(directory: Path, timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
+    """Hold an exclusive lock beside ``directory`` for the duration of a build."""
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    lock_path = directory.parent / f".{directory.name}.lock"
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise IndexWriteError(
+            f"Cannot write in {directory.parent} ({exc.strerror}); choose a writable place with --index DIR"
+        ) from None
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise IndexBusy(
+                        f"Another relnotes process is building {directory}; wait for it or remove {lock_path}"
+                    ) from None
+                time.sleep(0.1)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """Turn SIGTERM into KeyboardInterrupt while building, so cleanup runs as for Ctrl-C."""
+    def handler(signum, frame):  # noqa: ARG001
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _remove_litter(directory: Path) -> None:
+    """Delete temporary directories left by builds that were killed hard (SIGKILL, power loss)."""
+    for pattern in (f".{directory.name}.tmp-*", f".{directory.name}.old-*"):
+        for path in directory.parent.glob(pattern):
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def _swap_into_place(tmp: Path, directory: Path) -> None:
+    """Replace ``directory`` by ``tmp`` with two renames; the old copy is removed last."""
+    old = None
+    if directory.exists():
+        old = Path(tempfile.mkdtemp(prefix=f".{directory.name}.old-", dir=directory.parent))
+        os.rmdir(old)
+        os.rename(directory, old)
+    try:
+        os.rename(tmp, directory)
+    except BaseException:
+        if old is not None:
+            os.rename(old, directory)
+        raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def _write_chunks(path: Path, chunks: Sequence[Chunk], keys: Sequence[str]) -> None:
+    """Write chunks as JSONL, one object per line, with the embedding key of each."""
+    with open(path, "w", encoding="utf-8") as fh:
+        for chunk, key in zip(chunks, keys):
+            fh.write(json.dumps({**chunk.to_json(), "embed_key": key}, ensure_ascii=False) + "\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def _embed(
+    chunks: Sequence[Chunk],
+    keys: Sequence[str],
+    encoder,
+    previous: dict[str, np.ndarray],
+    progress: Progress | None,
+) -> tuple[np.ndarray, int]:
+    """Vectors for every chunk: reused by embedding key where possible, else encoded."""
+    todo = [i for i, key in enumerate(keys) if key not in previous]
+    fresh = encoder.encode([indexed_text(chunks[i]) for i in todo], progress=progress) if todo else None
+    dim = encoder.dim
+    vectors = np.zeros((len(chunks), dim), dtype=np.float32)
+    for row, key in enumerate(keys):
+        if key in previous:
+            vectors[row] = previous[key]
+    if fresh is not None:
+        vectors[todo] = fresh
+    return vectors, len(todo)
+
+
+def build_index(
+    directory: Path,
+    chunks: Sequence[Chunk],
+    *,
+    encoder,
+    corpus: dict,
+    previous: dict[str, np.ndarray] | None = None,
+    progress: Progress | None = None,
+    bm25_params=None,
+) -> BuildReport:
+    """Build (or incrementally rebuild) the index for ``chunks`` at ``directory``.
+
+    Args:
+        directory: the index directory; replaced atomically.
+        chunks: every chunk of the corpus, in corpus order.
+        encoder: an ``index.dense.Encoder`` (its ``name``, ``path``, ``dim``, ``encode``).
+        corpus: the corpus description for the manifest (fingerprint, inputs, documents).
+        previous: embedding key -> vector from the index being replaced (incremental).
+        progress: called with (done, total) while embedding.
+        bm25_params: ``index.lexical.BM25Params``; the measured default when None.
+
+    Returns:
+        A BuildReport with counts and the time taken.
+
+    Raises:
+        IndexWriteError: the directory is not writable or the disk is full; the old index stays.
+        IndexBusy: another process kept the build lock too long.
+    """
+    from .dense import DenseIndex
+    from .lexical import DEFAULT_PARAMS, LexicalIndex
+
+    started = time.perf_counter()
+    params = bm25_params or DEFAULT_PARAMS
+    directory = Path(directory)
+    keys = [embed_key(chunk, encoder.name) for chunk in chunks]
+    with build_lock(directory), _sigterm_as_interrupt():
+        _remove_litter(directory)
+        vectors, embedded = _embed(chunks, keys, encoder, previous or {}, progress)
+        try:
+            tmp = Path(tempfile.mkdtemp(prefix=f".{directory.name}.tmp-", dir=directory.parent))
+        except OSError as exc:
+            raise IndexWriteError(
+                f"Cannot write in {directory.parent} ({exc.strerror}); choose a writable place with --index DIR"
+            ) from None
+        try:
+            _write_chunks(tmp / CHUNKS, chunks, keys)
+            lexical_files = LexicalIndex.build([tokenize(indexed_text(c)) for c in chunks], params).save(tmp)
+            DenseIndex.build(vectors).save(tmp / VECTORS)
+            names = [CHUNKS, VECTORS, *lexical_files]
+            manifest = Manifest(
+                format_version=FORMAT_VERSION,
+                created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                model={"name": encoder.name, "path": str(encoder.path), "dim": int(vectors.shape[1])},
+                chunker_version=CHUNKER_VERSION,
+                tokenizer={"version": TOKENIZER_VERSION, **tokenizer_settings()},
+                bm25=params.to_json(),
+                corpus=corpus,
+                counts={"documents": len(corpus.get("documents", {})), "chunks": len(chunks)},
+                files={name: sha256_file(tmp / name) for name in names},
+            )
+            write_manifest(tmp, manifest)
+            _swap_into_place(tmp, directory)
+        except OSError as exc:
+            shutil.rmtree(tmp, ignore_errors=True)
+            reason = "disk full" if exc.errno == errno.ENOSPC else (exc.strerror or str(exc))
+            raise IndexWriteError(
+                f"Could not write the index at {directory} ({reason}); the previous index is unchanged. "
+                "Free space or choose another place with --index DIR"
+            ) from None
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+    return BuildReport(
+        directory=directory,
+        documents=len(corpus.get("documents", {})),
+        chunks=len(chunks),
+        embedded=embedded,
+        reused=len(chunks) - embedded,
+        seconds=time.perf_counter() - started,
+    )

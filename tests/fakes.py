@@ -1,0 +1,56 @@
+"""Test doubles: a deterministic encoder that counts what it embeds, and chunk factories."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import numpy as np
+
+from corpus.model import Chunk
+
+
+class FakeEncoder:
+    """Hash-seeded unit vectors; texts sharing words get similar vectors. Counts every embed."""
+
+    def __init__(self, name: str = "fake-encoder", dim: int = 32) -> None:
+        self.name = name
+        self.path = Path("/nonexistent/fake-encoder") / name
+        self.dim = dim
+        self.embedded = 0
+        self.fail_after: int | None = None
+
+    def _word(self, word: str) -> np.ndarray:
+        seed = int.from_bytes(hashlib.sha256(word.lower().encode()).digest()[:8], "little")
+        return np.random.default_rng(seed).standard_normal(self.dim)
+
+    def encode(self, texts, *, batch_size: int = 32, progress=None) -> np.ndarray:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for i, text in enumerate(texts):
+            if self.fail_after is not None and self.embedded >= self.fail_after:
+                raise KeyboardInterrupt
+            vec = sum((self._word(w) for w in text.split()), np.zeros(self.dim))
+            norm = np.linalg.norm(vec)
+            out[i] = vec / norm if norm else vec
+            self.embedded += 1
+            if progress:
+                progress(i + 1, len(texts))
+        return out
+
+    def encode_query(self, text: str) -> np.ndarray:
+        return self.encode([text])[0]
+
+
+def make_chunk(n: int, text: str, version: str = "2.14", title: str = "PyTorch 2.14 Release Blog") -> Chunk:
+    """A chunk with a unique id and plausible citation fields."""
+    return Chunk(
+        id=f"c{n:04d}",
+        document=f"doc-{version}",
+        title=title,
+        product="PyTorch",
+        version=version,
+        section=(title, f"Section {n}"),
+        text=text,
+        source=f"notes/{version}.md",
+        lines=(n * 3 + 1, n * 3 + 2),
+    )

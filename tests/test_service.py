@@ -1,0 +1,129 @@
+"""Opening an index for a corpus: staleness for each cause, automatic and incremental rebuilds."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import index.dense
+import index.service as service
+from fakes import FakeEncoder
+from index.errors import IndexStale
+from index.manifest import MANIFEST
+
+NOTES = {
+    "a.md": "# Tool 1.0\n\n## Features\n\nAdded the frobnicator for fast widgets.\n\n## Fixes\n\nFixed a crash on start.\n",
+    "b.md": "# Tool 1.1\n\n## Features\n\nThe widget cache is now persistent across runs.\n",
+}
+
+
+@pytest.fixture
+def corpus_dir(tmp_path: Path) -> Path:
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for name, text in NOTES.items():
+        (folder / name).write_text(text)
+    return folder
+
+
+@pytest.fixture
+def encoders(monkeypatch: pytest.MonkeyPatch) -> list[FakeEncoder]:
+    """Every Encoder the service creates is a FakeEncoder, recorded here."""
+    made: list[FakeEncoder] = []
+
+    def factory(model_path=None):
+        encoder = FakeEncoder(name=Path(model_path).name if model_path else "fake-encoder")
+        made.append(encoder)
+        return encoder
+
+    monkeypatch.setattr(index.dense, "Encoder", factory)
+    return made
+
+
+def open_(corpus_dir: Path, tmp_path: Path, notices: list[str] | None = None, **kwargs):
+    return service.open_index(
+        [corpus_dir], index_dir=tmp_path / "idx", notify=(notices.append if notices is not None else None), **kwargs
+    )
+
+
+def test_first_open_builds_second_open_embeds_nothing(corpus_dir, tmp_path, encoders) -> None:
+    loaded, report = open_(corpus_dir, tmp_path)
+    assert report is not None and report.embedded == len(loaded.chunks) > 0
+    again, report2 = open_(corpus_dir, tmp_path)
+    assert report2 is None and encoders[-1].embedded == 0
+    assert again.chunks == loaded.chunks
+
+
+def test_changed_document_re_embeds_only_its_changed_chunks(corpus_dir, tmp_path, encoders) -> None:
+    loaded, _ = open_(corpus_dir, tmp_path)
+    (corpus_dir / "b.md").write_text(NOTES["b.md"].replace("persistent", "shared"))
+    notices: list[str] = []
+    again, report = open_(corpus_dir, tmp_path, notices)
+    assert report.embedded == 1 and report.reused == len(again.chunks) - 1
+    assert notices == [f"Rebuilding index at {tmp_path / 'idx'}: corpus changed (0 added, 0 removed, 1 changed documents)"]
+
+
+def test_removed_document_disappears(corpus_dir, tmp_path, encoders) -> None:
+    open_(corpus_dir, tmp_path)
+    (corpus_dir / "b.md").unlink()
+    loaded, report = open_(corpus_dir, tmp_path)
+    assert report.embedded == 0
+    assert {c.version for c in loaded.chunks} == {"1.0"}
+    assert loaded.dense().n == loaded.lexical.n_docs == len(loaded.chunks)
+
+
+@pytest.mark.parametrize(
+    ("cause", "needle"),
+    [
+        ("model", "built with model"),
+        ("chunker", "chunker"),
+        ("tokenizer", "tokenizer"),
+        ("bm25", "BM25"),
+        ("format", "index format"),
+        ("corpus", "corpus changed"),
+    ],
+)
+def test_each_cause_of_staleness_is_detected(corpus_dir, tmp_path, encoders, monkeypatch, cause, needle) -> None:
+    open_(corpus_dir, tmp_path)
+    kwargs = {}
+    if cause == "model":
+        kwargs["model_path"] = tmp_path / "other-model"
+    elif cause == "chunker":
+        monkeypatch.setattr(service, "CHUNKER_VERSION", "999")
+    elif cause == "tokenizer":
+        monkeypatch.setattr(service, "TOKENIZER_VERSION", "999")
+    elif cause == "bm25":
+        from index import lexical
+
+        monkeypatch.setattr(lexical, "DEFAULT_PARAMS", lexical.BM25Params(variant="okapi", k1=1.5, b=0.75))
+    elif cause == "format":
+        path = tmp_path / "idx" / MANIFEST
+        path.write_text(json.dumps({**json.loads(path.read_text()), "format_version": 0}))
+    elif cause == "corpus":
+        (corpus_dir / "c.md").write_text("# Tool 1.2\n\nNew notes.\n")
+    with pytest.raises(IndexStale, match=needle) as info:
+        open_(corpus_dir, tmp_path, update=False, **kwargs)
+    assert "relnotes index" in str(info.value)
+    notices: list[str] = []
+    _, report = open_(corpus_dir, tmp_path, notices, **kwargs)
+    assert report is not None and needle in notices[0]
+
+
+def test_corrupt_index_is_rebuilt_with_a_notice(corpus_dir, tmp_path, encoders) -> None:
+    open_(corpus_dir, tmp_path)
+    chunks = tmp_path / "idx" / "chunks.jsonl"
+    chunks.write_bytes(chunks.read_bytes()[:-30])
+    notices: list[str] = []
+    loaded, report = open_(corpus_dir, tmp_path, notices)
+    assert report is not None and "checksum" in notices[0]
+    assert len(loaded.chunks) == report.chunks
+
+
+def test_default_index_dir_differs_per_corpus_and_model(tmp_path) -> None:
+    bundled = service.default_index_dir(None)
+    assert bundled == service.default_index_dir(None)
+    assert bundled != service.default_index_dir([tmp_path])
+    assert service.default_index_dir([tmp_path]) != service.default_index_dir([tmp_path], tmp_path / "m")
+    assert str(bundled).startswith(str(Path.home()))  # the user cache, which conftest points at tmp

@@ -1,0 +1,215 @@
+"""Index persistence: round trip, incremental embedding, corruption, interruption, filters."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fakes import FakeEncoder, make_chunk
+from index import store
+from index.errors import IndexCorrupt, IndexMissing, IndexWriteError
+from index.manifest import FORMAT_VERSION, read_manifest
+from index.reader import LoadedIndex
+from index.search import Searcher
+from index.tokenize import tokenize
+
+TEXTS = [
+    ("MPS gets native Metal kernels for lu_factor and lu_solve, over 100x faster.", "2.14"),
+    ("The nccl2 backend adds fault-tolerant process-group reconfiguration.", "2.14"),
+    ("FlexAttention now runs on Intel GPUs through the XPU backend.", "2.9"),
+    ("Symmetric memory enables easy programming of multi-GPU kernels.", "2.9"),
+    ("torch.compile can toggle error or resume on graph breaks.", "2.9"),
+    ("FlexAttention gains deterministic backward and new tile configs.", "2.13"),
+    ("CUDA 13 wheels are now the default on Linux x86.", "2.13"),
+]
+CORPUS = {"fingerprint": "f0", "inputs": ["<test>"], "documents": {"d": {"source": "x", "sha256": "0"}}}
+
+
+def chunks(texts=TEXTS):
+    return [make_chunk(i, text, version) for i, (text, version) in enumerate(texts)]
+
+
+def build(directory: Path, items, encoder=None, previous=None):
+    encoder = encoder or FakeEncoder()
+    return store.build_index(directory, items, encoder=encoder, corpus=CORPUS, previous=previous), encoder
+
+
+def open_loaded(directory: Path, encoder: FakeEncoder) -> LoadedIndex:
+    loaded = LoadedIndex(directory)
+    loaded.set_encoder(encoder)
+    return loaded
+
+
+def test_round_trip_keeps_chunks_scores_and_vectors(tmp_path: Path) -> None:
+    items = chunks()
+    report, encoder = build(tmp_path / "idx", items)
+    assert (report.chunks, report.embedded, report.reused) == (len(items), len(items), 0)
+    loaded = open_loaded(tmp_path / "idx", encoder)
+    assert loaded.chunks == tuple(items)
+    expected = encoder.encode([store.indexed_text(c) for c in items])
+    np.testing.assert_allclose(loaded.dense().vectors(), expected, atol=1e-6)
+    query = tokenize("lu_factor speedup on MPS")
+    assert loaded.lexical.top_k(query, 1)[0][0] == 0
+    manifest = read_manifest(tmp_path / "idx")
+    assert manifest.format_version == FORMAT_VERSION
+    assert manifest.model["name"] == "fake-encoder" and manifest.model["dim"] == encoder.dim
+    assert set(manifest.files) >= {"chunks.jsonl", "vectors.faiss"}
+    assert manifest.counts["chunks"] == len(items)
+
+
+def test_incremental_rebuild_embeds_only_changed_chunks(tmp_path: Path) -> None:
+    items = chunks()
+    _, first = build(tmp_path / "idx", items)
+    previous = open_loaded(tmp_path / "idx", first).previous_vectors()
+    changed = list(items)
+    changed[2] = make_chunk(2, "FlexAttention now runs on Intel GPUs and Arm CPUs.", "2.9")
+    del changed[5]  # a removed chunk disappears from both sides
+    encoder = FakeEncoder()
+    report, _ = build(tmp_path / "idx", changed, encoder, previous)
+    assert encoder.embedded == 1 and report.embedded == 1 and report.reused == len(changed) - 1
+    loaded = open_loaded(tmp_path / "idx", encoder)
+    assert [c.id for c in loaded.chunks] == [c.id for c in changed]
+    assert loaded.lexical.n_docs == loaded.dense().n == len(changed)
+    hits = Searcher(loaded).search("deterministic backward tile configs", k=10, mode="bm25")
+    assert all(h.chunk.id != "c0005" for h in hits)
+
+
+@pytest.mark.parametrize("mode", ["bm25", "dense", "hybrid"])
+def test_release_filter_applies_before_fusion(tmp_path: Path, mode: str) -> None:
+    _, encoder = build(tmp_path / "idx", chunks())
+    searcher = Searcher(open_loaded(tmp_path / "idx", encoder))
+    # The query matches 2.9 and 2.13 chunks best ("kernels" also hits a 2.14 one): only 2.14 may come back.
+    hits = searcher.search("FlexAttention Intel GPUs deterministic backward kernels", k=10, mode=mode, versions=["2.14"])
+    assert hits and {h.chunk.version for h in hits} == {"2.14"}
+    ids = [h.chunk.id for h in hits]
+    assert len(ids) == len(set(ids))
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+def test_hybrid_dedupes_by_chunk_id_not_text(tmp_path: Path) -> None:
+    same = "This release is composed of 3216 commits from 452 contributors."
+    items = [make_chunk(0, same, "2.9"), make_chunk(1, same, "2.13"), make_chunk(2, "unrelated text here", "2.14")]
+    _, encoder = build(tmp_path / "idx", items)
+    hits = Searcher(open_loaded(tmp_path / "idx", encoder)).search("commits contributors", k=5)
+    assert [h.chunk.id for h in hits][:2] in (["c0000", "c0001"], ["c0001", "c0000"])
+
+
+def test_missing_index_is_reported(tmp_path: Path) -> None:
+    with pytest.raises(IndexMissing, match="relnotes index"):
+        LoadedIndex(tmp_path / "nothing")
+
+
+def test_deleted_manifest_is_corrupt(tmp_path: Path) -> None:
+    build(tmp_path / "idx", chunks())
+    (tmp_path / "idx" / "manifest.json").unlink()
+    with pytest.raises(IndexCorrupt, match="manifest.json"):
+        LoadedIndex(tmp_path / "idx")
+
+
+@pytest.mark.parametrize("name", ["chunks.jsonl", "vectors.faiss", "lexical.npz"])
+def test_truncated_file_fails_its_checksum(tmp_path: Path, name: str) -> None:
+    _, encoder = build(tmp_path / "idx", chunks())
+    path = tmp_path / "idx" / name
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(IndexCorrupt, match="checksum") as info:
+        open_loaded(tmp_path / "idx", encoder).dense()
+    assert name in str(info.value) and "relnotes index --rebuild" in str(info.value)
+
+
+def test_chunks_truncated_mid_line_without_checksum_check(tmp_path: Path) -> None:
+    build(tmp_path / "idx", chunks())
+    path = tmp_path / "idx" / "chunks.jsonl"
+    path.write_text(path.read_text()[:-40])
+    with pytest.raises(IndexCorrupt, match=r"line \d+ is damaged"):
+        LoadedIndex(tmp_path / "idx", verify=False)
+
+
+def test_vectors_out_of_step_with_chunks(tmp_path: Path) -> None:
+    build(tmp_path / "a", chunks())
+    _, encoder = build(tmp_path / "b", chunks()[:3])
+    os.replace(tmp_path / "b" / "vectors.faiss", tmp_path / "a" / "vectors.faiss")
+    with pytest.raises(IndexCorrupt, match="out of step"):
+        LoadedIndex(tmp_path / "a", verify=False).dense()
+
+
+def test_interrupted_build_keeps_the_previous_index(tmp_path: Path) -> None:
+    items = chunks()
+    build(tmp_path / "idx", items)
+    before = (tmp_path / "idx" / "manifest.json").read_text()
+    failing = FakeEncoder()
+    failing.fail_after = 2
+    with pytest.raises(KeyboardInterrupt):
+        build(tmp_path / "idx", [make_chunk(i + 10, t) for i, (t, _) in enumerate(TEXTS)], failing)
+    assert (tmp_path / "idx" / "manifest.json").read_text() == before
+    assert LoadedIndex(tmp_path / "idx").chunks == tuple(items)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".idx.lock", "idx"]
+
+
+def test_disk_full_while_writing_keeps_the_previous_index(tmp_path: Path, monkeypatch) -> None:
+    items = chunks()
+    build(tmp_path / "idx", items)
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(store, "_write_chunks", full)
+    with pytest.raises(IndexWriteError, match="disk full"):
+        build(tmp_path / "idx", chunks()[:2])
+    assert LoadedIndex(tmp_path / "idx").chunks == tuple(items)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".idx.lock", "idx"]
+
+
+def test_read_only_directory_is_a_clear_error(tmp_path: Path, monkeypatch) -> None:
+    """Root ignores permission bits, so the refusal is simulated where the build creates files."""
+    items = chunks()
+    build(tmp_path / "idx", items)
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(store.tempfile, "mkdtemp", refuse)
+    with pytest.raises(IndexWriteError, match=r"Permission denied.*--index DIR"):
+        build(tmp_path / "idx", chunks()[:2])
+    assert LoadedIndex(tmp_path / "idx").chunks == tuple(items)
+
+
+def test_two_builds_at_once_do_not_mix(tmp_path: Path) -> None:
+    a = chunks()
+    b = [make_chunk(i + 100, f"other text number {i}", "2.13") for i in range(5)]
+    errors: list[BaseException] = []
+
+    def run(items):
+        try:
+            build(tmp_path / "idx", items)
+        except BaseException as exc:  # noqa: BLE001 - collected and asserted below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=(items,)) for items in (a, b)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    loaded = LoadedIndex(tmp_path / "idx")
+    assert loaded.chunks in (tuple(a), tuple(b))
+    assert loaded.dense().n == len(loaded.chunks)
+
+
+def test_path_with_spaces_and_unicode(tmp_path: Path) -> None:
+    directory = tmp_path / "my índex dir ✓" / "idx"
+    _, encoder = build(directory, chunks())
+    assert len(open_loaded(directory, encoder).chunks) == len(TEXTS)
+
+
+def test_nothing_is_pickled(tmp_path: Path) -> None:
+    build(tmp_path / "idx", chunks())
+    for path in (tmp_path / "idx").iterdir():
+        assert b"\x80\x04\x95" not in path.read_bytes()[:64], f"{path.name} looks like a pickle"
+    json.loads((tmp_path / "idx" / "manifest.json").read_text())
