@@ -151,9 +151,11 @@ class LexicalIndex:
         weights = _term_weights(params, idf[terms], tf, dl, float(model.avgdl))
         return cls(params, vocab, indptr, rows, weights, idf, doc_len)
 
-    def idf(self, tokens: Sequence[str]) -> list[float]:
-        """The idf of each token (0.0 for a token not in the vocabulary)."""
-        return [float(self._idf[self._vocab[t]]) if t in self._vocab else 0.0 for t in tokens]
+    def idf(self, tokens: Sequence[str], missing: float | None = 0.0) -> list[float]:
+        """The idf of each token; ``missing`` for a token not in the vocabulary (None: the highest idf)."""
+        if missing is None:
+            missing = float(self._idf.max()) if self._idf.size else 0.0
+        return [float(self._idf[self._vocab[t]]) if t in self._vocab else missing for t in tokens]
 
     def _query_terms(self, query_tokens: Sequence[str]) -> list[tuple[int, int]]:
         """(term id, count) of the in-vocabulary query tokens; repeats count as rank_bm25 counts them."""

@@ -22,6 +22,7 @@ class ModeResult:
     per_kind: dict
     misses: tuple[tuple[str, int | None], ...]  # (question id, first relevant rank within depth or None)
     unjudgeable: tuple[str, ...]  # questions no chunk of the corpus is relevant to
+    rankings: tuple[Ranking, ...] = ()
 
 
 def judge(questions: Sequence[Question], chunks: Sequence[Chunk]) -> dict[str, frozenset[str]]:
@@ -70,6 +71,7 @@ def evaluate(
                 per_kind={kind: dict(summarise(rs, ks)) for kind, rs in sorted(kinds.items())},
                 misses=misses,
                 unjudgeable=tuple(q.id for q in questions if not relevant[q.id]),
+                rankings=tuple(rankings),
             )
         )
     return results

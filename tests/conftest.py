@@ -18,3 +18,26 @@ def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+
+
+@pytest.fixture(scope="session")
+def bundled_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled corpus indexed once with the real model (about half a minute on 2 cores)."""
+    from click.testing import CliRunner
+
+    from qa.cli import cli
+
+    directory = tmp_path_factory.mktemp("bundled") / "idx"
+    result = CliRunner().invoke(cli, ["index", "--index", str(directory), "--quiet"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("Indexed 4 documents, ")
+    return directory
+
+
+@pytest.fixture(scope="session")
+def engine(bundled_index: Path):
+    """The engine over the bundled index (the model loads on first dense use)."""
+    from index.reader import LoadedIndex
+    from qa.engine import Engine
+
+    return Engine(LoadedIndex(bundled_index))

@@ -12,16 +12,6 @@ from click.testing import CliRunner
 from qa.cli import cli
 
 
-@pytest.fixture(scope="session")
-def bundled_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The bundled corpus indexed once with the real model (about half a minute on 2 cores)."""
-    directory = tmp_path_factory.mktemp("bundled") / "idx"
-    result = CliRunner().invoke(cli, ["index", "--index", str(directory), "--quiet"], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    assert result.output.startswith("Indexed 4 documents, ")
-    return directory
-
-
 def run(*args: str):
     return CliRunner().invoke(cli, list(args))
 

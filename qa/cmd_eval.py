@@ -1,0 +1,139 @@
+"""``relnotes eval``: retrieval quality of each mode on a question set (hit@k, MRR@10, nDCG@10)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from .cmd_ask import open_engine
+from .options import corpus_option, index_option, model_option
+
+ALL_MODES = ("bm25", "dense", "hybrid")
+
+
+def _csv_of(kind, valid=None):
+    def convert(ctx, param, value):
+        items = [v.strip() for v in value.split(",") if v.strip()]
+        try:
+            items = [kind(v) for v in items]
+        except ValueError:
+            raise click.BadParameter(f"{value!r} is not a comma-separated list of {kind.__name__}") from None
+        bad = [v for v in items if valid is not None and v not in valid]
+        if bad or not items:
+            raise click.BadParameter(f"{value!r}: use a comma-separated list of {', '.join(map(str, valid or ()))}")
+        return tuple(items)
+
+    return convert
+
+
+@click.command("eval")
+@click.argument("questions", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--mode", "modes", default="bm25,dense,hybrid", show_default=True,
+              callback=_csv_of(str, ALL_MODES), help="Modes to compare, comma-separated.")
+@click.option("--k", "ks", default="1,5,10", show_default=True, callback=_csv_of(int),
+              help="The k of each hit@k column.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object.")
+@click.option("--plot", type=click.Path(path_type=Path, dir_okay=False), help="Write a PNG of hit@k, k=1..20.")
+@click.option("--min-mrr", type=float, help="Exit 1 when hybrid (or the last mode) scores below this MRR@10.")
+@click.option("--min-hit1", type=float, help="Exit 1 when hit@1 of the last mode is below this.")
+@corpus_option
+@index_option
+@model_option
+def eval_cmd(questions, modes, ks, as_json, plot, min_mrr, min_hit1, corpus_paths, index_dir, model_path) -> None:
+    """Evaluate retrieval on a QUESTIONS JSONL file (id, question, version, answer, section, kind).
+
+    A passage is relevant when its release equals the question's version and its text
+    contains the answer (whitespace, case, backticks, asterisks and curly quotes
+    normalised); without an answer, when its heading path contains the section.
+    """
+    from .evalset import load_questions
+    from .evaluate import evaluate
+
+    if any(k < 1 for k in ks):
+        raise click.BadParameter("every k must be >= 1", param_hint="--k")
+    qs = load_questions(questions)
+    engine = open_engine(corpus_paths, index_dir, model_path, no_update=False)
+    by_id = {c.id: c for c in engine.index.chunks}
+    depth = max(20, *ks)
+
+    def retrieve(question: str, mode: str, k: int):
+        return [by_id[p.chunk_id] for p in engine.ask(question, top_k=k, mode=mode).passages]
+
+    results = evaluate(qs, engine.index.chunks, retrieve, modes, ks=ks, depth=depth)
+    if as_json:
+        click.echo(json.dumps({
+            "questions": len(qs),
+            "modes": {r.mode: {"metrics": r.metrics, "per_kind": r.per_kind,
+                               "misses": [{"id": q, "first_relevant_rank": rank} for q, rank in r.misses]}
+                      for r in results},
+            "unjudgeable": list(results[0].unjudgeable),
+        }, indent=2))
+    else:
+        _print_table(qs, results)
+    if plot:
+        _plot(results, plot)
+    last = results[-1].metrics
+    if min_mrr is not None and last["MRR@10"] < min_mrr:
+        raise click.ClickException(f"MRR@10 {last['MRR@10']:.3f} of {results[-1].mode} is below --min-mrr {min_mrr}")
+    if min_hit1 is not None and last["hit@1"] < min_hit1:
+        raise click.ClickException(f"hit@1 {last['hit@1']:.3f} of {results[-1].mode} is below --min-hit1 {min_hit1}")
+
+
+def _print_table(qs, results) -> None:
+    cols = list(results[0].metrics)
+    click.echo(f"{len(qs)} questions" + (f", {len(results[0].unjudgeable)} with no relevant passage in the corpus"
+                                        if results[0].unjudgeable else ""))
+    click.echo("| metric | " + " | ".join(r.mode for r in results) + " |")
+    click.echo("|---|" + "---:|" * len(results))
+    for col in cols:
+        click.echo(f"| {col} | " + " | ".join(f"{r.metrics[col]:.3f}" for r in results) + " |")
+    kinds = list(results[0].per_kind)
+    if len(kinds) > 1 or kinds != ["-"]:
+        click.echo("\nMRR@10 per kind:")
+        click.echo("| kind | n | " + " | ".join(r.mode for r in results) + " |")
+        click.echo("|---|---:|" + "---:|" * len(results))
+        counts = {}
+        for q in qs:
+            counts[q.kind or "-"] = counts.get(q.kind or "-", 0) + 1
+        for kind in kinds:
+            click.echo(f"| {kind} | {counts[kind]} | " + " | ".join(f"{r.per_kind[kind]['MRR@10']:.3f}" for r in results) + " |")
+    last = results[-1]
+    if last.misses:
+        text = {q.id: q.question for q in qs}
+        click.echo(f"\nMissed at rank 1 by {last.mode} (first relevant rank, or - beyond the depth):")
+        for qid, rank in last.misses:
+            click.echo(f"  {qid}  {rank if rank is not None else '-':>2}  {text[qid]}")
+
+
+def _plot(results, path: Path) -> None:
+    """hit@k for k = 1..20, one line per mode, from the rankings the evaluation already made."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise click.ClickException("--plot needs matplotlib; install it with: .venv/bin/pip install matplotlib") from None
+    from .metrics import hit_at
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ks = list(range(1, 21))
+    for r in results:
+        ax.plot(ks, [hit_at(r.rankings, k) for k in ks], marker="o", markersize=3, label=r.mode)
+    ax.set_xlabel("k")
+    ax.set_ylabel("hit@k")
+    ax.set_ylim(0, 1)
+    ax.set_xticks([1, 5, 10, 15, 20])
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    try:
+        fig.savefig(path, dpi=120)
+    except OSError as exc:
+        raise click.ClickException(f"Cannot write {path}: {exc.strerror}; choose another --plot path") from None
+    click.echo(f"wrote {path}", err=True)
+
+
+COMMANDS = [eval_cmd]

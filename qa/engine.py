@@ -1,0 +1,179 @@
+"""The question-answering engine: a question in, an Answer with cited passages out.
+
+No printing, no click, no textual here: the CLI, batch and the chat UI all call ``ask``.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Sequence
+
+from corpus.versions import version_key, version_matches
+from index.reader import LoadedIndex
+from index.search import Hit, Searcher, check_mode
+from index.tokenize import tokenize
+
+from .errors import BadQuestion
+from .extract import CONFIDENT, pick, score_sentences
+from .model import Answer, Citation, Passage
+from .releases import find_releases
+
+MAX_QUESTION_CHARS = 2000
+CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # all but tab, newline
+NOT_CONFIDENT = "No passage answers this confidently; the nearest passages follow."
+STRONG_EVIDENCE = 0.9  # a release's best sentence within this share of the best counts as evidence
+
+
+def check_question(question: str) -> str:
+    """The question with surrounding whitespace removed, or BadQuestion saying what is wrong."""
+    if not isinstance(question, str) or not question.strip():
+        raise BadQuestion("The question is empty; type what you want to know, e.g. 'what changed for MPS?'")
+    if len(question) > MAX_QUESTION_CHARS:
+        raise BadQuestion(
+            f"The question is {len(question):,} characters long; keep it under {MAX_QUESTION_CHARS:,}"
+        )
+    if CONTROL_CHARS.search(question):
+        raise BadQuestion("The question holds control characters (such as terminal escapes); remove them")
+    return " ".join(question.split())
+
+
+def citation(hit: Hit) -> Citation:
+    """The citation of a retrieved chunk; the URL gets a #heading anchor where the source has one."""
+    c = hit.chunk
+    url = c.url
+    if url and c.anchor and "#" not in url:
+        url = f"{url}#{c.anchor}"
+    return Citation(
+        document=c.document,
+        title=c.title,
+        product=c.product,
+        version=c.version,
+        section=c.section,
+        source=c.source,
+        lines=c.lines,
+        url=url,
+        body_field=c.body_field,
+    )
+
+
+class Engine:
+    """Answers questions from one loaded index."""
+
+    def __init__(self, index: LoadedIndex) -> None:
+        self.index = index
+        self.searcher = Searcher(index)
+        self.releases: tuple[str, ...] = tuple(
+            sorted({c.version for c in index.chunks if c.version}, key=version_key)
+        )
+        self.products: tuple[str, ...] = tuple(sorted({c.product for c in index.chunks if c.product}))
+
+    @classmethod
+    def open(cls, paths: Sequence[Path] | None = None, **kwargs) -> "Engine":
+        """Open (building or updating as needed) the index for a corpus; see index.service.open_index."""
+        from index.service import open_index
+
+        loaded, _ = open_index(paths, **kwargs)
+        return cls(loaded)
+
+    def _idf(self, tokens):
+        return self.index.lexical.idf(tokens, missing=None)
+
+    def _embed(self, texts: list[str]):
+        return self.index.encoder().encode(texts, batch_size=64)
+
+    def held(self, wanted: str) -> bool:
+        """Whether the corpus holds release ``wanted``."""
+        return any(version_matches(v, wanted) for v in self.releases)
+
+    def ask(
+        self, question: str, top_k: int = 5, mode: str = "hybrid", releases: Sequence[str] | None = None
+    ) -> Answer:
+        """Answer ``question`` with ranked, cited passages and an extractive answer.
+
+        Args:
+            question: what the user typed; may name releases ("in 2.13", "release:2.14").
+            top_k: how many passages to return.
+            mode: "hybrid", "bm25" or "dense".
+            releases: restrict to these releases (added to those the question names).
+
+        Raises:
+            BadQuestion: the question is empty, too long, holds control characters or a bad ``release:``.
+            UnknownMode: ``mode`` is not one of bm25, dense, hybrid.
+        """
+        started = time.perf_counter()
+        text = check_question(question)
+        mode = check_mode(mode)
+        if top_k < 1:
+            raise BadQuestion(f"top_k must be at least 1, got {top_k}")
+        parsed = find_releases(text, known=self.releases, products=self.products)
+        if parsed.bad_filters:
+            raise BadQuestion(
+                f"'release:{parsed.bad_filters[0]}' is not a release; write it like release:2.14"
+            )
+        wanted = tuple(dict.fromkeys([*(r.lstrip("vV") for r in releases or ()), *parsed.releases]))
+        asked_as = parsed.text or text
+        missing = [r for r in wanted if not self.held(r)]
+        if missing:
+            have = ", ".join(self.releases) or "none"
+            note = (
+                f"The corpus holds no release {', '.join(missing)} (it has: {have}); "
+                "not answering from another release."
+            )
+            return Answer(text, asked_as, wanted, mode, (), (), False, note=note,
+                          timings_ms={"retrieve": 0.0, "answer": _ms(started)})
+        hits = self.searcher.search(asked_as, k=top_k, mode=mode, versions=wanted or None)
+        retrieved = time.perf_counter()
+        embed = self._embed if mode != "bm25" else None
+        candidates = score_sentences(
+            asked_as, [h.chunk.text for h in hits], tokenize=tokenize, idf=self._idf, embed=embed
+        )
+        earliest = None
+        if parsed.which_release and not wanted and candidates:
+            hits, candidates, earliest = _earliest_first(hits, candidates)
+        sentences, confident = pick(candidates, CONFIDENT[mode])
+        passages = tuple(
+            Passage(rank, h.chunk.id, h.chunk.text, round(h.score, 6), citation(h)) for rank, h in enumerate(hits, 1)
+        )
+        note = None if confident else (NOT_CONFIDENT if passages else "No passage matches this question.")
+        if earliest and confident:
+            note = f"Earliest release with strong evidence: {earliest}"
+        done = time.perf_counter()
+        return Answer(
+            question=text,
+            asked_as=asked_as,
+            releases=wanted,
+            mode=mode,
+            passages=passages,
+            sentences=sentences,
+            confident=confident,
+            note=note,
+            earliest_release=earliest if confident else None,
+            timings_ms={"retrieve": round((retrieved - started) * 1000, 2), "answer": round((done - retrieved) * 1000, 2)},
+        )
+
+
+def _earliest_first(hits: list[Hit], candidates):
+    """Move the best passage of the earliest release with strong evidence to rank 1."""
+    best = max(c.score for c in candidates)
+    by_passage: dict[int, float] = {}
+    for c in candidates:
+        by_passage[c.passage] = max(by_passage.get(c.passage, 0.0), c.score)
+    strong = [p for p, s in by_passage.items() if s >= STRONG_EVIDENCE * best and hits[p - 1].chunk.version]
+    if not strong:
+        return hits, candidates, None
+    first = min(strong, key=lambda p: (version_key(hits[p - 1].chunk.version), -by_passage[p]))
+    if first == 1:
+        return hits, candidates, hits[0].chunk.version
+    order = [first] + [p for p in range(1, len(hits) + 1) if p != first]
+    new_rank = {old: new for new, old in enumerate(order, 1)}
+    moved = [hits[p - 1] for p in order]
+    from .extract import Candidate
+
+    renumbered = [Candidate(new_rank[c.passage], c.span, c.score) for c in candidates if c.passage in new_rank]
+    return moved, renumbered, moved[0].chunk.version
+
+
+def _ms(since: float) -> float:
+    return round((time.perf_counter() - since) * 1000, 2)

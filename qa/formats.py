@@ -1,0 +1,96 @@
+"""Answers as machine-readable records: the batch JSON schema, CSV rows, TREC run lines, Markdown."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Iterable, Sequence
+
+from .model import Answer
+
+FORMATS = ("jsonl", "json", "csv", "trec", "markdown")
+CSV_FIELDS = (
+    "id", "question", "rank", "score", "version", "title", "section", "source",
+    "start_line", "end_line", "url", "answer", "text",
+)
+
+
+def answer_record(answer: Answer, qid: str) -> dict:
+    """One answer in the batch schema (``relnotes ask --json`` prints the same object)."""
+    return {
+        "id": qid,
+        "question": answer.question,
+        "asked_as": answer.asked_as,
+        "releases": list(answer.releases),
+        "mode": answer.mode,
+        "answer": (
+            {"text": answer.text, "sentences": [{"text": s.text, "passage": s.passage} for s in answer.sentences]}
+            if answer.sentences
+            else None
+        ),
+        "note": answer.note,
+        "earliest_release": answer.earliest_release,
+        "passages": [
+            {"rank": p.rank, "score": p.score, "chunk_id": p.chunk_id, "text": p.text, "citation": p.citation.to_json()}
+            for p in answer.passages
+        ],
+        "timings_ms": dict(answer.timings_ms),
+    }
+
+
+def to_jsonl(record: dict) -> str:
+    """One JSON line."""
+    return json.dumps(record, ensure_ascii=False)
+
+
+def csv_rows(records: Iterable[dict]) -> str:
+    """One CSV row per passage (header first); a question with no passage gets one empty row."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, lineterminator="\n")
+    writer.writeheader()
+    for r in records:
+        answer = r["answer"]["text"] if r["answer"] else ""
+        base = {"id": r["id"], "question": r["question"], "answer": answer}
+        if not r["passages"]:
+            writer.writerow(base)
+        for p in r["passages"]:
+            c = p["citation"]
+            writer.writerow({
+                **base, "rank": p["rank"], "score": p["score"], "version": c["version"], "title": c["title"],
+                "section": " > ".join(c["section"]), "source": c["source"], "start_line": c["lines"][0],
+                "end_line": c["lines"][1], "url": c["url"] or "", "text": p["text"],
+            })
+    return out.getvalue()
+
+
+def trec_lines(record: dict, tag: str) -> list[str]:
+    """TREC run lines ``qid Q0 docid rank score tag`` (whitespace-free ids, as trec_eval wants)."""
+    qid = "_".join(str(record["id"]).split()) or "q"
+    return [f"{qid} Q0 {p['chunk_id']} {p['rank']} {p['score']:.6f} {tag}" for p in record["passages"]]
+
+
+def markdown_report(records: Sequence[dict]) -> str:
+    """A readable report: each question, its answer and its cited passages (text quoted, not rendered)."""
+    lines = ["# relnotes answers", ""]
+    for r in records:
+        lines += [f"## {r['id']}: {_inline(r['question'])}", ""]
+        if r["releases"]:
+            lines += [f"Releases: {', '.join(r['releases'])}", ""]
+        lines += [f"**Answer:** {_inline(r['answer']['text'])}" if r["answer"] else f"*{_inline(r['note'] or '')}*", ""]
+        for p in r["passages"]:
+            c = p["citation"]
+            where = f"{c['source']}:{c['lines'][0]}-{c['lines'][1]}"
+            head = f"{p['rank']}. {c['version'] or '-'} · {_inline(' > '.join(c['section']))} · `{where}`"
+            lines += [head + (f" · <{c['url']}>" if c["url"] else ""), ""]
+            lines += ["    " + line for line in p["text"].splitlines()]  # an indented code block: shown verbatim
+            lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def _inline(text: str) -> str:
+    """Escape Markdown and HTML so document or question text cannot act as markup in the report."""
+    out = []
+    for ch in " ".join(text.split()):
+        out.append("\\" + ch if ch in "\\`*_{}[]()#+-.!|<>~" else ch)
+    return "".join(out)

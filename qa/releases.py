@@ -1,0 +1,106 @@
+"""Find the releases a question names ("in 2.13", "v2.13", "PyTorch 2.13", "release:2.14").
+
+A number counts as a release only where the wording says so: after "v", "release",
+"version" or the product's name, with a possessive ("2.13's"), as ``release:X``, or bare
+after a preposition ("in 2.13") when it looks like a release of this corpus (same major
+version). "CUDA 13.2", "macOS 26.2", "Python 3.15" or "1.2x" are never releases.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from corpus.versions import version_key
+
+_NUM = r"(\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc)\d+)?)"
+_INLINE = re.compile(r"(?<!\S)release:(\S*)", re.IGNORECASE)
+_EXPLICIT = re.compile(
+    r"(?:\b(?:release|version|ver\.?|rel\.?)\s*|(?<![\w.])v)" + _NUM + r"(?![\w.]|\.\d)", re.IGNORECASE
+)
+_POSSESSIVE = re.compile(r"(?<![\w.])v?" + _NUM + r"['\u2019]s\b", re.IGNORECASE)
+_PREPOSITION = re.compile(
+    r"\b(?:in|for|since|from|to|after|before|until|of|between|and|vs\.?|versus|on|with)\s+(?:the\s+)?"
+    + _NUM
+    + r"(?![\w.%]|\.\d|\s*(?:x|times|ms|s|gb|mb|%)\b)",
+    re.IGNORECASE,
+)
+_WHICH_RELEASE = re.compile(
+    r"\b(?:which|what)\s+(?:\w+\s+)?(?:release|version)s?\b|\bsince when\b|\bwhen\s+(?:did|was|were)\b"
+    r"|\bfirst\s+(?:added|introduced|appeared|shipped|supported)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ReleaseQuery:
+    """A question with its release mentions found and (for inline filters) removed."""
+
+    text: str
+    releases: tuple[str, ...]
+    bad_filters: tuple[str, ...] = ()
+    which_release: bool = False
+
+
+def _product_pattern(products: tuple[str, ...]) -> re.Pattern | None:
+    names = sorted({p for p in products if p}, key=len, reverse=True)
+    if not names:
+        return None
+    alternatives = "|".join(re.escape(n) for n in names)
+    return re.compile(r"\b(?:" + alternatives + r")\s*v?" + _NUM + r"(?![\w.]|\.\d)", re.IGNORECASE)
+
+
+def _normal(version: str) -> str:
+    return version.lower().lstrip("v")
+
+
+def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[str, ...] = ()) -> ReleaseQuery:
+    """Detect release mentions in ``question``.
+
+    Args:
+        question: the user's question.
+        known: releases in the corpus; a bare "in 2.11" counts only when its major matches one.
+        products: product names in the corpus ("PyTorch"), so "PyTorch 2.13" is a release.
+
+    Returns:
+        A ReleaseQuery: the question with ``release:X`` filters removed, the releases named in
+        order of appearance (deduplicated), malformed ``release:`` values, and whether it asks
+        which release introduced something.
+    """
+    found: list[tuple[int, str]] = []
+    bad: list[str] = []
+    text = question
+    for m in _INLINE.finditer(question):
+        value = m.group(1).strip(",.;?!")
+        if re.fullmatch(r"v?" + _NUM, value, re.IGNORECASE):
+            found.append((m.start(), _normal(value)))
+        else:
+            bad.append(value)
+    text = _INLINE.sub(" ", text)
+    patterns = [_EXPLICIT, _POSSESSIVE]
+    product = _product_pattern(products)
+    if product is not None:
+        patterns.append(product)
+    for pattern in patterns:
+        found.extend((m.start(), _normal(m.group(1))) for m in pattern.finditer(text))
+    majors = {k.split(".")[0] for k in known}
+    for m in _PREPOSITION.finditer(text):
+        value = _normal(m.group(1))
+        if value.split(".")[0] in majors:
+            found.append((m.start(), value))
+    releases: list[str] = []
+    for _, value in sorted(found):
+        if value not in releases:
+            releases.append(value)
+    return ReleaseQuery(
+        text=" ".join(text.split()),
+        releases=tuple(releases),
+        bad_filters=tuple(bad),
+        which_release=bool(_WHICH_RELEASE.search(question)),
+    )
+
+
+def earliest(versions) -> str | None:
+    """The lowest version among ``versions`` (None when empty)."""
+    versions = [v for v in versions if v]
+    return min(versions, key=version_key) if versions else None

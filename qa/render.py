@@ -1,0 +1,62 @@
+"""Answers for a person on a terminal: rich text, colour only on a terminal, never markup from data."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.text import Text
+
+from .engine import CONTROL_CHARS
+from .model import Answer
+
+PREVIEW_LINES = 6
+
+
+def safe(text: str) -> str:
+    """Text with control characters (terminal escapes) shown as ``\\xNN`` instead of sent to the terminal."""
+    return CONTROL_CHARS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def console() -> Console:
+    """A stdout console: colour when stdout is a terminal, plain text otherwise; no auto-highlighting."""
+    return Console(highlight=False, soft_wrap=True, emoji=False)
+
+
+def render_answer(answer: Answer, out: Console) -> None:
+    """Print the answer, then each passage with its citation and the start of its text.
+
+    All document and question text goes through ``Text`` objects, so ``[bold]`` or
+    ``[link=...]`` inside release notes is printed literally, never interpreted.
+    """
+    if answer.asked_as != answer.question:
+        out.print(Text.assemble(("asked as: ", "dim"), (safe(answer.asked_as), "dim")))
+    if answer.releases:
+        out.print(Text.assemble(("releases: ", "dim"), (", ".join(answer.releases), "cyan")))
+    if answer.sentences:
+        body = Text()
+        for i, s in enumerate(answer.sentences):
+            if i:
+                body.append(" ")
+            body.append(safe(s.text))
+            body.append(f" [{s.passage}]", style="bold cyan")
+        out.print(Text.assemble(("Answer: ", "bold green"), body))
+    if answer.note:
+        out.print(Text(safe(answer.note), style="yellow"))
+    for p in answer.passages:
+        c = p.citation
+        out.print()
+        out.print(Text.assemble(
+            (f"[{p.rank}] ", "bold cyan"),
+            (f"{c.version or '-'}", "bold magenta"),
+            " · ",
+            (safe(" › ".join(c.section)), "bold"),
+            " · ",
+            (safe(c.location), "green"),
+            (f"  score {p.score:.4f}", "dim"),
+        ))
+        if c.url:
+            out.print(Text(f"    {safe(c.url)}", style="blue"))
+        lines = safe(p.text).splitlines()
+        for line in lines[:PREVIEW_LINES]:
+            out.print(Text("    " + line))
+        if len(lines) > PREVIEW_LINES:
+            out.print(Text(f"    … {len(lines) - PREVIEW_LINES} more lines", style="dim"))

@@ -1,0 +1,156 @@
+"""``relnotes ask`` / ``batch`` / ``eval`` end to end on the bundled index."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from qa.cli import cli
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str, stdin: str | None = None):
+    return CliRunner().invoke(cli, list(args), input=stdin)
+
+
+def test_ask_prints_answer_and_citations(bundled_index: Path) -> None:
+    result = run("ask", "which release added deterministic FlexAttention backward?", "--index", str(bundled_index))
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("Answer: ")
+    assert "Earliest release with strong evidence: 2.13" in result.output
+    assert "[1] 2.13 · PyTorch 2.13 Release Blog › Performance Improvements › Deterministic Backward" in result.output
+    assert "corpus/data/pytorch-2.13-release-blog.txt:" in result.output
+    assert "\x1b[" not in result.output  # no colour when stdout is not a terminal
+
+
+def test_ask_json_follows_the_batch_schema(bundled_index: Path) -> None:
+    result = run("ask", "nccl2 backend in 2.14", "--index", str(bundled_index), "--json", "-k", "3")
+    record = json.loads(result.output)
+    assert record["releases"] == ["2.14"] and len(record["passages"]) == 3
+    assert set(record) >= {"id", "question", "releases", "answer", "passages", "timings_ms"}
+    p = record["passages"][0]
+    assert set(p) >= {"rank", "score", "text", "citation"} and p["rank"] == 1
+    assert set(p["citation"]) == {"document", "title", "product", "version", "section", "source", "lines", "url"}
+    assert record["answer"]["text"].count("[") == len(record["answer"]["sentences"])
+    for s in record["answer"]["sentences"]:
+        assert s["text"] in record["passages"][s["passage"] - 1]["text"]
+
+
+def test_markup_in_documents_is_printed_literally() -> None:
+    from rich.console import Console
+
+    from qa.model import Answer, AnswerSentence, Citation, Passage
+    from qa.render import render_answer
+
+    hostile = "[bold]DANGER[/bold] see [link=file:///etc/passwd]x[/] and \x1b]8;;evil\x1b\\"
+    citation = Citation("d", "T [red]1[/red]", "P", "1.0", ("T", "[i]head[/i]"), "notes.md", (1, 2), None)
+    answer = Answer("q", "q", (), "bm25", (Passage(1, "c1", hostile, 1.0, citation),),
+                    (AnswerSentence("[bold]DANGER[/bold] see", 1),), True)
+    out = Console(file=io.StringIO(), force_terminal=True, width=200)
+    render_answer(answer, out)
+    text = out.file.getvalue()
+    assert "[bold]DANGER[/bold]" in text and "[link=file:///etc/passwd]x[/]" in text
+    assert "[i]head[/i]" in text
+    assert "\x1b]8;;evil" not in text and "\\x1b]8;;evil" in text  # escapes are shown, not sent
+
+
+def test_ask_unknown_release_and_bad_question(bundled_index: Path) -> None:
+    result = run("ask", "what is new in 2.11", "--index", str(bundled_index))
+    assert result.exit_code == 0 and "The corpus holds no release 2.11" in result.output
+    result = run("ask", "   ", "--index", str(bundled_index))
+    assert result.exit_code == 1 and result.output.startswith("error: The question is empty")
+    result = run("ask", "x", "--index", str(bundled_index), "--mode", "magic")
+    assert result.exit_code == 2
+
+
+QUESTIONS = 'lu_factor speedup on mps\n\n{"id": "n2", "question": "nccl2 backend", "other": 1}\nwhat is torch.switch\n'
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "json", "csv", "trec", "markdown"])
+def test_batch_formats(bundled_index: Path, fmt: str) -> None:
+    result = run("batch", "-", "--index", str(bundled_index), "--format", fmt, "-k", "2", "--mode", "bm25",
+                 stdin=QUESTIONS)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    if fmt == "jsonl":
+        rows = [json.loads(line) for line in out.splitlines()]
+        assert [r["id"] for r in rows] == ["1", "n2", "4"]
+    elif fmt == "json":
+        assert [r["id"] for r in json.loads(out)] == ["1", "n2", "4"]
+    elif fmt == "csv":
+        rows = list(csv.DictReader(io.StringIO(out)))
+        assert [(r["id"], r["rank"]) for r in rows] == [("1", "1"), ("1", "2"), ("n2", "1"), ("n2", "2"), ("4", "1"), ("4", "2")]
+        assert rows[0]["source"].startswith("corpus/data/")
+    elif fmt == "trec":
+        lines = [line.split() for line in out.splitlines()]
+        assert len(lines) == 6 and all(len(p) == 6 and p[1] == "Q0" and p[5] == "relnotes-bm25" for p in lines)
+        assert [p[0] for p in lines] == ["1", "1", "n2", "n2", "4", "4"]
+    else:
+        assert out.startswith("# relnotes answers") and "## n2: nccl2 backend" in out
+
+
+def test_batch_file_input(bundled_index: Path, tmp_path: Path) -> None:
+    path = tmp_path / "q.txt"
+    path.write_text(QUESTIONS)
+    result = run("batch", str(path), "--index", str(bundled_index), "--mode", "bm25", "-k", "1")
+    assert [json.loads(x)["id"] for x in result.stdout.splitlines()] == ["1", "n2", "4"]
+
+
+BAD_LINES = {
+    "json": ('ok question\n{"question": "x",\n', "line 2: invalid JSON"),
+    "no-question": ('ok question\n{"id": "a"}\n', "line 2: no question"),
+    "too-long": ("ok question\n" + "y" * 3000 + "\n", "line 2: The question is 3,000 characters long"),
+    "control": ("ok question\nbad \x1b[31m escape\n", "line 2: The question holds control characters"),
+}
+
+
+@pytest.mark.parametrize("kind", BAD_LINES, ids=list(BAD_LINES))
+def test_batch_bad_line_stops_before_answering(bundled_index: Path, kind: str) -> None:
+    text, needle = BAD_LINES[kind]
+    result = run("batch", "-", "--index", str(bundled_index), "--mode", "bm25", stdin=text)
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.strip() == f"error: stdin {needle}" or needle in result.stderr
+    skipped = run("batch", "-", "--index", str(bundled_index), "--mode", "bm25", "--skip-bad", stdin=text)
+    assert skipped.exit_code == 0 and "skipped: stdin line 2" in skipped.stderr
+    assert [json.loads(x)["id"] for x in skipped.stdout.splitlines()] == ["1"]
+
+
+def test_batch_unreadable_file(tmp_path: Path) -> None:
+    result = run("batch", str(tmp_path / "missing.txt"))
+    assert result.exit_code == 1 and "missing.txt" in result.output and "Traceback" not in result.output
+
+
+def test_eval_reports_every_mode_and_enforces_floors(bundled_index: Path, tmp_path: Path) -> None:
+    qs = tmp_path / "q.jsonl"
+    qs.write_text(
+        '{"id": "a", "question": "lu_factor speedup on mps", "version": "2.14", "answer": "lu_factor", "kind": "lexical"}\n'
+        '{"id": "b", "question": "nccl2 backend", "version": "2.14", "section": "nccl2 Backend", "kind": "lexical"}\n'
+    )
+    result = run("eval", str(qs), "--index", str(bundled_index), "--mode", "bm25,hybrid", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert set(data["modes"]) == {"bm25", "hybrid"} and data["questions"] == 2
+    assert set(data["modes"]["bm25"]["metrics"]) == {"hit@1", "hit@5", "hit@10", "MRR@10", "nDCG@10"}
+    plot = tmp_path / "hit.png"
+    table = run("eval", str(qs), "--index", str(bundled_index), "--mode", "bm25", "--k", "1,3", "--plot", str(plot))
+    assert "| hit@3 |" in table.stdout and plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    strict = run("eval", str(qs), "--index", str(bundled_index), "--mode", "bm25", "--min-mrr", "1.01")
+    assert strict.exit_code == 1 and "below --min-mrr 1.01" in strict.output
+    bad = run("eval", str(qs), "--index", str(bundled_index), "--mode", "bm25,fuzzy")
+    assert bad.exit_code == 2 and "bm25, dense, hybrid" in bad.output
+
+
+def test_bundled_question_set_floor(bundled_index: Path) -> None:
+    """The shipped question set through the engine, hybrid: a floor that fails on regressions."""
+    result = run("eval", str(REPO / "benchmarks" / "questions" / "pytorch.jsonl"), "--index", str(bundled_index),
+                 "--mode", "bm25,hybrid", "--json")
+    modes = json.loads(result.stdout)["modes"]
+    hybrid, bm25 = modes["hybrid"]["metrics"], modes["bm25"]["metrics"]
+    assert hybrid["hit@1"] >= 0.62 and hybrid["hit@5"] >= 0.86 and hybrid["MRR@10"] >= 0.73
+    assert hybrid["MRR@10"] > bm25["MRR@10"] and hybrid["nDCG@10"] > bm25["nDCG@10"]

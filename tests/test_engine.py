@@ -1,0 +1,116 @@
+"""The engine on the bundled corpus: release awareness, verbatim answers, not-found, bad questions."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from qa.engine import NOT_CONFIDENT
+from qa.errors import BadQuestion
+from qa.sentences import split_sentences
+
+
+def test_answer_sentences_are_verbatim_quotes_of_their_passages(engine) -> None:
+    for question in ("lu_factor speedup on mps", "how do i enable nccl2", "what is torch.switch"):
+        answer = engine.ask(question, top_k=5)
+        assert answer.sentences, question
+        for s in answer.sentences:
+            assert s.text in answer.passages[s.passage - 1].text
+
+
+def test_sentences_follow_passage_then_source_order(engine) -> None:
+    answer = engine.ask("MPS native Metal kernels linear algebra lu_factor cholesky", top_k=5)
+    keys = [(s.passage, answer.passages[s.passage - 1].text.index(s.text)) for s in answer.sentences]
+    assert keys == sorted(keys)
+    assert 1 <= len(answer.sentences) <= 3
+
+
+def test_a_named_release_restricts_both_retrievers(engine) -> None:
+    for mode in ("bm25", "dense", "hybrid"):
+        answer = engine.ask("what changed for FlexAttention in 2.13", top_k=8, mode=mode)
+        assert answer.releases == ("2.13",)
+        assert {p.citation.version for p in answer.passages} == {"2.13"}
+
+
+def test_explicit_release_option_and_inline_filter(engine) -> None:
+    a = engine.ask("FlexAttention", releases=["2.9"])
+    b = engine.ask("FlexAttention release:2.9")
+    assert a.releases == b.releases == ("2.9",)
+    assert [p.chunk_id for p in a.passages] == [p.chunk_id for p in b.passages]
+    assert b.asked_as == "FlexAttention"
+
+
+def test_a_release_the_corpus_lacks_is_said_not_answered(engine) -> None:
+    answer = engine.ask("what is new for MPS in 2.11")
+    assert answer.passages == () and not answer.confident
+    assert answer.note.startswith("The corpus holds no release 2.11 (it has: 2.9, 2.13, 2.14)")
+
+
+def test_which_release_names_the_earliest_with_strong_evidence(engine) -> None:
+    answer = engine.ask("which release added deterministic FlexAttention backward?")
+    assert answer.earliest_release == "2.13"
+    assert answer.passages[0].citation.version == "2.13"
+    assert "2.13" in answer.note
+
+
+def test_nothing_confident_still_shows_the_nearest_passages(engine) -> None:
+    answer = engine.ask("what is the airspeed velocity of an unladen swallow")
+    assert not answer.confident and answer.sentences == () and answer.note == NOT_CONFIDENT
+    assert len(answer.passages) == 5
+
+
+def test_citations_carry_everything_a_reader_needs(engine) -> None:
+    passage = engine.ask("nccl2 backend fault tolerant reconfiguration", top_k=1).passages[0]
+    c = passage.citation
+    assert (c.title, c.product, c.version) == ("PyTorch 2.14 Release Blog", "PyTorch", "2.14")
+    assert c.section[0] == "PyTorch 2.14 Release Blog" and c.body_field == "body_md"
+    assert c.url.startswith("https://pytorch.org/blog/pytorch-2-14-release-blog/#")
+    assert c.location.startswith("corpus/data/pytorch-2.14-release-blog.json:")
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["", "   \n\t ", "x" * 100_000, "what changed \x1b[31mred\x1b[0m", "nul \x00 byte"],
+    ids=["empty", "whitespace", "100k", "ansi", "nul"],
+)
+def test_bad_questions_are_refused_with_a_reason(engine, question: str) -> None:
+    with pytest.raises(BadQuestion):
+        engine.ask(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["x", "the of and to", "?!?...", "🔥🚀 mps", "MPS 加速 吗", "[bold]mps[/bold] [link=file:///etc/passwd]x[/]"],
+    ids=["one-char", "stop-words", "punctuation", "emoji", "cjk", "markup"],
+)
+def test_odd_questions_never_crash(engine, question: str) -> None:
+    answer = engine.ask(question, mode="bm25")
+    assert all(s.text in answer.passages[s.passage - 1].text for s in answer.sentences)
+
+
+def test_garbage_release_filter_is_a_clear_error(engine) -> None:
+    with pytest.raises(BadQuestion, match="release:foo"):
+        engine.ask("mps release:foo")
+
+
+def test_split_sentences_are_verbatim_and_skip_attribution() -> None:
+    text = "First sentence is here. `torch.compile` now works (e.g. on MPS).\n\n(PR #1 by A, Meta)"
+    spans = split_sentences(text)
+    assert [s.text for s in spans] == ["First sentence is here.", "`torch.compile` now works (e.g. on MPS)."]
+    assert all(text[s.start : s.end] == s.text for s in spans)
+
+
+def test_bm25_mode_never_imports_torch(bundled_index: Path) -> None:
+    code = (
+        "import sys\n"
+        "from index.reader import LoadedIndex\n"
+        "from qa.engine import Engine\n"
+        f"a = Engine(LoadedIndex({str(bundled_index)!r})).ask('nccl2 backend', mode='bm25')\n"
+        "assert a.passages\n"
+        "heavy = [m for m in ('torch', 'sentence_transformers', 'faiss') if m in sys.modules]\n"
+        "assert not heavy, heavy\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parent.parent)

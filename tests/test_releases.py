@@ -1,0 +1,69 @@
+"""Release mentions in questions: what counts as a release and what never does."""
+
+from __future__ import annotations
+
+import pytest
+
+from qa.releases import earliest, find_releases
+
+KNOWN = ("2.9", "2.13", "2.14")
+PRODUCTS = ("PyTorch",)
+
+CASES = {
+    "what changed for MPS in 2.13": ("2.13",),
+    "what changed in v2.13": ("2.13",),
+    "PyTorch 2.13 highlights": ("2.13",),
+    "pytorch 2.13 highlights": ("2.13",),
+    "2.13's flexattention changes": ("2.13",),
+    "nccl2 backend release:2.14": ("2.14",),
+    "compare 2.13 and 2.14 flexattention": ("2.14",),  # bare "compare 2.13" has no cue word; "and 2.14" does
+    "between 2.9 and 2.13 what changed": ("2.9", "2.13"),
+    "release 2.9 symmetric memory": ("2.9",),
+    "version 2.14 python support": ("2.14",),
+    "what is new in 2.11": ("2.11",),  # not held by the corpus: the engine says so
+    "cuBLASLt default with CUDA 13.2 or later": (),
+    "prefill attention on macOS 26.2": (),
+    "torch.compile on Python 3.15": (),
+    "lu_factor speedup 1.2x to 2.8x": (),
+    "fp16 and bf16 on M5": (),
+    "targets sm_107 and cu130": (),
+    "torchvision 0.29 ABI": (),
+    "speedup of 2.5x in 2.14": ("2.14",),
+}
+
+
+@pytest.mark.parametrize("question", CASES, ids=list(CASES))
+def test_release_mentions(question: str) -> None:
+    assert find_releases(question, KNOWN, PRODUCTS).releases == CASES[question]
+
+
+def test_inline_filter_is_removed_from_the_question() -> None:
+    parsed = find_releases("nccl2 backend release:2.14 details", KNOWN, PRODUCTS)
+    assert parsed.text == "nccl2 backend details" and parsed.releases == ("2.14",)
+
+
+@pytest.mark.parametrize("value", ["foo", "", "2.x", "latest"])
+def test_garbage_inline_filter_is_reported(value: str) -> None:
+    assert find_releases(f"mps release:{value}", KNOWN, PRODUCTS).bad_filters == (value,)
+
+
+@pytest.mark.parametrize(
+    ("question", "which"),
+    [
+        ("which release added torch.linalg.polar?", True),
+        ("what version introduced nccl2", True),
+        ("when did flexattention come to apple silicon", True),
+        ("since when is cuda 13 the default", True),
+        ("in which release was symmetric memory first added", True),
+        ("what changed for MPS in 2.14", False),
+        ("how do i turn on nvgemm", False),
+    ],
+)
+def test_which_release_questions(question: str, which: bool) -> None:
+    assert find_releases(question, KNOWN, PRODUCTS).which_release is which
+
+
+def test_earliest_compares_versions_as_versions() -> None:
+    assert earliest(["2.14", "2.9", "2.13"]) == "2.9"
+    assert earliest(["2.10", "2.9.1"]) == "2.9.1"
+    assert earliest([]) is None
