@@ -25,8 +25,8 @@ from corpus import (
 from corpus.chunking import MIN_WORDS, TOKEN_BUDGET
 
 DATA = Path(__file__).parent / "data"
-CHANGELOGS = Path("/work/shared/data/changelogs")
-needs_changelogs = pytest.mark.skipif(not CHANGELOGS.is_dir(), reason="/work/shared changelogs not available")
+CHANGELOGS = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "changelogs"
+needs_changelogs = pytest.mark.skipif(not CHANGELOGS.is_dir(), reason="../shared/data/changelogs not available")
 INPUTS = {"bundled": None, "fixtures": [DATA]}
 if CHANGELOGS.is_dir():
     INPUTS.update(rust=[CHANGELOGS / "rust-RELEASES.md"], pydantic=[CHANGELOGS / "pydantic-HISTORY.md"])

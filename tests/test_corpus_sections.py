@@ -8,8 +8,8 @@ from corpus import chrome_lines, load_corpus, load_documents, parse_sections
 from corpus.versions import release_version
 
 DATA = Path(__file__).parent / "data"
-CHANGELOGS = Path("/work/shared/data/changelogs")
-needs_changelogs = pytest.mark.skipif(not CHANGELOGS.is_dir(), reason="/work/shared changelogs not available")
+CHANGELOGS = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "changelogs"
+needs_changelogs = pytest.mark.skipif(not CHANGELOGS.is_dir(), reason="../shared/data/changelogs not available")
 
 
 def bundled(title_start: str):

@@ -242,3 +242,22 @@ def test_load_rejects_other_index_types(tmp_path):
     faiss.write_index(other, str(tmp_path / "l2.faiss"))
     with pytest.raises(DenseIndexFileError, match="not a flat inner-product"):
         DenseIndex.load(tmp_path / "l2.faiss")
+
+
+def test_configure_runtime_forces_offline_flags(monkeypatch):
+    from index.runtime import configure_runtime
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "0")
+    monkeypatch.setenv("OMP_WAIT_POLICY", "ACTIVE")  # a user's own thread setting wins
+    configure_runtime()
+    configure_runtime()
+    assert os.environ["HF_HUB_OFFLINE"] == "1"
+    assert os.environ["TRANSFORMERS_OFFLINE"] == "1"
+    assert os.environ["OMP_WAIT_POLICY"] == "ACTIVE"
+
+
+def test_faiss_is_tuned_for_single_queries():
+    from index.runtime import BLAS_THRESHOLD, import_faiss
+
+    faiss = import_faiss()
+    assert faiss.cvar.distance_compute_blas_threshold == BLAS_THRESHOLD
