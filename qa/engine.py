@@ -123,11 +123,11 @@ class Engine:
             )
             return Answer(text, asked_as, wanted, mode, (), (), False, note=note,
                           timings_ms={"retrieve": 0.0, "answer": _ms(started)})
-        hits = self.searcher.search(asked_as, k=top_k, mode=mode, versions=wanted or None)
+        hits = self.searcher.search(parsed.topic or asked_as, k=top_k, mode=mode, versions=wanted or None)
         retrieved = time.perf_counter()
         embed = self._embed if mode != "bm25" else None
         candidates = score_sentences(
-            asked_as, [h.chunk.text for h in hits], tokenize=tokenize, idf=self._idf, embed=embed
+            parsed.topic or asked_as, [h.chunk.text for h in hits], tokenize=tokenize, idf=self._idf, embed=embed
         )
         earliest = None
         if parsed.which_release and not wanted and candidates:

@@ -38,6 +38,7 @@ class ReleaseQuery:
 
     text: str
     releases: tuple[str, ...]
+    topic: str = ""  # the question without its release mentions (what it is about)
     bad_filters: tuple[str, ...] = ()
     which_release: bool = False
 
@@ -68,6 +69,7 @@ def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[st
         which release introduced something.
     """
     found: list[tuple[int, str]] = []
+    spans: list[tuple[int, int]] = []
     bad: list[str] = []
     text = question
     for m in _INLINE.finditer(question):
@@ -82,12 +84,24 @@ def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[st
     if product is not None:
         patterns.append(product)
     for pattern in patterns:
-        found.extend((m.start(), _normal(m.group(1))) for m in pattern.finditer(text))
+        for m in pattern.finditer(text):
+            found.append((m.start(), _normal(m.group(1))))
+            spans.append(m.span())
     majors = {k.split(".")[0] for k in known}
     for m in _PREPOSITION.finditer(text):
         value = _normal(m.group(1))
         if value.split(".")[0] in majors:
             found.append((m.start(), value))
+            spans.append(m.span())
+    merged: list[list[int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    topic = text
+    for start, end in reversed(merged):
+        topic = topic[:start] + " " + topic[end:]
     releases: list[str] = []
     for _, value in sorted(found):
         if value not in releases:
@@ -95,6 +109,7 @@ def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[st
     return ReleaseQuery(
         text=" ".join(text.split()),
         releases=tuple(releases),
+        topic=" ".join(topic.split()),
         bad_filters=tuple(bad),
         which_release=bool(_WHICH_RELEASE.search(question)),
     )

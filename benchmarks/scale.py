@@ -1,0 +1,144 @@
+"""Scale benchmark: build time, peak memory and query latency per mode at 1k / 10k / 100k chunks.
+
+    .venv/bin/python benchmarks/scale.py [--sizes 1000,10000,100000] [--queries 200]
+
+Synthetic chunks are built from sentences of the bundled corpus (shuffled, ~100 words each,
+20 releases). Document vectors are random unit vectors: search cost does not depend on
+their values, and embedding 100k chunks would take most of an hour on 2 cores (the
+embedding throughput of the real model is measured and printed separately). Queries are
+the shipped question set, encoded by the real model, so dense and hybrid latencies include
+query encoding but not model loading. Each size runs in its own process, so peak memory
+(ru_maxrss) is per size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+
+class RandomEncoder:
+    """Deterministic random unit vectors standing in for document embeddings."""
+
+    name = "random-384"
+    path = Path("/random")
+    dim = 384
+
+    def encode(self, texts, *, batch_size=32, progress=None):
+        import numpy as np
+
+        rng = np.random.default_rng(len(texts))
+        v = rng.standard_normal((len(texts), self.dim)).astype(np.float32)
+        return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+
+def synthetic_chunks(n: int):
+    from corpus import load_chunks
+    from corpus.model import Chunk
+    from qa.sentences import split_sentences
+
+    sentences = [s.text for c in load_chunks() for s in split_sentences(c.text)]
+    rng = random.Random(n)
+    out = []
+    for i in range(n):
+        words, parts = 0, []
+        while words < 100:
+            s = rng.choice(sentences)
+            parts.append(s)
+            words += len(s.split())
+        version = f"1.{i % 20}"
+        out.append(Chunk(id=f"s{i:07d}", document=f"doc{i % 500}", title=f"Synthetic {version}", product="Synth",
+                         version=version, section=(f"Synthetic {version}", f"Section {i % 37}"),
+                         text=" ".join(parts), source=f"synthetic/{i % 500}.md", lines=(1, 2)))
+    return out
+
+
+def run_size(n: int, queries: int) -> dict:
+    from index.dense import Encoder
+    from index.reader import LoadedIndex
+    from index.search import Searcher
+    from index.store import build_index
+    from qa.evalset import load_questions
+
+    chunks = synthetic_chunks(n)
+    questions = [q.question for q in load_questions(REPO / "benchmarks" / "questions" / "pytorch.jsonl")]
+    questions = (questions * (queries // len(questions) + 1))[:queries]
+    with tempfile.TemporaryDirectory() as tmp:
+        started = time.perf_counter()
+        build_index(Path(tmp) / "idx", chunks, encoder=RandomEncoder(), corpus={"documents": {}})
+        build_s = time.perf_counter() - started
+        started = time.perf_counter()
+        loaded = LoadedIndex(Path(tmp) / "idx")
+        loaded.set_encoder(Encoder())
+        searcher = Searcher(loaded)
+        load_s = time.perf_counter() - started
+        searcher.search("warm up the model", k=10, mode="hybrid")
+        result = {"chunks": n, "build_s": round(build_s, 2), "load_s": round(load_s, 2)}
+        for mode in ("bm25", "dense", "hybrid"):
+            times = []
+            for q in questions:
+                t = time.perf_counter()
+                searcher.search(q, k=10, mode=mode)
+                times.append((time.perf_counter() - t) * 1000)
+            times.sort()
+            result[f"{mode}_p50_ms"] = round(statistics.median(times), 2)
+            result[f"{mode}_p95_ms"] = round(times[int(0.95 * (len(times) - 1))], 2)
+        filtered = []
+        for q in questions[:50]:
+            t = time.perf_counter()
+            searcher.search(q, k=10, mode="hybrid", versions=["1.3"])
+            filtered.append((time.perf_counter() - t) * 1000)
+        result["hybrid_filtered_p50_ms"] = round(statistics.median(filtered), 2)
+    result["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+    return result
+
+
+def embedding_throughput() -> float:
+    from corpus import load_chunks
+    from index.dense import Encoder
+
+    texts = [c.index_text for c in load_chunks()]
+    encoder = Encoder()
+    encoder.encode(texts[:8])
+    started = time.perf_counter()
+    encoder.encode(texts)
+    return len(texts) / (time.perf_counter() - started)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        print(json.dumps(run_size(args.worker, args.queries)))
+        return
+    rows = []
+    for n in (int(s) for s in args.sizes.split(",")):
+        out = subprocess.run([sys.executable, __file__, "--worker", str(n), "--queries", str(args.queries)],
+                             capture_output=True, text=True, check=True)
+        rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
+        print(f"done {n}", file=sys.stderr)
+    cols = ["chunks", "build_s", "load_s", "bm25_p50_ms", "bm25_p95_ms", "dense_p50_ms", "dense_p95_ms",
+            "hybrid_p50_ms", "hybrid_p95_ms", "hybrid_filtered_p50_ms", "peak_rss_mb"]
+    print("| " + " | ".join(cols) + " |")
+    print("|" + "---:|" * len(cols))
+    for r in rows:
+        print("| " + " | ".join(str(r[c]) for c in cols) + " |")
+    print(f"\nembedding throughput of the bundled model: {embedding_throughput():.0f} chunks/s")
+
+
+if __name__ == "__main__":
+    main()
