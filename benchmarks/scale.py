@@ -8,7 +8,8 @@ their values, and embedding 100k chunks would take most of an hour on 2 cores (t
 embedding throughput of the real model is measured and printed separately). Queries are
 the shipped question set, encoded by the real model, so dense and hybrid latencies include
 query encoding but not model loading. Each size runs in its own process, so peak memory
-(ru_maxrss) is per size.
+(ru_maxrss) is per size. The *_noenc columns time the same searches with the query vectors
+encoded beforehand: retrieval alone, without the model's forward pass (~15 ms here).
 """
 
 from __future__ import annotations
@@ -41,6 +42,16 @@ class RandomEncoder:
         rng = np.random.default_rng(len(texts))
         v = rng.standard_normal((len(texts), self.dim)).astype(np.float32)
         return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+
+class _Precomputed:
+    """Query vectors encoded beforehand, to time retrieval without the model's forward pass."""
+
+    def __init__(self, vectors):
+        self.vectors = vectors
+
+    def encode_query(self, text):
+        return self.vectors[text]
 
 
 def synthetic_chunks(n: int):
@@ -94,6 +105,24 @@ def run_size(n: int, queries: int) -> dict:
             times.sort()
             result[f"{mode}_p50_ms"] = round(statistics.median(times), 2)
             result[f"{mode}_p95_ms"] = round(times[int(0.95 * (len(times) - 1))], 2)
+        encoder = loaded.encoder()
+        vectors = {q: encoder.encode_query(q) for q in set(questions)}
+        encode_times = []
+        for q in questions[:100]:
+            t = time.perf_counter()
+            encoder.encode_query(q)
+            encode_times.append((time.perf_counter() - t) * 1000)
+        result["query_encode_p50_ms"] = round(statistics.median(encode_times), 2)
+        loaded.set_encoder(_Precomputed(vectors))
+        for mode in ("dense", "hybrid"):
+            times = []
+            for q in questions:
+                t = time.perf_counter()
+                searcher.search(q, k=10, mode=mode)
+                times.append((time.perf_counter() - t) * 1000)
+            times.sort()
+            result[f"{mode}_noenc_p50_ms"] = round(statistics.median(times), 2)
+            result[f"{mode}_noenc_p95_ms"] = round(times[int(0.95 * (len(times) - 1))], 2)
         filtered = []
         for q in questions[:50]:
             t = time.perf_counter()
@@ -131,8 +160,9 @@ def main() -> None:
                              capture_output=True, text=True, check=True)
         rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
         print(f"done {n}", file=sys.stderr)
-    cols = ["chunks", "build_s", "load_s", "bm25_p50_ms", "bm25_p95_ms", "dense_p50_ms", "dense_p95_ms",
-            "hybrid_p50_ms", "hybrid_p95_ms", "hybrid_filtered_p50_ms", "peak_rss_mb"]
+    cols = ["chunks", "build_s", "load_s", "bm25_p50_ms", "bm25_p95_ms", "query_encode_p50_ms",
+            "dense_p50_ms", "dense_p95_ms", "hybrid_p50_ms", "hybrid_p95_ms", "dense_noenc_p50_ms",
+            "hybrid_noenc_p50_ms", "hybrid_noenc_p95_ms", "hybrid_filtered_p50_ms", "peak_rss_mb"]
     print("| " + " | ".join(cols) + " |")
     print("|" + "---:|" * len(cols))
     for r in rows:

@@ -8,7 +8,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .documents import short_hash
-from .model import Chunk, Document, Section
+from .model import Chunk, Document, Section, breadcrumb
 from .repair import Line
 from .sections import outline
 from .textform import index_form
@@ -125,13 +125,6 @@ def _merge_tiny(units: list[_Unit], wins: list[tuple[int, int]], budget: int) ->
     return out
 
 
-def _breadcrumb(doc: Document, section: Section) -> str:
-    head = [doc.title]
-    if section.version and section.version not in doc.title:
-        head.append(section.version)
-    return " > ".join(head + [h for h in section.path if h != doc.title])
-
-
 def _section_lines(all_lines: tuple[Line, ...], starts: list[int], s: Section) -> list[Line]:
     lo = bisect_right(starts, s.start_line - 1)
     hi = bisect_right(starts, s.end_line)
@@ -162,7 +155,7 @@ def chunk_sections(doc: Document, sections: list[Section]) -> list[Chunk]:
         for ln in lines:
             offsets.append(pos)
             pos += len(ln.text) + 1
-        crumb = _breadcrumb(doc, s)
+        crumb = breadcrumb(doc.title, s.version, s.path)
         budget = max(TOKEN_BUDGET - estimate_tokens(crumb), 32)
         units = _units(text, budget)
         for ordinal, (a, b) in enumerate(_windows(units, budget)):

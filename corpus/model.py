@@ -58,6 +58,14 @@ class Section:
             raise ValueError(f"bad line range {self.start_line}-{self.end_line}")
 
 
+def breadcrumb(title: str, version: str | None, path: tuple[str, ...]) -> str:
+    """"Title > version > heading > sub-heading" (the version only when the title lacks it)."""
+    head = [title]
+    if version and version not in title:
+        head.append(version)
+    return " > ".join(head + [h for h in path if h != title])
+
+
 @dataclass(frozen=True, slots=True)
 class Chunk:
     """The retrieval unit: a window of a section's text with everything a citation needs."""
@@ -84,10 +92,7 @@ class Chunk:
     @property
     def breadcrumb(self) -> str:
         """Title, version and heading path as one line, indexed with the text."""
-        head = [self.title]
-        if self.version and self.version not in self.title:
-            head.append(self.version)
-        return " > ".join(head + [h for h in self.section if h != self.title])
+        return breadcrumb(self.title, self.version, self.section)
 
     @property
     def index_text(self) -> str:

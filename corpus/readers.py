@@ -87,8 +87,12 @@ def discover(paths: list[Path] | None) -> list[SourceFile]:
     seen: set[Path] = set()
     for given in paths:
         given = Path(given)
-        if not given.exists():
-            raise CorpusPathNotFound(f"{given}: no such file or directory; check the --corpus path")
+        try:
+            given.stat()
+        except FileNotFoundError:
+            raise CorpusPathNotFound(f"{given}: no such file or directory; check the --corpus path") from None
+        except OSError as exc:
+            raise UnreadableFile(f"{given}: {exc.strerror or exc}; check its permissions or the --corpus path") from None
         if given.is_file():
             files = [SourceFile(given, str(given), given.name)]
         else:

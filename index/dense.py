@@ -80,7 +80,14 @@ class Encoder:
         """Load the model once (CPU, offline)."""
         if self._model is None:
             st = import_sentence_transformers()
-            self._model = st.SentenceTransformer(str(self.path), device="cpu")
+            try:
+                self._model = st.SentenceTransformer(str(self.path), device="cpu")
+            except (OSError, ValueError, KeyError, RuntimeError) as exc:
+                raise ModelNotFound(
+                    f"Cannot load an embedding model from {self.path} ({type(exc).__name__}: "
+                    f"{str(exc).splitlines()[0] if str(exc) else 'no detail'}); pass --model with a "
+                    "local sentence-transformers folder"
+                ) from None
             get_dim = getattr(self._model, "get_embedding_dimension", None) or getattr(
                 self._model, "get_sentence_embedding_dimension"
             )
@@ -136,8 +143,6 @@ class Encoder:
             done += len(rows)
             if progress is not None:
                 progress(done, total)
-        norms = np.linalg.norm(out, axis=1, keepdims=True)
-        np.divide(out, norms, out=out, where=norms > 0)
         return out
 
     def encode_query(self, text: str) -> np.ndarray:

@@ -65,7 +65,10 @@ def read_manifest(directory: Path) -> Manifest:
     if missing and raw.get("format_version") == FORMAT_VERSION:
         raise IndexCorrupt(f"{path} lacks {', '.join(missing)}; rebuild it with: relnotes index --rebuild")
     if missing:  # another format: let the staleness check name the version difference
-        return Manifest(**{**_EMPTY, **{k: v for k, v in raw.items() if k in names}})
+        raw = {**_EMPTY, **{k: v for k, v in raw.items() if k in names}}
+    wrong = [k for k, v in _EMPTY.items() if not isinstance(raw.get(k), type(v))]
+    if wrong:
+        raise IndexCorrupt(f"{path} has damaged fields ({', '.join(wrong)}); rebuild it with: relnotes index --rebuild")
     return Manifest(**{k: raw[k] for k in names})
 
 

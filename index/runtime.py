@@ -64,14 +64,20 @@ def cpu_count() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def _env_threads(name: str, default: int) -> int:
+    """A positive thread count from the environment; the default when unset or not a number."""
+    value = os.environ.get(name, "")
+    return int(value) if value.strip().isdigit() and int(value) > 0 else default
+
+
 def _torch_threads() -> int:
     """Intra-op threads for torch (query and batch encoding)."""
-    return int(os.environ.get("RELNOTES_TORCH_THREADS", cpu_count()))
+    return _env_threads("RELNOTES_TORCH_THREADS", cpu_count())
 
 
 def _faiss_threads() -> int:
     """OpenMP threads for faiss search: 1, since a query is one vector (see the module docstring)."""
-    return int(os.environ.get("RELNOTES_FAISS_THREADS", 1))
+    return _env_threads("RELNOTES_FAISS_THREADS", 1)
 
 
 def configure_runtime() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal, Sequence, get_args
+from typing import Sequence
 
 import numpy as np
 
@@ -11,11 +11,10 @@ from corpus.model import Chunk
 from corpus.versions import version_matches
 
 from .errors import UnknownMode
+from .modes import MODES, Mode
 from .reader import LoadedIndex
 from .tokenize import tokenize
 
-Mode = Literal["bm25", "dense", "hybrid"]
-MODES: tuple[str, ...] = get_args(Mode)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,10 +51,6 @@ class Searcher:
         self.fusion = fusion or DEFAULT_FUSION
         self._masks: dict[tuple[str, ...], np.ndarray] = {}
 
-    def releases(self) -> list[str]:
-        """Distinct release versions in the index."""
-        return sorted({c.version for c in self.index.chunks if c.version})
-
     def mask(self, versions: Sequence[str] | None) -> np.ndarray | None:
         """The filter for ``versions`` (None means every chunk)."""
         if not versions:
@@ -69,13 +64,18 @@ class Searcher:
         """BM25 (row, score) pairs, filtered before ranking."""
         return self.index.lexical.top_k(tokenize(query), k, allowed=allowed)
 
-    def dense(self, query: str, k: int, allowed: np.ndarray | None) -> list[tuple[int, float]]:
-        """Dense (row, score) pairs, filtered inside faiss."""
-        vector = self.index.encoder().encode_query(query)
+    def dense(self, query: str | np.ndarray, k: int, allowed: np.ndarray | None) -> list[tuple[int, float]]:
+        """Dense (row, score) pairs for a query text or its vector, filtered inside faiss."""
+        vector = self.index.encoder().encode_query(query) if isinstance(query, str) else query
         return self.index.dense().search(vector, k, allowed=allowed)
 
     def search(
-        self, query: str, k: int = 10, mode: str = "hybrid", versions: Sequence[str] | None = None
+        self,
+        query: str,
+        k: int = 10,
+        mode: str = "hybrid",
+        versions: Sequence[str] | None = None,
+        query_vector: np.ndarray | None = None,
     ) -> list[Hit]:
         """Top ``k`` chunks for ``query``.
 
@@ -84,6 +84,7 @@ class Searcher:
             k: how many hits at most.
             mode: "bm25", "dense" or "hybrid".
             versions: keep only chunks of these releases (applied in both retrievers before fusion).
+            query_vector: the query's embedding when the caller already has it.
 
         Returns:
             Hits best first, each chunk at most once.
@@ -100,11 +101,12 @@ class Searcher:
             return []
         if mode == "bm25":
             return [Hit(chunks[r], s, bm25_rank=i) for i, (r, s) in enumerate(self.bm25(query, k, allowed), 1)]
+        dense_query = query if query_vector is None else query_vector
         if mode == "dense":
-            return [Hit(chunks[r], s, dense_rank=i) for i, (r, s) in enumerate(self.dense(query, k, allowed), 1)]
+            return [Hit(chunks[r], s, dense_rank=i) for i, (r, s) in enumerate(self.dense(dense_query, k, allowed), 1)]
         depth = max(self.fusion.depth, k)
         lexical = self.bm25(query, depth, allowed)
-        dense = self.dense(query, depth, allowed)
+        dense = self.dense(dense_query, depth, allowed)
         fused = fuse(lexical, dense, replace(self.fusion, depth=depth))
         lex_rank = {r: i for i, (r, _) in enumerate(lexical, 1)}
         dense_rank = {r: i for i, (r, _) in enumerate(dense, 1)}

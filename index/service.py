@@ -11,9 +11,9 @@ from corpus import Document, chunk_sections, load_documents, parse_sections
 from corpus.chunking import CHUNKER_VERSION
 
 from .errors import IndexCorrupt, IndexMissing, IndexStale
-from .manifest import FORMAT_VERSION, Manifest
+from .manifest import FORMAT_VERSION, Manifest, read_manifest
 from .reader import LoadedIndex
-from .store import BuildReport, Progress, build_index
+from .store import BuildReport, Progress, build_index, build_lock
 from .tokenize import TOKENIZER_VERSION, tokenizer_settings
 
 Notify = Callable[[str], None]
@@ -108,43 +108,80 @@ def open_index(
         IndexWriteError, IndexBusy, ModelNotFound: as raised by the build.
     """
     from .dense import Encoder
-    from .lexical import DEFAULT_PARAMS
 
     documents = load_documents(paths, skip_bad=skip_bad, on_skip=on_skip)
     corpus = describe_corpus(documents, paths)
     directory = Path(index_dir) if index_dir else default_index_dir(paths, model_path)
     encoder = Encoder(model_path)
-    current: LoadedIndex | None = None
-    if rebuild:
-        reasons = ["rebuild requested"]
-    else:
-        try:
-            current = LoadedIndex(directory)
-            reasons = stale_reasons(current.manifest, corpus, encoder, DEFAULT_PARAMS.to_json())
-        except IndexMissing:
-            reasons = ["no index yet"]
-        except IndexCorrupt as exc:
-            reasons = [str(exc)]
+    current, reasons = (None, ["rebuild requested"]) if rebuild else _check(directory, corpus, encoder)
     if not reasons:
         return current, None
     if not update:
         raise IndexStale(f"Index at {directory} is stale ({'; '.join(reasons)}); update it with: relnotes index")
-    if notify and reasons != ["no index yet"]:
-        notify(f"Rebuilding index at {directory}: {'; '.join(reasons)}")
-    previous = {}
-    if current is not None and current.manifest.model.get("name") == encoder.name:
-        try:
-            previous = current.previous_vectors()
-        except IndexCorrupt:
-            previous = {}
-    report = build_index(
-        directory,
-        [c for d in documents for c in chunk_sections(d, parse_sections(d))],
-        encoder=encoder,
-        corpus=corpus,
-        previous=previous,
-        progress=progress,
-    )
+    with build_lock(directory):
+        if not rebuild:  # another process may have rebuilt it while we waited for the lock
+            current, reasons = _check(directory, corpus, encoder)
+            if not reasons:
+                return current, None
+        if notify and reasons != ["no index yet"]:
+            notify(f"Rebuilding index at {directory}: {'; '.join(reasons)}")
+        previous = {}
+        if current is not None:
+            try:
+                previous = current.previous_vectors()
+            except IndexCorrupt:
+                previous = {}
+        report = build_index(
+            directory,
+            [c for d in documents for c in chunk_sections(d, parse_sections(d))],
+            encoder=encoder,
+            corpus=corpus,
+            previous=previous,
+            progress=progress,
+            lock=False,
+        )
     loaded = LoadedIndex(directory)
     loaded.set_encoder(encoder)
     return loaded, report
+
+
+def _check(directory: Path, corpus: dict, encoder) -> tuple[LoadedIndex | None, list[str]]:
+    """The index at ``directory`` (None if unusable) and why it is stale (empty when fresh)."""
+    from .lexical import DEFAULT_PARAMS
+
+    try:
+        manifest = read_manifest(directory)
+        reasons = stale_reasons(manifest, corpus, encoder, DEFAULT_PARAMS.to_json())
+        if manifest.format_version != FORMAT_VERSION:
+            return None, reasons
+        return LoadedIndex(directory), reasons
+    except IndexMissing:
+        return None, ["no index yet"]
+    except IndexCorrupt as exc:
+        return None, [str(exc)]
+
+
+def index_status(paths: Sequence[Path] | None, index_dir: Path | None, model_path: Path | None, **load) -> dict:
+    """Where the index for a corpus is, what built it and whether (and why) it is stale."""
+    from .dense import Encoder
+    from .lexical import DEFAULT_PARAMS
+
+    documents = load_documents(paths, **load)
+    corpus = describe_corpus(documents, paths)
+    directory = Path(index_dir) if index_dir else default_index_dir(paths, model_path)
+    info: dict = {"index": str(directory), "corpus": corpus["inputs"], "documents": len(documents)}
+    try:
+        manifest = read_manifest(directory)
+    except (IndexMissing, IndexCorrupt) as exc:
+        return {**info, "exists": False, "stale": True, "reasons": [str(exc)]}
+    reasons = stale_reasons(manifest, corpus, Encoder(model_path), DEFAULT_PARAMS.to_json())
+    return {
+        **info,
+        "exists": True,
+        "created": manifest.created,
+        "model": manifest.model,
+        "chunks": manifest.counts.get("chunks"),
+        "format_version": manifest.format_version,
+        "stale": bool(reasons),
+        "reasons": reasons,
+    }

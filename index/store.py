@@ -50,22 +50,18 @@ class BuildReport:
     seconds: float
 
 
-def indexed_text(chunk: Chunk) -> str:
-    """What both retrievers index: the breadcrumb (title, version, headings), then the text."""
-    return chunk.index_text
-
-
-def embed_key(chunk: Chunk, model_name: str) -> str:
-    """Content hash of what gets embedded: equal keys may reuse a stored vector."""
-    return hashlib.sha256(f"{model_name}\0{indexed_text(chunk)}".encode("utf-8")).hexdigest()[:24]
+def embed_key(chunk: Chunk, encoder) -> str:
+    """Content hash of what gets embedded and by which model: equal keys may reuse a stored vector."""
+    model = f"{encoder.name}\0{encoder.path}\0{encoder.dim}"
+    return hashlib.sha256(f"{model}\0{chunk.index_text}".encode("utf-8")).hexdigest()[:24]
 
 
 @contextlib.contextmanager
 def build_lock(directory: Path, timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
     """Hold an exclusive lock beside ``directory`` for the duration of a build."""
-    directory.parent.mkdir(parents=True, exist_ok=True)
     lock_path = directory.parent / f".{directory.name}.lock"
     try:
+        directory.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
         raise IndexWriteError(
@@ -80,7 +76,8 @@ def build_lock(directory: Path, timeout: float = LOCK_TIMEOUT_S) -> Iterator[Non
             except BlockingIOError:
                 if time.monotonic() > deadline:
                     raise IndexBusy(
-                        f"Another relnotes process is building {directory}; wait for it or remove {lock_path}"
+                        f"Another relnotes process has been building {directory} for {timeout:.0f} s; "
+                        "wait for it to finish, then run the command again"
                     ) from None
                 time.sleep(0.1)
         yield
@@ -134,8 +131,18 @@ def _write_chunks(path: Path, chunks: Sequence[Chunk], keys: Sequence[str]) -> N
     with open(path, "w", encoding="utf-8") as fh:
         for chunk, key in zip(chunks, keys):
             fh.write(json.dumps({**chunk.to_json(), "embed_key": key}, ensure_ascii=False) + "\n")
-        fh.flush()
-        os.fsync(fh.fileno())
+
+
+def _fsync_tree(directory: Path) -> None:
+    """Flush every file of ``directory`` and the directory itself to disk before it is swapped in."""
+    for path in directory.iterdir():
+        with open(path, "rb") as fh:
+            os.fsync(fh.fileno())
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _embed(
@@ -147,7 +154,7 @@ def _embed(
 ) -> tuple[np.ndarray, int]:
     """Vectors for every chunk: reused by embedding key where possible, else encoded."""
     todo = [i for i, key in enumerate(keys) if key not in previous]
-    fresh = encoder.encode([indexed_text(chunks[i]) for i in todo], progress=progress) if todo else None
+    fresh = encoder.encode([chunks[i].index_text for i in todo], progress=progress) if todo else None
     dim = encoder.dim
     vectors = np.zeros((len(chunks), dim), dtype=np.float32)
     for row, key in enumerate(keys):
@@ -167,6 +174,7 @@ def build_index(
     previous: dict[str, np.ndarray] | None = None,
     progress: Progress | None = None,
     bm25_params=None,
+    lock: bool = True,
 ) -> BuildReport:
     """Build (or incrementally rebuild) the index for ``chunks`` at ``directory``.
 
@@ -178,6 +186,7 @@ def build_index(
         previous: embedding key -> vector from the index being replaced (incremental).
         progress: called with (done, total) while embedding.
         bm25_params: ``index.lexical.BM25Params``; the measured default when None.
+        lock: take the build lock (False when the caller already holds it).
 
     Returns:
         A BuildReport with counts and the time taken.
@@ -192,8 +201,8 @@ def build_index(
     started = time.perf_counter()
     params = bm25_params or DEFAULT_PARAMS
     directory = Path(directory)
-    keys = [embed_key(chunk, encoder.name) for chunk in chunks]
-    with build_lock(directory), _sigterm_as_interrupt():
+    keys = [embed_key(chunk, encoder) for chunk in chunks]
+    with build_lock(directory) if lock else contextlib.nullcontext(), _sigterm_as_interrupt():
         _remove_litter(directory)
         vectors, embedded = _embed(chunks, keys, encoder, previous or {}, progress)
         try:
@@ -204,7 +213,7 @@ def build_index(
             ) from None
         try:
             _write_chunks(tmp / CHUNKS, chunks, keys)
-            lexical_files = LexicalIndex.build([tokenize(indexed_text(c)) for c in chunks], params).save(tmp)
+            lexical_files = LexicalIndex.build([tokenize(c.index_text) for c in chunks], params).save(tmp)
             DenseIndex.build(vectors).save(tmp / VECTORS)
             names = [CHUNKS, VECTORS, *lexical_files]
             manifest = Manifest(
@@ -219,6 +228,7 @@ def build_index(
                 files={name: sha256_file(tmp / name) for name in names},
             )
             write_manifest(tmp, manifest)
+            _fsync_tree(tmp)
             _swap_into_place(tmp, directory)
         except OSError as exc:
             shutil.rmtree(tmp, ignore_errors=True)

@@ -8,7 +8,9 @@ from functools import lru_cache
 
 import Stemmer
 
-TOKENIZER_VERSION = "2"
+from corpus.textform import index_form
+
+TOKENIZER_VERSION = "3"
 
 # Lucene's EnglishAnalyzer stop set (what Anserini's BM25 baselines use).
 LUCENE_STOPWORDS = frozenset(
@@ -16,9 +18,7 @@ LUCENE_STOPWORDS = frozenset(
     "there these they this to was will with".split()
 )
 
-# Link and image targets, bare URLs and HTML tags are markup, not content; link text is kept.
-_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-_URL = re.compile(r"(?:https?|ftp)://[^\s<>()\[\]`\"']+")
+# Link and image targets and bare URLs go (corpus.textform.index_form); HTML tags are markup too.
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
 _POSSESSIVE = re.compile(r"(?<=\w)['\u2019]s\b")
 # A token is a run of letters/digits, joined by ::, ., _ or - (torch::stable::Tensor, F.linear, all_gather_single).
@@ -111,9 +111,7 @@ def make_tokenizer(
 
     def tokenize_with(text: str) -> list[str]:
         """Tokens of `text`, in order."""
-        text = _LINK.sub(r" \1 ", text)
-        text = _URL.sub(" ", text)
-        text = _TAG.sub(" ", text)
+        text = _TAG.sub(" ", index_form(text))
         text = _POSSESSIVE.sub("", text)
         out: list[str] = []
         for raw in _TOKEN.findall(text):

@@ -8,12 +8,13 @@ from pathlib import Path
 
 import click
 
+from index.modes import MODES
+
 from .cmd_index import load
 from .formats import FORMATS, answer_record, csv_rows, markdown_report, to_jsonl, trec_lines
 from .options import corpus_option, index_option, model_option, skip_bad_option
 from .progress import notice
 
-MODES = ("hybrid", "bm25", "dense")
 
 
 def retrieval_options(func):

@@ -8,6 +8,7 @@ import click
 
 from .options import corpus_option, skip_bad_option
 from .progress import notice
+from .text import safe
 
 
 def _load(corpus_paths, skip_bad):
@@ -44,12 +45,12 @@ def sections_cmd(corpus_paths, skip_bad, as_json) -> None:
             continue
         where = f"{doc.source} ({doc.body_field})" if doc.body_field else doc.source
         version = doc.version or (f"{len(loaded.releases)} releases" if loaded.releases else "no version")
-        click.echo(f"{doc.title}  [{doc.product or '?'} {version}]  {where}  {len(loaded.chunks)} chunks")
+        click.echo(safe(f"{doc.title}  [{doc.product or '?'} {version}]  {where}  {len(loaded.chunks)} chunks"))
         for section in loaded.sections:
             depth = len(section.path) - 1
             label = section.path[-1] if depth else "(text before the first heading)"
             tag = f" [{section.version}]" if section.version and section.version != doc.version else ""
-            click.echo(f"{'  ' * (depth + 1)}{label}{tag}  {section.start_line}-{section.end_line}")
+            click.echo(safe(f"{'  ' * (depth + 1)}{label}{tag}  {section.start_line}-{section.end_line}"))
         click.echo()
 
 

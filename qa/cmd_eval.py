@@ -7,10 +7,11 @@ from pathlib import Path
 
 import click
 
+from index.modes import MODES
+
 from .cmd_ask import open_engine
 from .options import corpus_option, index_option, model_option
 
-ALL_MODES = ("bm25", "dense", "hybrid")
 
 
 def _csv_of(kind, valid=None):
@@ -31,13 +32,13 @@ def _csv_of(kind, valid=None):
 @click.command("eval")
 @click.argument("questions", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--mode", "modes", default="bm25,dense,hybrid", show_default=True,
-              callback=_csv_of(str, ALL_MODES), help="Modes to compare, comma-separated.")
+              callback=_csv_of(str, MODES), help="Modes to compare, comma-separated.")
 @click.option("--k", "ks", default="1,5,10", show_default=True, callback=_csv_of(int),
               help="The k of each hit@k column.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object.")
 @click.option("--plot", type=click.Path(path_type=Path, dir_okay=False), help="Write a PNG of hit@k, k=1..20.")
-@click.option("--min-mrr", type=float, help="Exit 1 when hybrid (or the last mode) scores below this MRR@10.")
-@click.option("--min-hit1", type=float, help="Exit 1 when hit@1 of the last mode is below this.")
+@click.option("--min-mrr", type=float, help="Exit 1 when the last mode listed scores below this MRR@10.")
+@click.option("--min-hit1", type=float, help="Exit 1 when the last mode listed scores below this hit@1.")
 @corpus_option
 @index_option
 @model_option

@@ -7,10 +7,12 @@ from pathlib import Path
 
 import click
 
+from index.modes import MODES
+
 from .options import corpus_option, index_option, model_option, skip_bad_option
 from .progress import embedding_progress, notice
+from .text import safe
 
-MODES = ("bm25", "dense", "hybrid")
 
 
 def load(corpus_paths, index_dir, model_path, *, skip_bad=False, quiet=False, rebuild=False, update=True):
@@ -66,32 +68,10 @@ def index_cmd(corpus_paths, index_dir, model_path, skip_bad, rebuild, quiet) -> 
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def status_cmd(corpus_paths, index_dir, model_path, skip_bad, as_json) -> None:
     """Show where the index is, what built it and whether it is stale."""
-    from corpus import load_documents
-    from index.dense import Encoder
-    from index.errors import IndexCorrupt, IndexMissing
-    from index.lexical import DEFAULT_PARAMS
-    from index.manifest import read_manifest
-    from index.service import default_index_dir, describe_corpus, stale_reasons
+    from index.service import index_status
 
-    paths = list(corpus_paths) or None
-    documents = load_documents(paths, skip_bad=skip_bad, on_skip=lambda exc: notice(f"skipped: {exc}"))
-    corpus = describe_corpus(documents, paths)
-    directory = Path(index_dir) if index_dir else default_index_dir(paths, model_path)
-    info: dict = {"index": str(directory), "corpus": corpus["inputs"], "documents": len(documents)}
-    try:
-        manifest = read_manifest(directory)
-        reasons = stale_reasons(manifest, corpus, Encoder(model_path), DEFAULT_PARAMS.to_json())
-        info.update(
-            exists=True,
-            created=manifest.created,
-            model=manifest.model,
-            chunks=manifest.counts.get("chunks"),
-            format_version=manifest.format_version,
-            stale=bool(reasons),
-            reasons=reasons,
-        )
-    except (IndexMissing, IndexCorrupt) as exc:
-        info.update(exists=False, stale=True, reasons=[str(exc)])
+    info = index_status(list(corpus_paths) or None, index_dir, model_path, skip_bad=skip_bad,
+                        on_skip=lambda exc: notice(f"skipped: {exc}"))
     if as_json:
         click.echo(json.dumps(info, indent=2))
         return
@@ -127,7 +107,7 @@ def search_cmd(query, corpus_paths, index_dir, model_path, mode, top_k, releases
                                    "dense_rank": hit.dense_rank, **c.to_json()}, ensure_ascii=False))
         else:
             where = " > ".join(c.section)
-            click.echo(f"{rank:>2}. {hit.score:.4f}  [{c.version or '-'}] {where}  {c.source}:{c.lines[0]}-{c.lines[1]}")
+            click.echo(safe(f"{rank:>2}. {hit.score:.4f}  [{c.version or '-'}] {where}  {c.source}:{c.lines[0]}-{c.lines[1]}"))
 
 
 COMMANDS = [index_cmd, status_cmd, search_cmd]

@@ -5,9 +5,7 @@ No printing, no click, no textual here: the CLI, batch and the chat UI all call 
 
 from __future__ import annotations
 
-import re
 import time
-from pathlib import Path
 from typing import Sequence
 
 from corpus.versions import version_key, version_matches
@@ -19,9 +17,9 @@ from .errors import BadQuestion
 from .extract import CONFIDENT, pick, score_sentences
 from .model import Answer, Citation, Passage
 from .releases import find_releases
+from .text import CONTROL_CHARS
 
 MAX_QUESTION_CHARS = 2000
-CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # all but tab, newline
 NOT_CONFIDENT = "No passage answers this confidently; the nearest passages follow."
 STRONG_EVIDENCE = 0.9  # a release's best sentence within this share of the best counts as evidence
 
@@ -69,14 +67,6 @@ class Engine:
         )
         self.products: tuple[str, ...] = tuple(sorted({c.product for c in index.chunks if c.product}))
 
-    @classmethod
-    def open(cls, paths: Sequence[Path] | None = None, **kwargs) -> "Engine":
-        """Open (building or updating as needed) the index for a corpus; see index.service.open_index."""
-        from index.service import open_index
-
-        loaded, _ = open_index(paths, **kwargs)
-        return cls(loaded)
-
     def _idf(self, tokens):
         return self.index.lexical.idf(tokens, missing=None)
 
@@ -123,11 +113,13 @@ class Engine:
             )
             return Answer(text, asked_as, wanted, mode, (), (), False, note=note,
                           timings_ms={"retrieve": 0.0, "answer": _ms(started)})
-        hits = self.searcher.search(parsed.topic or asked_as, k=top_k, mode=mode, versions=wanted or None)
+        topic = parsed.topic or asked_as
+        vector = self.index.encoder().encode_query(topic) if mode != "bm25" else None
+        hits = self.searcher.search(topic, k=top_k, mode=mode, versions=wanted or None, query_vector=vector)
         retrieved = time.perf_counter()
-        embed = self._embed if mode != "bm25" else None
         candidates = score_sentences(
-            parsed.topic or asked_as, [h.chunk.text for h in hits], tokenize=tokenize, idf=self._idf, embed=embed
+            topic, [h.chunk.text for h in hits], tokenize=tokenize, idf=self._idf,
+            embed=self._embed if vector is not None else None, query_vector=vector,
         )
         earliest = None
         if parsed.which_release and not wanted and candidates:

@@ -49,14 +49,18 @@ class Question:
         if not (self.answer or self.section):
             raise ValueError("a question needs an 'answer' or a 'section' to judge passages by")
 
-    def relevant(self, chunk: Chunk) -> bool:
-        """Whether ``chunk`` answers this question (see the module docstring)."""
+    def relevant(self, chunk: Chunk, normalised_text: str | None = None) -> bool:
+        """Whether ``chunk`` answers this question (see the module docstring).
+
+        ``normalised_text`` is ``normalise(chunk.text)`` when the caller has it already.
+        """
         if self.version and not version_matches(chunk.version, self.version):
             return False
         if self.answer:
-            return normalise(self.answer) in normalise(chunk.text)
+            text = normalised_text if normalised_text is not None else normalise(chunk.text)
+            return normalise(self.answer) in text
         wanted = normalise(self.section or "")
-        return any(wanted == normalise(h) or wanted in normalise(h) for h in chunk.section)
+        return any(wanted in normalise(h) for h in chunk.section)
 
 
 def load_questions(path: Path) -> list[Question]:
@@ -85,7 +89,10 @@ def load_questions(path: Path) -> list[Question]:
         if qid in seen:
             raise QuestionSetError(f"{where}: duplicate id {qid!r}; give each question its own id")
         seen.add(qid)
-        fields = {k: (str(obj[k]) if obj.get(k) is not None else None) for k in ("version", "answer", "section", "kind")}
+        wrong = [k for k in ("version", "answer", "section", "kind") if obj.get(k) is not None and not isinstance(obj[k], str)]
+        if wrong:
+            raise QuestionSetError(f'{where}: {wrong[0]!r} must be a string, e.g. "version": "2.10"')
+        fields = {k: obj.get(k) for k in ("version", "answer", "section", "kind")}
         try:
             questions.append(Question(id=qid, question=obj["question"], **fields))
         except ValueError as exc:

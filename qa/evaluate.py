@@ -7,7 +7,7 @@ from typing import Callable, Sequence
 
 from corpus.model import Chunk
 
-from .evalset import Question
+from .evalset import Question, normalise
 from .metrics import Ranking, summarise
 
 Retrieve = Callable[[str, str, int], Sequence[Chunk]]  # (question, mode, k) -> ranked chunks
@@ -27,7 +27,8 @@ class ModeResult:
 
 def judge(questions: Sequence[Question], chunks: Sequence[Chunk]) -> dict[str, frozenset[str]]:
     """For each question, the ids of every corpus chunk relevant to it."""
-    return {q.id: frozenset(c.id for c in chunks if q.relevant(c)) for q in questions}
+    texts = [(c, normalise(c.text)) for c in chunks]
+    return {q.id: frozenset(c.id for c, text in texts if q.relevant(c, text)) for q in questions}
 
 
 def evaluate(

@@ -64,16 +64,20 @@ def score_sentences(
     tokenize: Callable[[str], list[str]],
     idf: Callable[[Sequence[str]], list[float]],
     embed: Callable[[list[str]], np.ndarray] | None = None,
+    query_vector: np.ndarray | None = None,
 ) -> list[Candidate]:
-    """Every sentence of the first PASSAGES passages, scored against ``question``."""
+    """Every sentence of the first PASSAGES passages, scored against ``question``.
+
+    With ``embed`` and ``query_vector`` (the question's embedding), sentences are also scored
+    by cosine; without them, by term coverage alone.
+    """
     spans = [(i, span) for i, text in enumerate(passages[:PASSAGES], 1) for span in split_sentences(text)]
     if not spans:
         return []
     q_tokens = tokenize(question)
     lexical = np.array([lexical_coverage(q_tokens, tokenize(s.text), idf) for _, s in spans])
-    if embed is not None:
-        vectors = embed([question] + [s.text for _, s in spans])
-        dense = np.clip(vectors[1:] @ vectors[0], 0.0, 1.0)
+    if embed is not None and query_vector is not None:
+        dense = np.clip(embed([s.text for _, s in spans]) @ query_vector, 0.0, 1.0)
         scores = LEXICAL_WEIGHT * lexical + (1 - LEXICAL_WEIGHT) * dense
     else:
         scores = lexical

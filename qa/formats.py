@@ -80,9 +80,9 @@ def markdown_report(records: Sequence[dict]) -> str:
         lines += [f"**Answer:** {_inline(r['answer']['text'])}" if r["answer"] else f"*{_inline(r['note'] or '')}*", ""]
         for p in r["passages"]:
             c = p["citation"]
-            where = f"{c['source']}:{c['lines'][0]}-{c['lines'][1]}"
-            head = f"{p['rank']}. {c['version'] or '-'} · {_inline(' > '.join(c['section']))} · `{where}`"
-            lines += [head + (f" · <{c['url']}>" if c["url"] else ""), ""]
+            where = _inline(f"{c['source']}:{c['lines'][0]}-{c['lines'][1]}")
+            head = f"{p['rank']}. {_inline(c['version'] or '-')} · {_inline(' > '.join(c['section']))} · {where}"
+            lines += [head + (f" · {_inline(c['url'])}" if c["url"] else ""), ""]
             lines += ["    " + line for line in p["text"].splitlines()]  # an indented code block: shown verbatim
             lines.append("")
     return "\n".join(lines) + "\n"

@@ -11,8 +11,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from corpus.versions import version_key
-
 _NUM = r"(\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc)\d+)?)"
 _INLINE = re.compile(r"(?<!\S)release:(\S*)", re.IGNORECASE)
 _EXPLICIT = re.compile(
@@ -113,9 +111,3 @@ def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[st
         bad_filters=tuple(bad),
         which_release=bool(_WHICH_RELEASE.search(question)),
     )
-
-
-def earliest(versions) -> str | None:
-    """The lowest version among ``versions`` (None when empty)."""
-    versions = [v for v in versions if v]
-    return min(versions, key=version_key) if versions else None

@@ -5,15 +5,10 @@ from __future__ import annotations
 from rich.console import Console
 from rich.text import Text
 
-from .engine import CONTROL_CHARS
 from .model import Answer
+from .text import safe
 
 PREVIEW_LINES = 6
-
-
-def safe(text: str) -> str:
-    """Text with control characters (terminal escapes) shown as ``\\xNN`` instead of sent to the terminal."""
-    return CONTROL_CHARS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def console() -> Console:

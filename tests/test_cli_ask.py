@@ -143,7 +143,7 @@ def test_eval_reports_every_mode_and_enforces_floors(bundled_index: Path, tmp_pa
     strict = run("eval", str(qs), "--index", str(bundled_index), "--mode", "bm25", "--min-mrr", "1.01")
     assert strict.exit_code == 1 and "below --min-mrr 1.01" in strict.output
     bad = run("eval", str(qs), "--index", str(bundled_index), "--mode", "bm25,fuzzy")
-    assert bad.exit_code == 2 and "bm25, dense, hybrid" in bad.output
+    assert bad.exit_code == 2 and "hybrid, bm25, dense" in bad.output
 
 
 def test_bundled_question_set_floor(bundled_index: Path) -> None:

@@ -261,3 +261,11 @@ def test_faiss_is_tuned_for_single_queries():
 
     faiss = import_faiss()
     assert faiss.cvar.distance_compute_blas_threshold == BLAS_THRESHOLD
+
+
+def test_a_folder_that_only_looks_like_a_model_is_a_clear_error(tmp_path):
+    """A config.json without weights passes the quick check but must not load into a traceback."""
+    (tmp_path / "config.json").write_text("{}")
+    encoder = Encoder(tmp_path)
+    with pytest.raises(ModelNotFound, match="Cannot load an embedding model"):
+        encoder.encode(["x"])

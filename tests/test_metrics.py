@@ -68,3 +68,10 @@ def test_the_shipped_question_set_is_well_formed() -> None:
     assert len(questions) >= 80
     assert {q.version for q in questions} == {"2.9", "2.13", "2.14"}
     assert {q.kind for q in questions} == {"lexical", "paraphrase", "release", "number", "howto", "which-release"}
+
+
+def test_a_numeric_version_is_refused_not_rounded(tmp_path: Path) -> None:
+    path = tmp_path / "q.jsonl"
+    path.write_text('{"id": "1", "question": "a", "answer": "b", "version": 2.10}\n')
+    with pytest.raises(QuestionSetError, match="'version' must be a string"):
+        load_questions(path)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from qa.releases import earliest, find_releases
+from qa.releases import find_releases
 
 KNOWN = ("2.9", "2.13", "2.14")
 PRODUCTS = ("PyTorch",)
@@ -61,9 +61,3 @@ def test_garbage_inline_filter_is_reported(value: str) -> None:
 )
 def test_which_release_questions(question: str, which: bool) -> None:
     assert find_releases(question, KNOWN, PRODUCTS).which_release is which
-
-
-def test_earliest_compares_versions_as_versions() -> None:
-    assert earliest(["2.14", "2.9", "2.13"]) == "2.9"
-    assert earliest(["2.10", "2.9.1"]) == "2.9.1"
-    assert earliest([]) is None

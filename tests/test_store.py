@@ -52,7 +52,7 @@ def test_round_trip_keeps_chunks_scores_and_vectors(tmp_path: Path) -> None:
     assert (report.chunks, report.embedded, report.reused) == (len(items), len(items), 0)
     loaded = open_loaded(tmp_path / "idx", encoder)
     assert loaded.chunks == tuple(items)
-    expected = encoder.encode([store.indexed_text(c) for c in items])
+    expected = encoder.encode([c.index_text for c in items])
     np.testing.assert_allclose(loaded.dense().vectors(), expected, atol=1e-6)
     query = tokenize("lu_factor speedup on MPS")
     assert loaded.lexical.top_k(query, 1)[0][0] == 0
@@ -213,3 +213,29 @@ def test_nothing_is_pickled(tmp_path: Path) -> None:
     for path in (tmp_path / "idx").iterdir():
         assert b"\x80\x04\x95" not in path.read_bytes()[:64], f"{path.name} looks like a pickle"
     json.loads((tmp_path / "idx" / "manifest.json").read_text())
+
+
+@pytest.mark.parametrize("field", ["files", "model", "counts", "format_version"])
+def test_damaged_manifest_fields_are_corruption(tmp_path: Path, field: str) -> None:
+    build(tmp_path / "idx", chunks())
+    path = tmp_path / "idx" / "manifest.json"
+    path.write_text(json.dumps({**json.loads(path.read_text()), field: [] if field != "format_version" else "1"}))
+    with pytest.raises(IndexCorrupt, match=f"damaged fields \\({field}\\)"):
+        LoadedIndex(tmp_path / "idx")
+
+
+def test_index_under_a_file_is_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("x")
+    with pytest.raises(IndexWriteError, match="--index DIR"):
+        build(tmp_path / "afile" / "idx", chunks())
+
+
+def test_vectors_are_not_reused_across_models_of_the_same_name(tmp_path: Path) -> None:
+    items = chunks()
+    first = FakeEncoder(name="model")
+    build(tmp_path / "idx", items, first)
+    previous = open_loaded(tmp_path / "idx", first).previous_vectors()
+    other = FakeEncoder(name="model", dim=16)
+    other.path = Path("/elsewhere/model")
+    report, _ = build(tmp_path / "idx", items, other, previous)
+    assert report.embedded == len(items)
