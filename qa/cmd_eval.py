@@ -30,7 +30,10 @@ def _csv_of(kind, valid=None):
 
 
 @click.command("eval")
-@click.argument("questions", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("questions", type=click.Path(path_type=Path, dir_okay=False), required=False)
+@click.option("--beir", "beir_dir", type=click.Path(path_type=Path, file_okay=False),
+              help="Evaluate on a BEIR-format folder (corpus.jsonl, queries.jsonl, qrels/) instead.")
+@click.option("--split", default="test", show_default=True, help="The BEIR qrels split (qrels/SPLIT.tsv).")
 @click.option("--mode", "modes", default="bm25,dense,hybrid", show_default=True,
               callback=_csv_of(str, MODES), help="Modes to compare, comma-separated.")
 @click.option("--k", "ks", default="1,5,10", show_default=True, callback=_csv_of(int),
@@ -42,18 +45,27 @@ def _csv_of(kind, valid=None):
 @corpus_option
 @index_option
 @model_option
-def eval_cmd(questions, modes, ks, as_json, plot, min_mrr, min_hit1, corpus_paths, index_dir, model_path) -> None:
+def eval_cmd(questions, beir_dir, split, modes, ks, as_json, plot, min_mrr, min_hit1, corpus_paths, index_dir,
+             model_path) -> None:
     """Evaluate retrieval on a QUESTIONS JSONL file (id, question, version, answer, section, kind).
 
     A passage is relevant when its release equals the question's version and its text
     contains the answer (whitespace, case, backticks, asterisks and curly quotes
     normalised); without an answer, when its heading path contains the section.
+
+    With --beir DIR the dataset's own corpus is indexed (in its own cached index) and
+    judged by its qrels: hit@k, MRR@10, nDCG@10 and Recall@100 over documents.
     """
     from .evalset import load_questions
     from .evaluate import evaluate
 
     if any(k < 1 for k in ks):
         raise click.BadParameter("every k must be >= 1", param_hint="--k")
+    if (questions is None) == (beir_dir is None):
+        raise click.UsageError("give a QUESTIONS file or --beir DIR (one of them)")
+    if beir_dir is not None:
+        _eval_beir(beir_dir, split, modes, ks, as_json, min_mrr, min_hit1, index_dir, model_path)
+        return
     qs = load_questions(questions)
     engine = open_engine(corpus_paths, index_dir, model_path, no_update=False)
     by_id = {c.id: c for c in engine.index.chunks}
@@ -75,11 +87,35 @@ def eval_cmd(questions, modes, ks, as_json, plot, min_mrr, min_hit1, corpus_path
         _print_table(qs, results)
     if plot:
         _plot(results, plot)
-    last = results[-1].metrics
-    if min_mrr is not None and last["MRR@10"] < min_mrr:
-        raise click.ClickException(f"MRR@10 {last['MRR@10']:.3f} of {results[-1].mode} is below --min-mrr {min_mrr}")
-    if min_hit1 is not None and last["hit@1"] < min_hit1:
-        raise click.ClickException(f"hit@1 {last['hit@1']:.3f} of {results[-1].mode} is below --min-hit1 {min_hit1}")
+    _check_floors(results[-1].mode, results[-1].metrics, min_mrr, min_hit1)
+
+
+def _check_floors(mode: str, metrics: dict, min_mrr, min_hit1) -> None:
+    """Exit 1 (ClickException) when the last mode falls below a requested floor."""
+    if min_mrr is not None and metrics["MRR@10"] < min_mrr:
+        raise click.ClickException(f"MRR@10 {metrics['MRR@10']:.3f} of {mode} is below --min-mrr {min_mrr}")
+    if min_hit1 is not None and metrics["hit@1"] < min_hit1:
+        raise click.ClickException(f"hit@1 {metrics['hit@1']:.3f} of {mode} is below --min-hit1 {min_hit1}")
+
+
+def _eval_beir(directory: Path, split: str, modes, ks, as_json, min_mrr, min_hit1, index_dir, model_path) -> None:
+    """``eval --beir``: the dataset's corpus in its own index, judged by its qrels."""
+    from .beir import evaluate_beir
+
+    results, n = evaluate_beir(
+        directory, split, modes, ks,
+        open_engine=lambda paths: open_engine(paths, index_dir, model_path, no_update=False),
+    )
+    if as_json:
+        click.echo(json.dumps({"dataset": str(directory), "split": split, "queries": n,
+                               "modes": {r.mode: {"metrics": r.metrics} for r in results}}, indent=2))
+    else:
+        click.echo(f"{directory} ({split} split): {n} judged queries")
+        click.echo("| metric | " + " | ".join(r.mode for r in results) + " |")
+        click.echo("|---|" + "---:|" * len(results))
+        for col in results[0].metrics:
+            click.echo(f"| {col} | " + " | ".join(f"{r.metrics[col]:.4f}" for r in results) + " |")
+    _check_floors(results[-1].mode, results[-1].metrics, min_mrr, min_hit1)
 
 
 def _print_table(qs, results) -> None:

@@ -154,3 +154,26 @@ def test_bundled_question_set_floor(bundled_index: Path) -> None:
     hybrid, bm25 = modes["hybrid"]["metrics"], modes["bm25"]["metrics"]
     assert hybrid["hit@1"] >= 0.62 and hybrid["hit@5"] >= 0.86 and hybrid["MRR@10"] >= 0.73
     assert hybrid["MRR@10"] > bm25["MRR@10"] and hybrid["nDCG@10"] > bm25["nDCG@10"]
+
+
+BEIR_MINI = REPO / "tests" / "data" / "beir-mini"
+
+
+def test_eval_beir_indexes_the_dataset_and_scores_documents(tmp_path: Path) -> None:
+    result = run("eval", "--beir", str(BEIR_MINI), "--index", str(tmp_path / "idx"), "--mode", "bm25,hybrid", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["queries"] == 2 and data["split"] == "test"  # the unjudged query is left out
+    for mode in ("bm25", "hybrid"):
+        metrics = data["modes"][mode]["metrics"]
+        assert metrics["hit@1"] == 1.0 and metrics["nDCG@10"] == pytest.approx(1.0) and metrics["Recall@100"] == 1.0
+
+
+def test_eval_needs_exactly_one_of_questions_and_beir(tmp_path: Path) -> None:
+    assert run("eval").exit_code == 2
+    both = run("eval", str(tmp_path / "q.jsonl"), "--beir", str(BEIR_MINI))
+    assert both.exit_code == 2 and "one of them" in both.output
+    missing = run("eval", "--beir", str(tmp_path), "--index", str(tmp_path / "idx"))
+    assert missing.exit_code == 1 and "No corpus.jsonl in" in missing.output
+    split = run("eval", "--beir", str(BEIR_MINI), "--split", "dev", "--index", str(tmp_path / "idx"))
+    assert split.exit_code == 1 and "dev.tsv" in split.output
