@@ -75,6 +75,17 @@ def synthetic_chunks(n: int):
     return out
 
 
+def _timed(call, items) -> tuple[float, float]:
+    """p50 and p95 in ms of ``call(item)`` over ``items``."""
+    times = []
+    for item in items:
+        t = time.perf_counter()
+        call(item)
+        times.append((time.perf_counter() - t) * 1000)
+    times.sort()
+    return round(statistics.median(times), 2), round(times[int(0.95 * (len(times) - 1))], 2)
+
+
 def run_size(n: int, queries: int) -> dict:
     from index.dense import Encoder
     from index.reader import LoadedIndex
@@ -97,38 +108,17 @@ def run_size(n: int, queries: int) -> dict:
         searcher.search("warm up the model", k=10, mode="hybrid")
         result = {"chunks": n, "build_s": round(build_s, 2), "load_s": round(load_s, 2)}
         for mode in ("bm25", "dense", "hybrid"):
-            times = []
-            for q in questions:
-                t = time.perf_counter()
-                searcher.search(q, k=10, mode=mode)
-                times.append((time.perf_counter() - t) * 1000)
-            times.sort()
-            result[f"{mode}_p50_ms"] = round(statistics.median(times), 2)
-            result[f"{mode}_p95_ms"] = round(times[int(0.95 * (len(times) - 1))], 2)
+            p50, p95 = _timed(lambda q: searcher.search(q, k=10, mode=mode), questions)
+            result[f"{mode}_p50_ms"], result[f"{mode}_p95_ms"] = p50, p95
         encoder = loaded.encoder()
         vectors = {q: encoder.encode_query(q) for q in set(questions)}
-        encode_times = []
-        for q in questions[:100]:
-            t = time.perf_counter()
-            encoder.encode_query(q)
-            encode_times.append((time.perf_counter() - t) * 1000)
-        result["query_encode_p50_ms"] = round(statistics.median(encode_times), 2)
+        result["query_encode_p50_ms"] = _timed(encoder.encode_query, questions[:100])[0]
         loaded.set_encoder(_Precomputed(vectors))
         for mode in ("dense", "hybrid"):
-            times = []
-            for q in questions:
-                t = time.perf_counter()
-                searcher.search(q, k=10, mode=mode)
-                times.append((time.perf_counter() - t) * 1000)
-            times.sort()
-            result[f"{mode}_noenc_p50_ms"] = round(statistics.median(times), 2)
-            result[f"{mode}_noenc_p95_ms"] = round(times[int(0.95 * (len(times) - 1))], 2)
-        filtered = []
-        for q in questions[:50]:
-            t = time.perf_counter()
-            searcher.search(q, k=10, mode="hybrid", versions=["1.3"])
-            filtered.append((time.perf_counter() - t) * 1000)
-        result["hybrid_filtered_p50_ms"] = round(statistics.median(filtered), 2)
+            p50, p95 = _timed(lambda q: searcher.search(q, k=10, mode=mode), questions)
+            result[f"{mode}_noenc_p50_ms"], result[f"{mode}_noenc_p95_ms"] = p50, p95
+        search = lambda q: searcher.search(q, k=10, mode="hybrid", versions=["1.3"])  # noqa: E731
+        result["hybrid_filtered_p50_ms"] = _timed(search, questions[:50])[0]
     result["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
     return result
 
