@@ -177,3 +177,30 @@ def test_eval_needs_exactly_one_of_questions_and_beir(tmp_path: Path) -> None:
     assert missing.exit_code == 1 and "No corpus.jsonl in" in missing.output
     split = run("eval", "--beir", str(BEIR_MINI), "--split", "dev", "--index", str(tmp_path / "idx"))
     assert split.exit_code == 1 and "dev.tsv" in split.output
+
+
+def test_ask_release_option_restricts_passages(bundled_index: Path) -> None:
+    result = run("ask", "FlexAttention", "--index", str(bundled_index), "--release", "2.9", "--json", "-k", "4")
+    record = json.loads(result.stdout)
+    assert record["releases"] == ["2.9"] and {p["citation"]["version"] for p in record["passages"]} == {"2.9"}
+    batch = run("batch", "-", "--index", str(bundled_index), "--release", "2.13", "--mode", "bm25", "-k", "3",
+                stdin="FlexAttention\n")
+    assert {p["citation"]["version"] for p in json.loads(batch.stdout)["passages"]} == {"2.13"}
+
+
+def test_ask_on_a_user_corpus_builds_its_index_first(tmp_path: Path) -> None:
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "CHANGELOG.md").write_text(
+        "# Changelog\n\n## v1.2.0\n\n### Features\n\nThe frobnicator now caches widgets between runs.\n\n"
+        "## v1.1.0\n\n### Features\n\nAdded the frobnicator, a tool that tunes widgets.\n"
+    )
+    result = run("ask", "which release added the frobnicator?", "--corpus", str(notes), "--index",
+                 str(tmp_path / "idx"), "--json")
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.stdout)
+    assert record["earliest_release"] == "1.1.0"
+    assert record["passages"][0]["citation"]["source"].endswith("CHANGELOG.md")
+    assert record["passages"][0]["citation"]["section"][-2:] == ["v1.1.0", "Features"]
+    missing = run("ask", "x", "--index", str(tmp_path / "none"), "--corpus", str(notes), "--no-update")
+    assert missing.exit_code == 1 and "relnotes index" in missing.output
