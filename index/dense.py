@@ -94,6 +94,10 @@ class Encoder:
             self._dim = int(get_dim())
         return self._model
 
+    def sentence_transformer(self) -> Any:
+        """The loaded SentenceTransformer (loaded on first call), for the index-time ONNX export."""
+        return self._load()
+
     @property
     def dim(self) -> int:
         """Embedding size (from the config files when they say, else by loading the model)."""

@@ -35,3 +35,7 @@ class IndexBusy(RelnotesIndexError):
 
 class UnknownMode(RelnotesIndexError):
     """Raised for a retrieval mode other than bm25, dense or hybrid."""
+
+
+class QueryEncoderUnavailable(RelnotesIndexError):
+    """Raised when the index's ONNX query encoder cannot be loaded (the caller falls back to torch)."""

@@ -3,17 +3,28 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
 from corpus.model import Chunk
 
-from .errors import DenseIndexFileError, IndexCorrupt
+from .errors import DenseIndexFileError, IndexCorrupt, QueryEncoderUnavailable
 from .manifest import Manifest, read_manifest, verify_files
+from .onnx_query import ONNX_FILE, TOKENIZER_FILE
 from .store import CHUNKS, VECTORS
 
 _REBUILD = "rebuild it with: relnotes index --rebuild"
+ONNX_ENV = "RELNOTES_ONNX"  # "0" keeps queries on sentence-transformers
+
+
+def _stderr_line(message: str) -> None:
+    """Write a one-line notice to stderr."""
+    sys.stderr.write(message + "\n")
+    sys.stderr.flush()
 
 
 def _read_chunks(path: Path) -> tuple[tuple[Chunk, ...], tuple[str, ...]]:
@@ -37,8 +48,13 @@ def _read_chunks(path: Path) -> tuple[tuple[Chunk, ...], tuple[str, ...]]:
 class LoadedIndex:
     """An index directory opened for search; the dense half loads on first use."""
 
-    def __init__(self, directory: Path, *, verify: bool = True) -> None:
+    def __init__(
+        self, directory: Path, *, verify: bool = True, notify: Callable[[str], None] | None = None
+    ) -> None:
         """Read the manifest, chunks and BM25 statistics, checking their checksums.
+
+        The dense files (vectors, ONNX query encoder) are checked when first used. ``notify``
+        gets a one-line notice when the ONNX query encoder is unusable (default: stderr).
 
         Raises:
             IndexMissing: there is no index at ``directory``.
@@ -48,7 +64,8 @@ class LoadedIndex:
 
         self.directory = Path(directory)
         self.manifest: Manifest = read_manifest(self.directory)
-        names = [name for name in self.manifest.files if name != VECTORS]
+        lazy = (VECTORS, ONNX_FILE, TOKENIZER_FILE)
+        names = [name for name in self.manifest.files if name not in lazy]
         if verify:
             verify_files(self.directory, self.manifest, names)
         self.chunks, self.embed_keys = _read_chunks(self.directory / CHUNKS)
@@ -63,6 +80,7 @@ class LoadedIndex:
                 f"{self.lexical.n_docs} BM25 rows, manifest says {expected}); {_REBUILD}"
             )
         self._verify = verify
+        self._notify = notify or _stderr_line
         self._dense = None
         self._encoder = None
 
@@ -91,12 +109,37 @@ class LoadedIndex:
         return self._dense
 
     def encoder(self):
-        """The query encoder: the same model that built the vectors."""
+        """The query encoder: the same model that built the vectors.
+
+        The ONNX export in the index when there is one and it verifies (no torch import);
+        otherwise, or with RELNOTES_ONNX=0, the sentence-transformers Encoder.
+        """
+        if self._encoder is None:
+            self._encoder = self._onnx_encoder()
         if self._encoder is None:
             from .dense import Encoder
 
             self._encoder = Encoder(self.model_path or None)
         return self._encoder
+
+    def _onnx_encoder(self):
+        """The index's OnnxQueryEncoder, or None (with a notice when it exists but is unusable)."""
+        info = self.manifest.model.get("query_encoder")
+        if os.environ.get(ONNX_ENV, "").strip() == "0" or not isinstance(info, dict):
+            return None
+        if ONNX_FILE not in self.manifest.files:
+            return None
+        from .onnx_query import OnnxQueryEncoder
+
+        try:
+            if self._verify:
+                verify_files(self.directory, self.manifest, [ONNX_FILE, TOKENIZER_FILE])
+            return OnnxQueryEncoder(
+                self.directory, info, name=str(self.manifest.model.get("name", "")), path=self.model_path
+            )
+        except (IndexCorrupt, QueryEncoderUnavailable) as exc:
+            self._notify(f"{exc}; using sentence-transformers for queries")
+            return None
 
     def set_encoder(self, encoder) -> None:
         """Use an already-loaded encoder (the one that just built this index)."""

@@ -139,6 +139,7 @@ def open_index(
             previous=previous,
             progress=progress,
             lock=False,
+            notify=notify,
         )
     loaded = LoadedIndex(directory)
     loaded.set_encoder(encoder)

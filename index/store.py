@@ -175,6 +175,7 @@ def build_index(
     progress: Progress | None = None,
     bm25_params=None,
     lock: bool = True,
+    notify: Callable[[str], None] | None = None,
 ) -> BuildReport:
     """Build (or incrementally rebuild) the index for ``chunks`` at ``directory``.
 
@@ -187,6 +188,7 @@ def build_index(
         progress: called with (done, total) while embedding.
         bm25_params: ``index.lexical.BM25Params``; the measured default when None.
         lock: take the build lock (False when the caller already holds it).
+        notify: called with a one-line notice when the ONNX query encoder cannot be exported.
 
     Returns:
         A BuildReport with counts and the time taken.
@@ -197,6 +199,7 @@ def build_index(
     """
     from .dense import DenseIndex
     from .lexical import DEFAULT_PARAMS, LexicalIndex
+    from .onnx_export import write_query_encoder
 
     started = time.perf_counter()
     params = bm25_params or DEFAULT_PARAMS
@@ -215,11 +218,15 @@ def build_index(
             _write_chunks(tmp / CHUNKS, chunks, keys)
             lexical_files = LexicalIndex.build([tokenize(c.index_text) for c in chunks], params).save(tmp)
             DenseIndex.build(vectors).save(tmp / VECTORS)
-            names = [CHUNKS, VECTORS, *lexical_files]
+            model = {"name": encoder.name, "path": str(encoder.path), "dim": int(vectors.shape[1])}
+            query = write_query_encoder(tmp, encoder, previous=directory, notify=notify)
+            if query is not None:  # the torch-free query path (index.onnx_query)
+                model["query_encoder"] = query
+            names = [CHUNKS, VECTORS, *lexical_files, *([query["file"], query["tokenizer"]] if query else [])]
             manifest = Manifest(
                 format_version=FORMAT_VERSION,
                 created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                model={"name": encoder.name, "path": str(encoder.path), "dim": int(vectors.shape[1])},
+                model=model,
                 chunker_version=CHUNKER_VERSION,
                 tokenizer={"version": TOKENIZER_VERSION, **tokenizer_settings()},
                 bm25=params.to_json(),

@@ -1,0 +1,69 @@
+"""Start-up cost of the CLI: median wall time and peak RSS of 5 fresh runs per command.
+
+Usage: .venv/bin/python benchmarks/startup.py [--runs N] [--question Q]
+One untimed run first builds the default index if needed (with its ONNX query encoder). The
+"hybrid, RELNOTES_ONNX=0" row is the same question on the sentence-transformers query path.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RELNOTES = Path(sys.executable).parent / "relnotes"
+QUESTION = "how do i turn on nvgemm in inductor"
+
+
+def run_once(argv: list[str], env: dict[str, str]) -> tuple[float, int]:
+    """Wall seconds and peak RSS (KiB) of one run; the child's own rusage from wait4."""
+    with tempfile.TemporaryFile() as err:  # a file, not a pipe: a chatty child never blocks
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            err.seek(0)
+            raise SystemExit(f"{shlex.join(argv)} failed ({proc.returncode}): {err.read().decode().strip()}")
+    return seconds, int(usage.ru_maxrss)
+
+
+def main() -> None:
+    """Print a Markdown table of median wall time and peak RSS per command."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--question", default=QUESTION)
+    args = parser.parse_args()
+    base = os.environ.copy()
+    base.pop("RELNOTES_ONNX", None)
+    cases = [
+        ("relnotes --help", [str(RELNOTES), "--help"], {}),
+        ("relnotes ask --help", [str(RELNOTES), "ask", "--help"], {}),
+        ("ask, hybrid (ONNX query encoder)", [str(RELNOTES), "ask", args.question], {}),
+        ("ask, hybrid, RELNOTES_ONNX=0", [str(RELNOTES), "ask", args.question], {"RELNOTES_ONNX": "0"}),
+        ("ask, --mode bm25", [str(RELNOTES), "ask", args.question, "--mode", "bm25"], {}),
+    ]
+    run_once([str(RELNOTES), "index", "--quiet"], base)  # build or check the index, untimed
+    print(f"| command | command line | median s ({args.runs} runs) | peak RSS MiB (max) |")
+    print("|---|---|---|---|")
+    for label, argv, extra in cases:
+        env = {**base, **extra}
+        samples = [run_once(argv, env) for _ in range(args.runs)]
+        median = statistics.median(s for s, _ in samples)
+        rss = max(r for _, r in samples) / 1024
+        line = " ".join(f"{k}={v}" for k, v in extra.items()) + (" " if extra else "") + shlex.join(
+            ["relnotes", *argv[1:]]
+        )
+        print(f"| {label} | `{line}` | {median:.2f} | {rss:.0f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
