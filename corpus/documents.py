@@ -83,11 +83,18 @@ def load_documents(
     if paths is None:
         files = discover(None)
     else:
+        seen: set[Path] = set()  # a file reached through two inputs is read once
         for p in paths:
             try:
-                files.extend(f for f in discover([Path(p)]) if f.path.resolve() not in {g.path.resolve() for g in files})
+                found = discover([Path(p)])
             except CorpusError as err:
                 handle(err)
+                continue
+            for f in found:
+                key = f.path.resolve()
+                if key not in seen:
+                    seen.add(key)
+                    files.append(f)
     docs: list[Document] = []
     for f in files:
         try:
