@@ -14,14 +14,16 @@ from index.search import Hit, Searcher, check_mode
 from index.tokenize import tokenize
 
 from .errors import BadQuestion
-from .extract import CONFIDENT, pick, score_sentences
+from .extract import CONFIDENT, lexical_coverage, pick, score_sentences
 from .model import Answer, Citation, Passage
 from .releases import find_releases
+from .sentences import split_sentences
 from .text import CONTROL_CHARS
 
 MAX_QUESTION_CHARS = 2000
 NOT_CONFIDENT = "No passage answers this confidently; the nearest passages follow."
-STRONG_EVIDENCE = 0.9  # a release's best sentence within this share of the best counts as evidence
+STRONG_EVIDENCE = 0.85  # a passage within this share of the strongest evidence counts as evidence
+WHICH_RELEASE_POOL = 50  # "which release added X" looks this deep for the earliest release
 
 
 def check_question(question: str) -> str:
@@ -73,6 +75,30 @@ class Engine:
     def _embed(self, texts: list[str]):
         return self.index.encoder().encode(texts, batch_size=64)
 
+    def _earliest_first(self, topic: str, hits: list[Hit]) -> tuple[list[Hit], str | None]:
+        """Put the best passage of the earliest release with strong evidence first.
+
+        Evidence of a passage: half its retrieval score (relative to the best), half the
+        question's term coverage by its best sentence (relative to the best passage's).
+        "Strong" is within STRONG_EVIDENCE of the strongest.
+        """
+        terms = tokenize(topic)
+        coverage = [
+            max((lexical_coverage(terms, tokenize(s.text), self._idf) for s in split_sentences(h.chunk.text)), default=0.0)
+            for h in hits
+        ]
+        top_score, top_cover = max(h.score for h in hits), max(coverage)
+        evidence = [
+            0.5 * (h.score / top_score if top_score > 0 else 0.0) + 0.5 * (c / top_cover if top_cover > 0 else 0.0)
+            for h, c in zip(hits, coverage)
+        ]
+        best = max(evidence)
+        strong = [i for i, e in enumerate(evidence) if e >= STRONG_EVIDENCE * best and hits[i].chunk.version]
+        if not strong:
+            return hits, None
+        first = min(strong, key=lambda i: (version_key(hits[i].chunk.version), -evidence[i]))
+        return [hits[first]] + hits[:first] + hits[first + 1 :], hits[first].chunk.version
+
     def held(self, wanted: str) -> bool:
         """Whether the corpus holds release ``wanted``."""
         return any(version_matches(v, wanted) for v in self.releases)
@@ -115,15 +141,18 @@ class Engine:
                           timings_ms={"retrieve": 0.0, "answer": _ms(started)})
         topic = parsed.topic or asked_as
         vector = self.index.encoder().encode_query(topic) if mode != "bm25" else None
-        hits = self.searcher.search(topic, k=top_k, mode=mode, versions=wanted or None, query_vector=vector)
+        which = parsed.which_release and not wanted
+        depth = max(top_k, WHICH_RELEASE_POOL) if which else top_k
+        hits = self.searcher.search(topic, k=depth, mode=mode, versions=wanted or None, query_vector=vector)
+        earliest = None
+        if which and hits:
+            hits, earliest = self._earliest_first(topic, hits)
+        hits = hits[:top_k]
         retrieved = time.perf_counter()
         candidates = score_sentences(
             topic, [h.chunk.text for h in hits], tokenize=tokenize, idf=self._idf,
             embed=self._embed if vector is not None else None, query_vector=vector,
         )
-        earliest = None
-        if parsed.which_release and not wanted and candidates:
-            hits, candidates, earliest = _earliest_first(hits, candidates)
         sentences, confident = pick(candidates, CONFIDENT[mode])
         passages = tuple(
             Passage(rank, h.chunk.id, h.chunk.text, round(h.score, 6), citation(h)) for rank, h in enumerate(hits, 1)
@@ -144,27 +173,6 @@ class Engine:
             earliest_release=earliest if confident else None,
             timings_ms={"retrieve": round((retrieved - started) * 1000, 2), "answer": round((done - retrieved) * 1000, 2)},
         )
-
-
-def _earliest_first(hits: list[Hit], candidates):
-    """Move the best passage of the earliest release with strong evidence to rank 1."""
-    best = max(c.score for c in candidates)
-    by_passage: dict[int, float] = {}
-    for c in candidates:
-        by_passage[c.passage] = max(by_passage.get(c.passage, 0.0), c.score)
-    strong = [p for p, s in by_passage.items() if s >= STRONG_EVIDENCE * best and hits[p - 1].chunk.version]
-    if not strong:
-        return hits, candidates, None
-    first = min(strong, key=lambda p: (version_key(hits[p - 1].chunk.version), -by_passage[p]))
-    if first == 1:
-        return hits, candidates, hits[0].chunk.version
-    order = [first] + [p for p in range(1, len(hits) + 1) if p != first]
-    new_rank = {old: new for new, old in enumerate(order, 1)}
-    moved = [hits[p - 1] for p in order]
-    from .extract import Candidate
-
-    renumbered = [Candidate(new_rank[c.passage], c.span, c.score) for c in candidates if c.passage in new_rank]
-    return moved, renumbered, moved[0].chunk.version
 
 
 def _ms(since: float) -> float:
