@@ -86,8 +86,14 @@ def _timed(call, items) -> tuple[float, float]:
     return round(statistics.median(times), 2), round(times[int(0.95 * (len(times) - 1))], 2)
 
 
+def query_encoder():
+    """The product's query path: the bundled index's ONNX encoder (built if needed), else sentence-transformers."""
+    from index.service import open_index
+
+    return open_index(None, notify=lambda m: print(m, file=sys.stderr))[0].encoder()
+
+
 def run_size(n: int, queries: int) -> dict:
-    from index.dense import Encoder
     from index.reader import LoadedIndex
     from index.search import Searcher
     from index.store import build_index
@@ -102,7 +108,7 @@ def run_size(n: int, queries: int) -> dict:
         build_s = time.perf_counter() - started
         started = time.perf_counter()
         loaded = LoadedIndex(Path(tmp) / "idx")
-        loaded.set_encoder(Encoder())
+        loaded.set_encoder(query_encoder())
         searcher = Searcher(loaded)
         load_s = time.perf_counter() - started
         searcher.search("warm up the model", k=10, mode="hybrid")
