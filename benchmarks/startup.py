@@ -3,6 +3,7 @@
 Usage: .venv/bin/python benchmarks/startup.py [--runs N] [--question Q]
 One untimed run first builds the default index if needed (with its ONNX query encoder). The
 "hybrid, RELNOTES_ONNX=0" row is the same question on the sentence-transformers query path.
+The batch rows give the per-question cost of 200 questions: (time of 200 - time of 1) / 199.
 """
 
 from __future__ import annotations
@@ -63,6 +64,31 @@ def main() -> None:
             ["relnotes", *argv[1:]]
         )
         print(f"| {label} | `{line}` | {median:.2f} | {rss:.0f} |", flush=True)
+    batch_cost(base, args.runs)
+
+
+def batch_cost(env: dict[str, str], runs: int) -> None:
+    """Per-question cost of `relnotes batch`: (200 questions - 1 question) / 199, median of runs."""
+    import json
+
+    questions = [json.loads(line)["question"] for line in (ROOT / "benchmarks" / "questions" / "pytorch.jsonl")
+                 .read_text(encoding="utf-8").splitlines() if line.strip()]
+    questions = (questions * (200 // len(questions) + 1))[:200]
+    print("\n| batch | mode | per-question ms (median) | peak RSS MiB, 1 / 200 questions |")
+    print("|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        one, many = Path(tmp) / "one.txt", Path(tmp) / "many.txt"
+        one.write_text(questions[0] + "\n", encoding="utf-8")
+        many.write_text("\n".join(questions) + "\n", encoding="utf-8")
+        for mode in ("hybrid", "bm25"):
+            costs, rss = [], (0, 0)
+            for _ in range(runs):
+                t1, r1 = run_once([str(RELNOTES), "batch", str(one), "--mode", mode], env)
+                t200, r200 = run_once([str(RELNOTES), "batch", str(many), "--mode", mode], env)
+                costs.append((t200 - t1) / 199 * 1000)
+                rss = (max(rss[0], r1), max(rss[1], r200))
+            print(f"| `relnotes batch FILE --mode {mode}` (200 questions, the shipped set twice) | {mode} | "
+                  f"{statistics.median(costs):.1f} | {rss[0] / 1024:.0f} / {rss[1] / 1024:.0f} |", flush=True)
 
 
 if __name__ == "__main__":

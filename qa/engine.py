@@ -6,7 +6,10 @@ No printing, no click, no textual here: the CLI, batch and the chat UI all call 
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from typing import Sequence
+
+import numpy as np
 
 from corpus.versions import version_key, version_matches
 from index.reader import LoadedIndex
@@ -23,6 +26,7 @@ from .text import CONTROL_CHARS
 MAX_QUESTION_CHARS = 2000
 NOT_CONFIDENT = "No passage answers this confidently; the nearest passages follow."
 STRONG_EVIDENCE = 0.85  # a passage within this share of the strongest evidence counts as evidence
+SENTENCE_CACHE = 20_000  # sentence vectors kept between questions (about 30 MB at dim 384)
 WHICH_RELEASE_POOL = 50  # "which release added X" looks this deep for the earliest release
 
 
@@ -68,12 +72,24 @@ class Engine:
             sorted({c.version for c in index.chunks if c.version}, key=version_key)
         )
         self.products: tuple[str, ...] = tuple(sorted({c.product for c in index.chunks if c.product}))
+        self._sentence_vectors: OrderedDict[str, np.ndarray] = OrderedDict()
 
     def _idf(self, tokens):
         return self.index.lexical.idf(tokens, missing=None)
 
-    def _embed(self, texts: list[str]):
-        return self.index.encoder().encode(texts, batch_size=64)
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        """Sentence vectors, from a bounded cache: a batch or a chat meets the same passages often."""
+        cache = self._sentence_vectors
+        missing = list(dict.fromkeys(t for t in texts if t not in cache))
+        if missing:
+            for text, vector in zip(missing, self.index.encoder().encode(missing, batch_size=64)):
+                cache[text] = vector
+        for text in texts:
+            cache.move_to_end(text)
+        vectors = np.stack([cache[t] for t in texts])
+        while len(cache) > SENTENCE_CACHE:
+            cache.popitem(last=False)
+        return vectors
 
     def _earliest_first(self, topic: str, hits: list[Hit]) -> tuple[list[Hit], str | None]:
         """Put the best passage of the earliest release with strong evidence first.

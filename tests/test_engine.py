@@ -114,3 +114,18 @@ def test_bm25_mode_never_imports_torch(bundled_index: Path) -> None:
         "assert not heavy, heavy\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parent.parent)
+
+
+def test_sentence_vector_cache_is_bounded_and_changes_nothing(bundled_index: Path, monkeypatch) -> None:
+    import qa.engine as engine_module
+    from index.reader import LoadedIndex
+    from qa.engine import Engine
+
+    fresh = Engine(LoadedIndex(bundled_index))
+    first = fresh.ask("how does MPS run linear algebra now", top_k=5)
+    again = fresh.ask("how does MPS run linear algebra now", top_k=5)
+    assert [s.text for s in first.sentences] == [s.text for s in again.sentences]
+    assert [s.score for s in first.sentences] == [s.score for s in again.sentences]
+    monkeypatch.setattr(engine_module, "SENTENCE_CACHE", 5)
+    fresh.ask("nccl2 backend fault tolerance", top_k=5)
+    assert len(fresh._sentence_vectors) == 5
