@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import importlib.resources
 import json
-from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from index.encoding import TextEncoder
 from index.errors import DenseIndexFileError, ModelNotFound
 from index.runtime import import_faiss, import_sentence_transformers
 
@@ -53,7 +53,7 @@ def _dim_from_config(path: Path) -> int | None:
         return None
 
 
-class Encoder:
+class Encoder(TextEncoder):
     """Turns texts into L2-normalised float32 vectors with a local sentence-transformers model."""
 
     def __init__(self, model_path: Path | str | None = None) -> None:
@@ -105,53 +105,19 @@ class Encoder:
             self._load()
         return int(self._dim)  # type: ignore[arg-type]
 
-    def encode(
-        self,
-        texts: Sequence[str],
-        *,
-        batch_size: int = 32,
-        progress: Callable[[int, int], None] | None = None,
-    ) -> np.ndarray:
-        """Embed texts as a (n, dim) float32 array of unit vectors.
+    def _slice_size(self, batch_size: int, total: int, progress) -> int:
+        """All texts in one call, or slices of 8 batches when progress is reported."""
+        return total if progress is None else max(batch_size, 8 * batch_size)
 
-        Args:
-            texts: the texts, in order.
-            batch_size: texts per forward pass.
-            progress: called as progress(done, total) after each slice of texts.
-
-        Returns:
-            float32 array of shape (len(texts), dim), rows L2-normalised.
-        """
-        if isinstance(texts, str):
-            raise TypeError("encode() takes a sequence of texts; use encode_query() for one")
-        if batch_size < 1:
-            raise ValueError(f"batch_size must be >= 1, got {batch_size}")
-        texts = list(texts)
-        total = len(texts)
-        model = self._load()
-        out = np.empty((total, self.dim), dtype=np.float32)
-        # Longest first over the whole input, so slices (for progress) still pad little.
-        order = sorted(range(total), key=lambda i: -len(texts[i]))
-        step = total if progress is None else max(batch_size, 8 * batch_size)
-        done = 0
-        for start in range(0, total, max(step, 1)):
-            rows = order[start : start + step]
-            vecs = model.encode(
-                [texts[i] for i in rows],
-                batch_size=batch_size,
-                convert_to_numpy=True,
-                normalize_embeddings=True,
-                show_progress_bar=False,
-            )
-            out[rows] = vecs
-            done += len(rows)
-            if progress is not None:
-                progress(done, total)
-        return out
-
-    def encode_query(self, text: str) -> np.ndarray:
-        """Embed one text as a (dim,) float32 unit vector."""
-        return self.encode([text], batch_size=1)[0]
+    def _embed_slice(self, texts: list[str], batch_size: int) -> np.ndarray:
+        """Unit vectors from sentence-transformers."""
+        return self._load().encode(
+            texts,
+            batch_size=batch_size,
+            convert_to_numpy=True,
+            normalize_embeddings=True,
+            show_progress_bar=False,
+        )
 
 
 class DenseIndex:

@@ -10,12 +10,12 @@ second instead of the ~5 s torch import.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from .encoding import TextEncoder
 from .errors import QueryEncoderUnavailable
 from .runtime import configure_runtime, cpu_count
 
@@ -71,7 +71,7 @@ def export_spec(model_path: Path | str | None) -> dict | None:
         return None
 
 
-class OnnxQueryEncoder:
+class OnnxQueryEncoder(TextEncoder):
     """Embeds texts like the sentence-transformers Encoder, from an index's exported ONNX graph."""
 
     def __init__(self, directory: Path, info: dict, *, name: str, path: str) -> None:
@@ -129,7 +129,7 @@ class OnnxQueryEncoder:
     def __repr__(self) -> str:
         return f"OnnxQueryEncoder(name={self.name!r}, directory={str(self.directory)!r})"
 
-    def _embed(self, texts: list[str]) -> np.ndarray:
+    def _embed_slice(self, texts: list[str], batch_size: int) -> np.ndarray:
         """One forward pass: tokenize, run the graph, mean-pool over real tokens, normalise."""
         encodings = self._tokenizer.encode_batch(texts)
         feed = {
@@ -142,39 +142,3 @@ class OnnxQueryEncoder:
         pooled = (tokens * mask).sum(axis=1) / np.clip(mask.sum(axis=1), 1e-9, None)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         return (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
-
-    def encode(
-        self,
-        texts: Sequence[str],
-        *,
-        batch_size: int = 32,
-        progress: Callable[[int, int], None] | None = None,
-    ) -> np.ndarray:
-        """Embed texts as a (n, dim) float32 array of unit vectors.
-
-        Args:
-            texts: the texts, in order.
-            batch_size: texts per forward pass.
-            progress: called as progress(done, total) after each batch.
-
-        Returns:
-            float32 array of shape (len(texts), dim), rows L2-normalised.
-        """
-        if isinstance(texts, str):
-            raise TypeError("encode() takes a sequence of texts; use encode_query() for one")
-        if batch_size < 1:
-            raise ValueError(f"batch_size must be >= 1, got {batch_size}")
-        texts = list(texts)
-        total = len(texts)
-        out = np.empty((total, self.dim), dtype=np.float32)
-        order = sorted(range(total), key=lambda i: -len(texts[i]))  # similar lengths pad little
-        for start in range(0, total, batch_size):
-            rows = order[start : start + batch_size]
-            out[rows] = self._embed([texts[i] for i in rows])
-            if progress is not None:
-                progress(start + len(rows), total)
-        return out
-
-    def encode_query(self, text: str) -> np.ndarray:
-        """Embed one text as a (dim,) float32 unit vector."""
-        return self.encode([text], batch_size=1)[0]
