@@ -9,7 +9,7 @@ from pathlib import Path, PurePosixPath
 
 from .errors import CorpusError, NoSupportedFiles
 from .model import Document
-from .readers import Record, SourceFile, discover, read_records
+from .readers import Record, SourceFile, discover, file_key, read_records
 from .sections import build_outline
 from .versions import detect_product, parse_version
 
@@ -83,7 +83,7 @@ def load_documents(
     if paths is None:
         files = discover(None)
     else:
-        seen: set[Path] = set()  # a file reached through two inputs is read once
+        seen: set[str] = set()  # a file reached through two inputs is read once
         for p in paths:
             try:
                 found = discover([Path(p)])
@@ -91,7 +91,7 @@ def load_documents(
                 handle(err)
                 continue
             for f in found:
-                key = f.path.resolve()
+                key = file_key(f.path)
                 if key not in seen:
                     seen.add(key)
                     files.append(f)

@@ -58,12 +58,24 @@ class Section:
             raise ValueError(f"bad line range {self.start_line}-{self.end_line}")
 
 
+MAX_CRUMB_CHARS = 150  # per heading: the model reads 256 word pieces, breadcrumb first
+
+
+def _short(heading: str) -> str:
+    """A heading cut to MAX_CRUMB_CHARS at a word boundary (a 10,000-character heading would
+    fill the model's window and leave the section's own text unread)."""
+    if len(heading) <= MAX_CRUMB_CHARS:
+        return heading
+    cut = heading[:MAX_CRUMB_CHARS].rsplit(" ", 1)[0] or heading[:MAX_CRUMB_CHARS]
+    return cut + " …"
+
+
 def breadcrumb(title: str, version: str | None, path: tuple[str, ...]) -> str:
     """"Title > version > heading > sub-heading" (the version only when the title lacks it)."""
-    head = [title]
+    head = [_short(title)]
     if version and version not in title:
-        head.append(version)
-    return " > ".join(head + [h for h in path if h != title])
+        head.append(_short(version))
+    return " > ".join(head + [_short(h) for h in path if h != title])
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import codecs
+import errno
 import json
+import os
 import re
 from dataclasses import dataclass
 from importlib import resources
@@ -40,6 +42,7 @@ _BOMS = (  # UTF-32 first: its little-endian BOM starts with UTF-16's.
     (codecs.BOM_UTF16_LE, "utf-16-le"),
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
+_WEB_URL = re.compile(r"https?://[^\s]+$", re.I)
 _HEADING_HINT = re.compile(r"^ {0,3}#{1,6}[ \t]+\S|^[^\n]*\S[^\n]*\n {0,3}(=+|-{2,})[ \t]*$", re.M)
 
 
@@ -79,12 +82,17 @@ def _supported(name: str) -> bool:
     return name.lower().endswith(SUPPORTED_SUFFIXES)
 
 
+def file_key(path: Path) -> str:
+    """The real path of a file, to read a file reached through two inputs once (never raises on a link loop)."""
+    return os.path.realpath(path)
+
+
 def discover(paths: list[Path] | None) -> list[SourceFile]:
     """Expand the given files and folders (recursively, hidden entries skipped) into files."""
     if paths is None:
         return [SourceFile(p, f"corpus/data/{p.name}", p.name) for p in bundled_paths()]
     found: list[SourceFile] = []
-    seen: set[Path] = set()
+    seen: set[str] = set()
     for given in paths:
         given = Path(given)
         try:
@@ -92,13 +100,15 @@ def discover(paths: list[Path] | None) -> list[SourceFile]:
         except FileNotFoundError:
             raise CorpusPathNotFound(f"{given}: no such file or directory; check the --corpus path") from None
         except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise UnreadableFile(f"{given}: a symbolic link loop; fix the link or the --corpus path") from None
             raise UnreadableFile(f"{given}: {exc.strerror or exc}; check its permissions or the --corpus path") from None
         if given.is_file():
             files = [SourceFile(given, str(given), given.name)]
         else:
             files = _walk(given)
         for f in files:
-            key = f.path.resolve()
+            key = file_key(f.path)
             if key not in seen:
                 seen.add(key)
                 found.append(f)
@@ -106,16 +116,27 @@ def discover(paths: list[Path] | None) -> list[SourceFile]:
 
 
 def _walk(folder: Path) -> list[SourceFile]:
-    try:
-        entries = sorted(folder.rglob("*"), key=lambda p: p.relative_to(folder).as_posix())
-    except OSError as e:
-        raise UnreadableFile(f"{folder}: cannot list the folder ({e.strerror}); check its permissions") from e
+    """Supported files under ``folder``, sorted by relative path; an unreadable folder is an error.
+
+    (``Path.rglob`` skips folders it cannot list without a word, which would lose their notes.)
+    """
+
+    def refuse(exc: OSError) -> None:
+        where = exc.filename or folder
+        raise UnreadableFile(f"{where}: cannot list the folder ({exc.strerror}); check its permissions")
+
     files = []
-    for p in entries:
-        rel = p.relative_to(folder)
-        if any(part.startswith(".") for part in rel.parts) or not _supported(p.name) or not p.is_file():
-            continue
-        files.append(SourceFile(p, str(folder / rel), rel.as_posix()))
+    for root, dirs, names in os.walk(folder, onerror=refuse):  # symlinked folders are not followed
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for name in names:
+            p = Path(root) / name
+            if name.startswith(".") or not _supported(name):
+                continue
+            if not p.is_file() and not (p.is_symlink() and not p.exists()):
+                continue  # a broken link is kept, so reading it reports it
+            rel = p.relative_to(folder)
+            files.append(SourceFile(p, str(folder / rel), rel.as_posix()))
+    files.sort(key=lambda f: f.relative)
     if not files:
         raise NoSupportedFiles(
             f"{folder}: no {', '.join(SUPPORTED_SUFFIXES)} files in this folder; "
@@ -164,7 +185,11 @@ def read_records(f: SourceFile) -> list[Record]:
     try:
         data = f.path.read_bytes()
     except OSError as e:
-        raise UnreadableFile(f"{f.display}: cannot read the file ({e.strerror}); check its permissions") from e
+        if e.errno == errno.ELOOP:
+            raise UnreadableFile(f"{f.display}: a symbolic link loop; fix or remove the link") from None
+        if f.path.is_symlink() and not f.path.exists():
+            raise UnreadableFile(f"{f.display}: a broken symbolic link (its target is missing); fix or remove the link") from None
+        raise UnreadableFile(f"{f.display}: cannot read the file ({e.strerror}); check its permissions") from None
     text = decode(data, f.display)
     suffix = f.path.suffix.lower()
     if suffix in (".json", ".jsonl"):
@@ -235,13 +260,16 @@ def _record(f: SourceFile, obj: dict, index: int | None) -> Record:
                 return v.strip()
         return None
 
+    def web_url(*names: str) -> str | None:  # a file:, javascript: or data: "URL" is never a citation
+        return next((u for u in map(text_field, names) if u and _WEB_URL.match(u)), None)
+
     return Record(
         file=f,
         text=body,
         format=fmt,
         record=index,
         title=text_field("title"),
-        url=text_field("canonical_source", "url"),
+        url=web_url("canonical_source", "url"),
         date=text_field("published_at", "date"),
         body_field=field,
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -11,9 +12,10 @@ from corpus import Document, chunk_sections, load_documents, parse_sections
 from corpus.chunking import CHUNKER_VERSION
 
 from .errors import IndexCorrupt, IndexMissing, IndexStale
-from .manifest import FORMAT_VERSION, Manifest, read_manifest
+from .manifest import FORMAT_VERSION, Manifest, read_manifest, verify_files
+from .onnx_query import ONNX_FILE, TOKENIZER_FILE
 from .reader import LoadedIndex
-from .store import BuildReport, Progress, build_index, build_lock
+from .store import BuildReport, Progress, build_index, build_lock, recover
 from .tokenize import TOKENIZER_VERSION, tokenizer_settings
 
 Notify = Callable[[str], None]
@@ -86,6 +88,7 @@ def open_index(
     on_skip: Notify | None = None,
     notify: Notify | None = None,
     progress: Progress | None = None,
+    dense: bool = False,
 ) -> tuple[LoadedIndex, BuildReport | None]:
     """Load the index for a corpus, (re)building it when missing, stale, corrupt or asked to.
 
@@ -98,13 +101,16 @@ def open_index(
         skip_bad: report bad input files through ``on_skip`` and go on without them.
         notify: called with a one-line notice when the index is rebuilt and why.
         progress: called with (done, total) while embedding.
+        dense: the caller will search the vectors: check them now, so a damaged vectors file
+            is rebuilt like any other instead of failing the first query.
 
     Returns:
         The loaded index and the build report (None when nothing was built).
 
     Raises:
         CorpusError: an input file is bad (and skip_bad is off).
-        IndexStale: the index is missing or stale and update is False.
+        IndexMissing: there is no index and update is False.
+        IndexStale: the index is stale or damaged and update is False.
         IndexWriteError, IndexBusy, ModelNotFound: as raised by the build.
     """
     from .dense import Encoder
@@ -113,17 +119,20 @@ def open_index(
     corpus = describe_corpus(documents, paths)
     directory = Path(index_dir) if index_dir else default_index_dir(paths, model_path)
     encoder = Encoder(model_path)
-    current, reasons = (None, ["rebuild requested"]) if rebuild else _check(directory, corpus, encoder)
+    current, reasons = (None, [REBUILD]) if rebuild else _check(directory, corpus, encoder, dense)
     if not reasons:
         return current, None
     if not update:
+        if reasons == [NO_INDEX]:
+            raise IndexMissing(f"No index at {directory}; build it with: relnotes index")
         raise IndexStale(f"Index at {directory} is stale ({'; '.join(reasons)}); update it with: relnotes index")
     with build_lock(directory):
+        recover(directory)  # a build killed mid-swap left the index beside its place: put it back
         if not rebuild:  # another process may have rebuilt it while we waited for the lock
-            current, reasons = _check(directory, corpus, encoder)
+            current, reasons = _check(directory, corpus, encoder, dense)
             if not reasons:
                 return current, None
-        if notify and reasons != ["no index yet"]:
+        if notify and reasons not in ([NO_INDEX], [REBUILD]):  # those the user knows already
             notify(f"Rebuilding index at {directory}: {'; '.join(reasons)}")
         previous = {}
         if current is not None:
@@ -146,8 +155,22 @@ def open_index(
     return loaded, report
 
 
-def _check(directory: Path, corpus: dict, encoder) -> tuple[LoadedIndex | None, list[str]]:
-    """The index at ``directory`` (None if unusable) and why it is stale (empty when fresh)."""
+NO_INDEX = "no index yet"
+REBUILD = "rebuild requested"
+_FIX = re.compile(r"; rebuild it with: relnotes index( --rebuild)?$")
+
+
+def _reason(exc: Exception) -> str:
+    """A corruption message as a staleness reason: the rebuild it asks for is what happens next."""
+    return _FIX.sub("", str(exc))
+
+
+def _check(directory: Path, corpus: dict, encoder, dense: bool = False) -> tuple[LoadedIndex | None, list[str]]:
+    """The index at ``directory`` (None if unusable) and why it is stale (empty when fresh).
+
+    With ``dense`` the vectors are loaded (and checksum-verified) too; otherwise they are
+    checked on first use.
+    """
     from .lexical import DEFAULT_PARAMS
 
     try:
@@ -155,11 +178,14 @@ def _check(directory: Path, corpus: dict, encoder) -> tuple[LoadedIndex | None, 
         reasons = stale_reasons(manifest, corpus, encoder, DEFAULT_PARAMS.to_json())
         if manifest.format_version != FORMAT_VERSION:
             return None, reasons
-        return LoadedIndex(directory), reasons
+        loaded = LoadedIndex(directory)
+        if dense and not reasons:
+            loaded.dense()
+        return loaded, reasons
     except IndexMissing:
-        return None, ["no index yet"]
+        return None, [NO_INDEX]
     except IndexCorrupt as exc:
-        return None, [str(exc)]
+        return None, [_reason(exc)]
 
 
 def index_status(paths: Sequence[Path] | None, index_dir: Path | None, model_path: Path | None, **load) -> dict:
@@ -176,6 +202,10 @@ def index_status(paths: Sequence[Path] | None, index_dir: Path | None, model_pat
     except (IndexMissing, IndexCorrupt) as exc:
         return {**info, "exists": False, "stale": True, "reasons": [str(exc)]}
     reasons = stale_reasons(manifest, corpus, Encoder(model_path), DEFAULT_PARAMS.to_json())
+    try:  # every file but the optional ONNX export, whose damage only costs speed
+        verify_files(directory, manifest, [n for n in manifest.files if n not in (ONNX_FILE, TOKENIZER_FILE)])
+    except IndexCorrupt as exc:
+        reasons.append(_reason(exc))
     return {
         **info,
         "exists": True,

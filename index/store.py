@@ -13,6 +13,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import tempfile
@@ -27,7 +28,7 @@ import numpy as np
 from corpus.chunking import CHUNKER_VERSION
 from corpus.model import Chunk
 
-from .errors import IndexBusy, IndexWriteError
+from .errors import DenseIndexFileError, IndexBusy, IndexWriteError
 from .manifest import FORMAT_VERSION, Manifest, sha256_file, write_manifest
 from .tokenize import TOKENIZER_VERSION, tokenize, tokenizer_settings
 
@@ -64,8 +65,9 @@ def build_lock(directory: Path, timeout: float = LOCK_TIMEOUT_S) -> Iterator[Non
         directory.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
+        reason = "a file is in the way" if isinstance(exc, FileExistsError) else exc.strerror
         raise IndexWriteError(
-            f"Cannot write in {directory.parent} ({exc.strerror}); choose a writable place with --index DIR"
+            f"Cannot write in {directory.parent} ({reason}); choose a writable place with --index DIR"
         ) from None
     try:
         deadline = time.monotonic() + timeout
@@ -102,6 +104,45 @@ def _sigterm_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM until the block ends, then raise KeyboardInterrupt if one came.
+
+    Python runs signal handlers in the main thread between bytecodes, so without this an
+    interrupt could land between the two renames of a swap and leave no index in place.
+    """
+    caught: list[int] = []
+
+    def hold(signum, frame):  # noqa: ARG001
+        caught.append(signum)
+
+    try:
+        previous = {sig: signal.signal(sig, hold) for sig in (signal.SIGINT, signal.SIGTERM)}
+    except ValueError:  # not the main thread: no handler can run here anyway
+        yield
+        return
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if caught:
+        raise KeyboardInterrupt
+
+
+def recover(directory: Path) -> None:
+    """Undo a swap cut short by a hard kill, then delete temporary litter; call under the build lock.
+
+    Between the two renames of a swap the index lives in ``.NAME.old-*``: when ``directory``
+    is missing, the newest such copy is put back, so a SIGKILL there never loses the index.
+    """
+    olds = sorted(directory.parent.glob(f".{directory.name}.old-*"), key=lambda p: p.stat().st_mtime)
+    if olds and not directory.exists():
+        with contextlib.suppress(OSError):
+            os.rename(olds[-1], directory)
+    _remove_litter(directory)
+
+
 def _remove_litter(directory: Path) -> None:
     """Delete temporary directories left by builds that were killed hard (SIGKILL, power loss)."""
     for pattern in (f".{directory.name}.tmp-*", f".{directory.name}.old-*"):
@@ -110,20 +151,43 @@ def _remove_litter(directory: Path) -> None:
 
 
 def _swap_into_place(tmp: Path, directory: Path) -> None:
-    """Replace ``directory`` by ``tmp`` with two renames; the old copy is removed last."""
-    old = None
-    if directory.exists():
-        old = Path(tempfile.mkdtemp(prefix=f".{directory.name}.old-", dir=directory.parent))
-        os.rmdir(old)
-        os.rename(directory, old)
-    try:
-        os.rename(tmp, directory)
-    except BaseException:
+    """Replace ``directory`` by ``tmp`` with two renames; the old copy is removed last.
+
+    Signals are held for the whole swap, so Ctrl-C or SIGTERM leaves either index, never none.
+    """
+    with _signals_held():
+        old = None
+        if directory.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{directory.name}.old-", dir=directory.parent))
+            os.rmdir(old)
+            os.rename(directory, old)
+        try:
+            os.rename(tmp, directory)
+        except BaseException:
+            if old is not None:
+                os.rename(old, directory)
+            raise
         if old is not None:
-            os.rename(old, directory)
-        raise
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+            shutil.rmtree(old, ignore_errors=True)
+
+
+def _write_vectors(path: Path, vectors: np.ndarray) -> None:
+    """Write the faiss file and read it back: faiss reports some failed writes on stderr only."""
+    from .dense import DenseIndex
+
+    try:
+        DenseIndex.build(vectors).save(path)
+    except RuntimeError as exc:  # faiss's own write errors end with "(strerror)"
+        found = re.search(r"\(([^()]+)\)\s*$", str(exc).splitlines()[0] if str(exc) else "")
+        reason = found.group(1) if found else "write error"
+        code = errno.ENOSPC if reason == os.strerror(errno.ENOSPC) else errno.EIO
+        raise OSError(code, f"{path.name}: {reason}") from None
+    try:
+        written = DenseIndex.load(path)
+    except DenseIndexFileError:
+        raise OSError(errno.EIO, f"{path.name} came back unreadable") from None
+    if (written.n, written.dim) != vectors.shape:
+        raise OSError(errno.EIO, f"{path.name} came back incomplete")
 
 
 def _write_chunks(path: Path, chunks: Sequence[Chunk], keys: Sequence[str]) -> None:
@@ -197,7 +261,6 @@ def build_index(
         IndexWriteError: the directory is not writable or the disk is full; the old index stays.
         IndexBusy: another process kept the build lock too long.
     """
-    from .dense import DenseIndex
     from .lexical import DEFAULT_PARAMS, LexicalIndex
     from .onnx_export import write_query_encoder
 
@@ -206,7 +269,7 @@ def build_index(
     directory = Path(directory)
     keys = [embed_key(chunk, encoder) for chunk in chunks]
     with build_lock(directory) if lock else contextlib.nullcontext(), _sigterm_as_interrupt():
-        _remove_litter(directory)
+        recover(directory)
         vectors, embedded = _embed(chunks, keys, encoder, previous or {}, progress)
         try:
             tmp = Path(tempfile.mkdtemp(prefix=f".{directory.name}.tmp-", dir=directory.parent))
@@ -217,7 +280,7 @@ def build_index(
         try:
             _write_chunks(tmp / CHUNKS, chunks, keys)
             lexical_files = LexicalIndex.build([tokenize(c.index_text) for c in chunks], params).save(tmp)
-            DenseIndex.build(vectors).save(tmp / VECTORS)
+            _write_vectors(tmp / VECTORS, vectors)
             model = {"name": encoder.name, "path": str(encoder.path), "dim": int(vectors.shape[1])}
             query = write_query_encoder(tmp, encoder, previous=directory, notify=notify)
             if query is not None:  # the torch-free query path (index.onnx_query)

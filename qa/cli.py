@@ -14,6 +14,7 @@ from corpus.errors import CorpusError
 from index.errors import RelnotesIndexError
 
 from .errors import QAError
+from .text import one_line
 
 USER_ERRORS = (CorpusError, RelnotesIndexError, QAError)
 
@@ -25,7 +26,7 @@ class RelnotesGroup(click.Group):
         try:
             return super().invoke(ctx)
         except USER_ERRORS as exc:
-            click.echo(f"error: {exc}", err=True)
+            click.echo(f"error: {one_line(str(exc))}", err=True)
             ctx.exit(1)
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)

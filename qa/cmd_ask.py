@@ -32,11 +32,14 @@ def retrieval_options(func):
     return func
 
 
-def open_engine(corpus_paths, index_dir, model_path, no_update, quiet=False):
-    """The engine over the (built or updated) index; notices and progress on stderr."""
+def open_engine(corpus_paths, index_dir, model_path, no_update, quiet=False, dense=True):
+    """The engine over the (built or updated) index; notices and progress on stderr.
+
+    ``dense=False`` (bm25 questions) leaves the vectors unchecked and faiss unloaded.
+    """
     from .engine import Engine
 
-    loaded, _ = load(corpus_paths, index_dir, model_path, update=not no_update, quiet=quiet)
+    loaded, _ = load(corpus_paths, index_dir, model_path, update=not no_update, quiet=quiet, dense=dense)
     return Engine(loaded)
 
 
@@ -53,7 +56,7 @@ def ask_cmd(question, top_k, mode, releases, no_update, corpus_paths, index_dir,
       relnotes ask "what changed for MPS?" --release 2.14
       relnotes ask "nccl2 backend release:2.14" --mode bm25 --json
     """
-    engine = open_engine(corpus_paths, index_dir, model_path, no_update)
+    engine = open_engine(corpus_paths, index_dir, model_path, no_update, dense=mode != "bm25")
     answer = engine.ask(question, top_k=top_k, mode=mode, releases=list(releases))
     if as_json:
         click.echo(to_jsonl(answer_record(answer, "1")))
@@ -84,7 +87,7 @@ def batch_cmd(source, top_k, mode, releases, no_update, corpus_paths, index_dir,
     except (OSError, UnicodeDecodeError) as exc:
         raise click.ClickException(f"Cannot read {name}: {exc}; pass a readable UTF-8 file or -") from None
     questions = read_questions(lines, name, skip_bad=skip_bad, report=notice)
-    engine = open_engine(corpus_paths, index_dir, model_path, no_update)
+    engine = open_engine(corpus_paths, index_dir, model_path, no_update, dense=mode != "bm25")
     from .progress import embedding_progress
 
     records = []

@@ -15,8 +15,13 @@ from .text import safe
 
 
 
-def load(corpus_paths, index_dir, model_path, *, skip_bad=False, quiet=False, rebuild=False, update=True):
-    """Open (building if needed) the index, with notices and progress on stderr."""
+def load(corpus_paths, index_dir, model_path, *, skip_bad=False, quiet=False, rebuild=False, update=True,
+         dense=True):
+    """Open (building if needed) the index, with notices and progress on stderr.
+
+    ``dense``: the vectors will be searched, so a damaged vectors file is rebuilt now (False
+    for bm25, which never loads faiss).
+    """
     from index.service import open_index
 
     with embedding_progress(quiet) as progress:
@@ -30,6 +35,7 @@ def load(corpus_paths, index_dir, model_path, *, skip_bad=False, quiet=False, re
             on_skip=lambda exc: notice(f"skipped: {exc}"),
             notify=None if quiet else notice,
             progress=progress,
+            dense=dense,
         )
 
 
@@ -98,7 +104,7 @@ def search_cmd(query, corpus_paths, index_dir, model_path, mode, top_k, releases
     """Show the top chunks for QUERY (raw retrieval, no answer extraction)."""
     from index.search import Searcher
 
-    loaded, _ = load(corpus_paths, index_dir, model_path, update=not no_update)
+    loaded, _ = load(corpus_paths, index_dir, model_path, update=not no_update, dense=mode != "bm25")
     hits = Searcher(loaded).search(query, k=top_k, mode=mode, versions=list(releases) or None)
     for rank, hit in enumerate(hits, 1):
         c = hit.chunk

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from typing import Iterable, Sequence
 
 from .model import Answer
@@ -74,23 +75,34 @@ def markdown_report(records: Sequence[dict]) -> str:
     """A readable report: each question, its answer and its cited passages (text quoted, not rendered)."""
     lines = ["# relnotes answers", ""]
     for r in records:
-        lines += [f"## {r['id']}: {_inline(r['question'])}", ""]
+        lines += [f"## {_inline(str(r['id']))}: {_inline(r['question'])}", ""]
         if r["releases"]:
-            lines += [f"Releases: {', '.join(r['releases'])}", ""]
+            lines += [f"Releases: {_inline(', '.join(r['releases']))}", ""]
         lines += [f"**Answer:** {_inline(r['answer']['text'])}" if r["answer"] else f"*{_inline(r['note'] or '')}*", ""]
         for p in r["passages"]:
             c = p["citation"]
             where = _inline(f"{c['source']}:{c['lines'][0]}-{c['lines'][1]}")
-            head = f"{p['rank']}. {_inline(c['version'] or '-')} · {_inline(' > '.join(c['section']))} · {where}"
+            head = f"**{p['rank']}\\.** {_inline(c['version'] or '-')} · {_inline(' > '.join(c['section']))} · {where}"
             lines += [head + (f" · {_inline(c['url'])}" if c["url"] else ""), ""]
-            lines += ["    " + line for line in p["text"].splitlines()]  # an indented code block: shown verbatim
+            lines += _fenced(p["text"])
             lines.append("")
     return "\n".join(lines) + "\n"
+
+
+def _fenced(text: str) -> list[str]:
+    """A fenced code block showing ``text`` verbatim: its fence is longer than any backtick run inside.
+
+    (An indented block would not do: after a list-like line it becomes the list item's
+    paragraph, and HTML or links in the text would render.)
+    """
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [fence + "text", *text.splitlines(), fence]
 
 
 def _inline(text: str) -> str:
     """Escape Markdown and HTML so document or question text cannot act as markup in the report."""
     out = []
     for ch in " ".join(text.split()):
-        out.append("\\" + ch if ch in "\\`*_{}[]()#+-.!|<>~" else ch)
+        out.append("\\" + ch if ch in "\\`*_{}[]()#+-.!|<>~&:" else ch)
     return "".join(out)

@@ -8,12 +8,14 @@ from typing import Callable, Iterator
 
 import click
 
+from .text import one_line
+
 Progress = Callable[[int, int], None]
 
 
 def notice(message: str) -> None:
-    """Print a one-line notice on stderr."""
-    click.echo(message, err=True)
+    """Print a one-line notice on stderr (control characters from file names shown, not sent)."""
+    click.echo(one_line(message), err=True)
 
 
 @contextlib.contextmanager

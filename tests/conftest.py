@@ -1,13 +1,55 @@
-"""Shared fixtures: every test gets its own HOME and cache directories."""
+"""Shared fixtures: every test gets its own HOME and cache directories, and no network."""
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
+
+
+NETWORK_ATTEMPTS: list[str] = []
+_LOCAL_FAMILIES = tuple(f for f in (getattr(socket, "AF_UNIX", None),) if f is not None)
+
+
+class NetworkAccessError(AssertionError):
+    """A test (or the code under test) tried to open a network connection."""
+
+
+_REAL = type("Real", (), {"connect": socket.socket.connect, "connect_ex": socket.socket.connect_ex})
+
+
+def _deny(what: str):
+    def deny(*args, **kwargs):
+        sock = args[0] if args and isinstance(args[0], socket.socket) else None
+        if sock is not None and sock.family in _LOCAL_FAMILIES:  # local IPC, not the network
+            return getattr(_REAL, what)(*args, **kwargs)
+        NETWORK_ATTEMPTS.append(f"{what}{args[1:] if sock is not None else args!r}")
+        raise NetworkAccessError(f"network access during tests: {what}{args!r}; relnotes must work offline")
+
+    return deny
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_network_session():
+    """socket connect / connect_ex / create_connection raise for the whole session (fixtures included)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(socket.socket, "connect", _deny("connect"))
+        mp.setattr(socket.socket, "connect_ex", _deny("connect_ex"))
+        mp.setattr(socket, "create_connection", _deny("create_connection"))
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _no_network(_no_network_session):
+    """Fail the test in which any connection was attempted, even if the code swallowed the error."""
+    yield
+    attempts, NETWORK_ATTEMPTS[:] = list(NETWORK_ATTEMPTS), []
+    if attempts:
+        pytest.fail(f"network access attempted: {attempts}", pytrace=False)
 
 
 @pytest.fixture(autouse=True)
