@@ -45,6 +45,8 @@ def main() -> None:
     args = parser.parse_args()
     base = os.environ.copy()
     base.pop("RELNOTES_ONNX", None)
+    scratch = tempfile.TemporaryDirectory()
+    base["RELNOTES_HISTORY"] = str(Path(scratch.name) / "history.jsonl")  # timed asks stay out of the user's history
     cases = [
         ("relnotes --help", [str(RELNOTES), "--help"], {}),
         ("relnotes ask --help", [str(RELNOTES), "ask", "--help"], {}),

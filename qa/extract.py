@@ -8,7 +8,7 @@ model (when the model is loaded), plus a small prior for higher-ranked passages.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -42,19 +42,32 @@ QUESTION_WORDS = frozenset(
 )
 
 
+def coverage_scorer(question_tokens: Sequence[str], idf: Callable) -> Callable[[Iterable[str]], float]:
+    """``lexical_coverage`` for one question: its terms and their idf are looked up once.
+
+    Returns a function of a sentence's tokens (any iterable; a set is used as is).
+    """
+    terms = [t for t in dict.fromkeys(question_tokens) if t not in QUESTION_WORDS]
+    weights = idf(terms)
+    total = sum(weights)
+    pairs = tuple(zip(terms, weights))
+
+    def cover(sentence_tokens: Iterable[str]) -> float:
+        if total <= 0:
+            return 0.0
+        present = sentence_tokens if isinstance(sentence_tokens, (set, frozenset)) else set(sentence_tokens)
+        return sum(w for t, w in pairs if t in present) / total
+
+    return cover
+
+
 def lexical_coverage(question_tokens: Sequence[str], sentence_tokens: Sequence[str], idf: Callable) -> float:
     """Share of the question's idf mass found in the sentence (0..1).
 
     ``idf`` must give words the corpus never uses a high weight: a question about
     something the corpus does not mention is not answered by its other words.
     """
-    terms = [t for t in dict.fromkeys(question_tokens) if t not in QUESTION_WORDS]
-    weights = idf(terms)
-    total = sum(weights)
-    if total <= 0:
-        return 0.0
-    present = set(sentence_tokens)
-    return sum(w for t, w in zip(terms, weights) if t in present) / total
+    return coverage_scorer(question_tokens, idf)(sentence_tokens)
 
 
 def score_sentences(
@@ -65,17 +78,21 @@ def score_sentences(
     idf: Callable[[Sequence[str]], list[float]],
     embed: Callable[[list[str]], np.ndarray] | None = None,
     query_vector: np.ndarray | None = None,
+    split: Callable[[str], Sequence[Span]] = split_sentences,
+    terms: Callable[[str], Iterable[str]] | None = None,
 ) -> list[Candidate]:
     """Every sentence of the first PASSAGES passages, scored against ``question``.
 
     With ``embed`` and ``query_vector`` (the question's embedding), sentences are also scored
-    by cosine; without them, by term coverage alone.
+    by cosine; without them, by term coverage alone. ``split`` and ``terms`` (a sentence's
+    tokens, default ``tokenize``) let a caller cache both per passage and sentence.
     """
-    spans = [(i, span) for i, text in enumerate(passages[:PASSAGES], 1) for span in split_sentences(text)]
+    spans = [(i, span) for i, text in enumerate(passages[:PASSAGES], 1) for span in split(text)]
     if not spans:
         return []
-    q_tokens = tokenize(question)
-    lexical = np.array([lexical_coverage(q_tokens, tokenize(s.text), idf) for _, s in spans])
+    cover = coverage_scorer(tokenize(question), idf)
+    sentence_terms = terms or tokenize
+    lexical = np.array([cover(sentence_terms(s.text)) for _, s in spans])
     if embed is not None and query_vector is not None:
         dense = np.clip(embed([s.text for _, s in spans]) @ query_vector, 0.0, 1.0)
         scores = LEXICAL_WEIGHT * lexical + (1 - LEXICAL_WEIGHT) * dense

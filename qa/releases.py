@@ -18,7 +18,7 @@ _EXPLICIT = re.compile(
 )
 _POSSESSIVE = re.compile(r"(?<![\w.])v?" + _NUM + r"['\u2019]s\b", re.IGNORECASE)
 _PREPOSITION = re.compile(
-    r"\b(?:in|for|since|from|to|after|before|until|of|between|and|vs\.?|versus|on|with)\s+(?:the\s+)?"
+    r"\b(?:in|for|since|from|to|after|before|until|of|between|and|vs\.?|versus|on|with|about)\s+(?:the\s+)?"
     + _NUM
     + r"(?![\w.%]|\.\d|\s*(?:x|times|ms|s|gb|mb|%)\b)",
     re.IGNORECASE,

@@ -204,3 +204,70 @@ def test_ask_on_a_user_corpus_builds_its_index_first(tmp_path: Path) -> None:
     assert record["passages"][0]["citation"]["section"][-2:] == ["v1.1.0", "Features"]
     missing = run("ask", "x", "--index", str(tmp_path / "none"), "--corpus", str(notes), "--no-update")
     assert missing.exit_code == 1 and "relnotes index" in missing.output
+
+
+def history_lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()] if path.exists() else []
+
+
+def test_ask_records_every_question_unless_no_history(bundled_index: Path) -> None:
+    from qa.history import default_path
+
+    path = default_path()  # in the test's own XDG_DATA_HOME
+    first = run("ask", "nccl2 backend in 2.14", "--index", str(bundled_index), "--mode", "bm25")
+    assert first.exit_code == 0, first.output
+    run("ask", "ROCm wheels", "--index", str(bundled_index), "--mode", "bm25", "--no-history")
+    run("ask", "   ", "--index", str(bundled_index), "--mode", "bm25")  # refused: not recorded
+    run("batch", "-", "--index", str(bundled_index), "--mode", "bm25", stdin="FlexAttention\n")  # batch: not recorded
+    records = history_lines(path)
+    assert [(r["question"], r["asked_as"], r["releases"]) for r in records] == [
+        ("nccl2 backend in 2.14", "nccl2 backend in 2.14", ["2.14"])]
+    assert records[0]["time"].endswith("+00:00")
+
+
+def test_ask_follow_up_reads_the_last_question(bundled_index: Path, tmp_path: Path, monkeypatch) -> None:
+    path = tmp_path / "history.jsonl"
+    monkeypatch.setenv("RELNOTES_HISTORY", str(path))
+    index = ("--index", str(bundled_index), "--mode", "bm25")
+    assert run("ask", "what changed for MPS in 2.14?", *index).exit_code == 0
+    result = run("ask", "--follow-up", "and in 2.13?", *index, "--json")
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.stdout)
+    assert record["question"] == "and in 2.13?"  # as typed
+    assert record["asked_as"] == "what changed for MPS in 2.13"  # as understood
+    assert record["releases"] == ["2.13"] and {p["citation"]["version"] for p in record["passages"]} == {"2.13"}
+    shown = run("ask", "--follow-up", "how do I enable it?", *index)
+    assert shown.exit_code == 0, shown.output
+    assert "asked as: how do I enable MPS?" in shown.stdout and "releases: 2.13" in shown.stdout
+    assert "release: 2.13 (from the previous question" in shown.stderr
+    explicit = run("ask", "--follow-up", "what about ROCm?", *index, "--release", "2.9", "--json")
+    record = json.loads(explicit.stdout)
+    assert record["asked_as"] == "how do I enable ROCm" and record["releases"] == ["2.9"]
+    assert "from the previous question" not in explicit.stderr
+    assert [(r["question"], r["asked_as"], r["releases"]) for r in history_lines(path)] == [
+        ("what changed for MPS in 2.14?", "what changed for MPS in 2.14?", ["2.14"]),
+        ("and in 2.13?", "what changed for MPS in 2.13", ["2.13"]),
+        ("how do I enable it?", "how do I enable MPS?", ["2.13"]),
+        ("what about ROCm?", "how do I enable ROCm", ["2.9"]),
+    ]
+
+
+def test_ask_follow_up_without_history_asks_on_its_own(bundled_index: Path, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("RELNOTES_HISTORY", str(tmp_path / "history.jsonl"))
+    result = run("ask", "--follow-up", "how fast is it?", "--index", str(bundled_index), "--mode", "bm25", "--json",
+                 "--no-history")
+    assert result.exit_code == 0, result.output
+    assert "No earlier question in the history" in result.stderr
+    assert json.loads(result.stdout)["asked_as"] == "how fast is it?"
+    assert not (tmp_path / "history.jsonl").exists()
+
+
+def test_an_unusable_history_warns_and_answers(bundled_index: Path, tmp_path: Path, monkeypatch) -> None:
+    folder = tmp_path / "history-is-a-folder"
+    folder.mkdir()
+    monkeypatch.setenv("RELNOTES_HISTORY", str(folder))
+    result = run("ask", "--follow-up", "nccl2 backend", "--index", str(bundled_index), "--mode", "bm25", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["question"] == "nccl2 backend"
+    warnings = [line for line in result.stderr.splitlines() if "question history" in line]
+    assert len(warnings) == 1 and warnings[0].startswith(f"Cannot read the question history {folder}")

@@ -129,3 +129,102 @@ def test_sentence_vector_cache_is_bounded_and_changes_nothing(bundled_index: Pat
     monkeypatch.setattr(engine_module, "SENTENCE_CACHE", 5)
     fresh.ask("nccl2 backend fault tolerance", top_k=5)
     assert len(fresh._sentence_vectors) == 5
+
+
+def test_the_chat_usage_of_follow_ups(engine) -> None:
+    """The calls the chat makes: resolve, ask the resolved text, keep the answer's turn."""
+    from qa.followup import Turn, resolve
+
+    turn = None
+    follow = resolve(turn, "what changed for MPS in 2.14?", engine.releases, engine.products)
+    answer = engine.ask(follow.text, releases=follow.releases, mode="bm25")
+    assert answer.releases == ("2.14",) and follow.chip is None
+    turn = Turn.from_answer(answer)
+
+    follow = resolve(turn, "and in 2.13?", engine.releases, engine.products)
+    answer = engine.ask(follow.text, releases=follow.releases, mode="bm25", typed="and in 2.13?")
+    assert answer.question == "and in 2.13?" and answer.asked_as == "what changed for MPS in 2.13"
+    assert answer.releases == ("2.13",) and {p.citation.version for p in answer.passages} == {"2.13"}
+    assert any("MPS" in p.text for p in answer.passages[:3])
+    turn = Turn.from_answer(answer)
+
+    follow = resolve(turn, "how do I enable it?", engine.releases, engine.products)
+    assert follow.chip == "release: 2.13" and follow.text == "how do I enable MPS?"
+    answer = engine.ask(follow.text, releases=follow.releases, mode="bm25")
+    assert answer.asked_as == "how do I enable MPS?" and {p.citation.version for p in answer.passages} == {"2.13"}
+    cleared = follow.cleared()  # the chip removed: every release
+    answer = engine.ask(cleared.text, releases=cleared.releases, mode="bm25", top_k=10)
+    assert answer.releases == () and len({p.citation.version for p in answer.passages}) > 1
+
+
+def test_follow_up_in_one_call(engine) -> None:
+    from qa.followup import Turn
+
+    previous = Turn("MPS native Metal kernels in 2.14", "MPS native Metal kernels in 2.14", ("2.14",))
+    follow, answer = engine.follow_up(previous, "and in 2.13?", mode="bm25")
+    assert follow.how == "release" and not follow.inherited
+    assert (answer.question, answer.asked_as, answer.releases) == (
+        "and in 2.13?", "MPS native Metal kernels in 2.13", ("2.13",))
+    follow, answer = engine.follow_up(previous, "how fast is it?", mode="bm25")
+    assert follow.inherited and answer.releases == ("2.14",)
+    follow, answer = engine.follow_up(previous, "how fast is it?", mode="bm25", releases=["2.9"])
+    assert not follow.inherited and answer.releases == ("2.9",)  # an explicit filter replaces the inherited one
+    follow, answer = engine.follow_up(None, "nccl2 backend", mode="bm25")
+    assert follow.how == "new" and answer.question == answer.asked_as == "nccl2 backend"
+    with pytest.raises(BadQuestion, match="release:foo"):
+        engine.follow_up(previous, "what about release:foo", mode="bm25")
+    with pytest.raises(BadQuestion):
+        engine.follow_up(previous, "   ", mode="bm25")
+
+
+def test_typed_is_the_question_asked_as_is_the_text(engine) -> None:
+    answer = engine.ask("FlexAttention in 2.9", mode="bm25", typed="  and   in 2.9? ")
+    assert (answer.question, answer.asked_as) == ("and in 2.9?", "FlexAttention in 2.9")
+    missing = engine.ask("MPS in 2.11", mode="bm25", typed="and in 2.11?")
+    assert missing.question == "and in 2.11?" and missing.note.startswith("The corpus holds no release 2.11")
+    with pytest.raises(BadQuestion):
+        engine.ask("FlexAttention", mode="bm25", typed="bad \x1b[31m")
+
+
+def test_passage_and_query_caches_are_bounded(bundled_index: Path, monkeypatch) -> None:
+    """Memory does not grow with the number of questions: every cache has a bound."""
+    import qa.engine as engine_module
+    from index.reader import LoadedIndex
+    from qa.engine import Engine
+
+    monkeypatch.setattr(engine_module, "PASSAGE_CACHE", 4)
+    monkeypatch.setattr(engine_module, "QUERY_CACHE", 2)
+    monkeypatch.setattr(engine_module, "SENTENCE_CACHE", 30)
+    fresh = Engine(LoadedIndex(bundled_index))
+    questions = ["nccl2 backend", "MPS lu_factor", "which release added FlexAttention", "ROCm wheels", "cuBLASLt"]
+    first = [fresh.ask(q, mode="hybrid") for q in questions]
+    assert len(fresh._splits) == 4 and len(fresh._queries) == 2
+    assert len(fresh._terms) <= 30 and len(fresh._sentence_vectors) <= 30
+    again = [fresh.ask(q, mode="hybrid") for q in questions]
+    for a, b in zip(first, again):
+        assert [(s.text, s.score) for s in a.sentences] == [(s.text, s.score) for s in b.sentences]
+        assert [(p.chunk_id, p.score) for p in a.passages] == [(p.chunk_id, p.score) for p in b.passages]
+
+
+def test_length_groups() -> None:
+    from qa.engine import PAD_SLACK, _length_groups
+
+    texts = ["x" * n for n in (5, 200, 30, 190, 41, 100, 160)]
+    groups = _length_groups(texts)
+    assert sorted(t for g in groups for t in g) == sorted(texts)
+    assert [len(g[0]) for g in groups] == sorted((len(g[0]) for g in groups), reverse=True)
+    assert all(len(g[0]) - len(t) <= PAD_SLACK for g in groups for t in g)
+    assert [[len(t) for t in g] for g in groups] == [[200, 190, 160], [100], [41, 30, 5]]
+    assert [len(g) for g in _length_groups(["y"] * 130)] == [64, 64, 2]
+
+
+def test_grouping_sentences_by_length_keeps_their_vectors(engine) -> None:
+    """Grouped or together, the encoder gives a sentence the same vector (padding is masked)."""
+    import numpy as np
+
+    sentences = [s.text for p in engine.ask("MPS native Metal kernels", mode="bm25", top_k=3).passages
+                 for s in split_sentences(p.text)]
+    encoder = engine.index.encoder()
+    together = encoder.encode(sentences, batch_size=64)
+    alone = np.stack([encoder.encode([s], batch_size=1)[0] for s in sentences])
+    assert np.allclose(together, alone, atol=1e-5)

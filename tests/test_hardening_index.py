@@ -159,7 +159,7 @@ def test_read_only_index_directory(open_dir: Path, fake_model) -> None:
     before = (idx / "manifest.json").read_text()
     read_only(open_dir / "ro")
     with unprivileged():
-        fresh = [cli("ask", "frobnicator", *args, "--mode", mode) for mode in ("bm25", "hybrid")]
+        fresh = [cli("ask", "frobnicator", *args, "--mode", mode, "--no-history") for mode in ("bm25", "hybrid")]
         rebuild = cli("index", *args, "--rebuild")
     assert all(answers(r) and r.stderr == "" for r in fresh)  # a fresh index is only read
     assert assert_one_error(rebuild) == (

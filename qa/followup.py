@@ -1,0 +1,283 @@
+"""Follow-up questions, as in a chat: a short question read in the context of the previous one.
+
+A pure, deterministic function of the previous question (as the engine understood it) and the
+new one; no model. The chat and ``relnotes ask --follow-up`` use it the same way::
+
+    follow = resolve(turn, text, engine.releases, engine.products)
+    answer = engine.ask(follow.text, releases=follow.releases, typed=text)  # typed: optional
+    turn = Turn.from_answer(answer)
+
+``follow.chip`` is ``"release: 2.13"`` when the release filter came from the previous question
+(show it as a removable chip); ``follow.cleared()`` is the same follow-up without it. With
+``typed``, ``answer.question`` is what the user typed and ``answer.asked_as`` the question as
+understood: show "asked as: ..." when they differ. ``Engine.follow_up`` does all three steps.
+
+Rules, in order (a "short" question has at most 8 words once its release mentions are removed):
+
+1. Releases. A question naming a release (``in 2.13``, ``v2.13``, ``release:2.13``) keeps its
+   own. Otherwise it inherits the previous question's releases (``inherited``), those the
+   corpus holds only, except a which-release question ("when was that added?"), which asks
+   across all releases. A question with its own topic still inherits (the chip says so).
+2. Release only: a short question with no word of its own ("and in 2.13?", "what about 2.9?",
+   "2.13?", "and?") asks the previous question again, with its new release:
+   "MPS native Metal kernels" + "and in 2.13?" -> "MPS native Metal kernels in 2.13".
+3. Pronoun: a short question with "it", "that", "this", "they", ... and at most 3 words of its
+   own ("how fast is it?", "how do I enable it?", "when was that added?") has its first such
+   word ("it", "its", "they", "them", "their" before "that", "this", "these", "those") replaced
+   by the previous question's subject (its longest run of content words):
+   "how do I enable MPS native Metal kernels".
+4. New subject: "what about X?", "how about X", "and for X?", "and X?", with X at most 2 words
+   of its own and no question word, asks the previous question about X instead: X replaces
+   the previous question's trailing qualifier (its last for/on/in/with/under/using/via, 1 to 4
+   words from the end), keeping that preposition; without one, and when the follow-up gives
+   no preposition of its own, X replaces a subject of 1 or 2 words (as in rule 3); otherwise
+   X is appended after the follow-up's preposition ("and on X?") or "for".
+   "what changed for MPS" + "what about ROCm?" -> "what changed for ROCm";
+   "how do I enable MPS" + "how about XPU" -> "how do I enable XPU";
+   "MPS native Metal kernels" + "and for CUDA?" -> "MPS native Metal kernels for CUDA".
+   (Without a model a subject cannot be told from other words, so it is replaced only where
+   the question's shape says where it is; the card's "asked as" shows the result.)
+5. Anything else has a topic of its own and starts fresh (its text unchanged, except that
+   "in that release" / "this version" is dropped: the inherited filter says it).
+
+With no previous question (or one with no topic), only rule 1 applies, as it does when the
+rewritten question would be longer than the engine accepts. A blank question or one with a
+malformed ``release:`` filter is passed through unchanged for the engine to refuse.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from corpus.versions import version_matches
+
+from .model import Answer
+from .releases import find_releases
+
+How = Literal["new", "release", "pronoun", "subject"]
+HOWS = ("new", "release", "pronoun", "subject")
+SHORT = 8  # words (release mentions removed) a follow-up may have
+PRONOUN_OWN = 3  # words of its own a pronoun follow-up may have
+SUBJECT_OWN = 2  # words of its own the X of "what about X?" may have
+MAX_TEXT = 2000  # the engine's longest question (qa.engine.MAX_QUESTION_CHARS)
+
+ANAPHORA = frozenset("it its that this they them their these those".split())
+QUESTION_WORDS = frozenset(
+    "what which how when where who whom whose why is are was were am be been do does did can could "
+    "should would will shall may might must has have had".split()
+)
+FUNCTION_WORDS = QUESTION_WORDS | frozenset(
+    "i me my we us our you your a an the and or but so then also too now again else ok okay well please "
+    "in on at for of to from with about by as into than vs versus between there here any some much many "
+    "more most not no yes s get got tell say know thanks release releases version versions same thing".split()
+)
+# Words that frame a question rather than name its subject ("how do I turn on X", "what changed for X").
+FRAME_WORDS = FUNCTION_WORDS | frozenset(
+    "changed change changes new added add adds introduced introduce improved improve enable enabled "
+    "turn use used using work works make support supports supported fixed fix removed deprecated "
+    "updated happened happen".split()
+)
+_JOINERS = frozenset("in on for of with to from and the a an than".split())  # may sit inside a subject
+_WORD = re.compile(r"\w[\w.+#/-]*")
+_CONNECTIVES = r"(?:(?:and|but|also|so|ok(?:ay)?|now|then|well)\b[\s,]*)*"
+_LEAD = re.compile(
+    r"^" + _CONNECTIVES + r"(?:(?:what|how)(?:'s|\s+is|\s+are)?\s+about\b|what\s+of\b"
+    r"|(?:is\s+|was\s+)?(?:the\s+)?same\s+(?:thing\s+|question\s+)?(?:for|with|on|in)\b"
+    r"|(?:for|on|with|in|under|using|via)\b)?[\s,]*",
+    re.IGNORECASE,
+)
+_LEAD_PREP = re.compile(r"\b(for|on|with|in|under|using|via)[\s,]*$", re.IGNORECASE)
+_LEAD_PREP_X = re.compile(r"(for|on|with|in|under|using|via)\s+(?=\S)", re.IGNORECASE)
+_QUALIFIER_PREPS = frozenset("for on in with under using via".split())
+_BARE_RELEASE = re.compile(r"v?(\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc)\d+)?)", re.IGNORECASE)
+_RELEASE_REF = re.compile(
+    r"\s*\b(?:(?:in|for|from|of|on|since)\s+)?(?:that|this|the\s+same|the\s+previous|the\s+last)\s+"
+    r"(?:release|version)s?\b",
+    re.IGNORECASE,
+)
+# Personal pronouns are replaced before demonstratives: in "the flag that enables it", "it" is the topic.
+_ANAPHORS = tuple(
+    re.compile(r"(?<![\w.'’-])(?:" + words + r")(?![\w.-]\w|\w)", re.IGNORECASE)
+    for words in ("it|its|they|them|their", "that|this|these|those")
+)
+_TRAILING = re.compile(r"(?:[\s?!.,;:]|\b(?:in|for|on|of|from|since|with|to|and)\b)+$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """The previous question as the engine understood it: what was typed, asked and filtered on."""
+
+    question: str
+    asked_as: str
+    releases: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.releases, tuple) or not all(isinstance(r, str) for r in self.releases):
+            raise ValueError(f"releases must be a tuple of strings, got {self.releases!r}")
+
+    @classmethod
+    def from_answer(cls, answer: Answer) -> Turn:
+        """The turn an answer closes: the next question is resolved against it."""
+        return cls(answer.question, answer.asked_as, tuple(answer.releases))
+
+
+@dataclass(frozen=True, slots=True)
+class FollowUp:
+    """A question resolved against the previous one: what to ask, and with which release filter."""
+
+    question: str  # what the user typed
+    text: str  # what to ask the engine: the question as understood
+    releases: tuple[str, ...] = ()  # the release filter to ask with
+    inherited: bool = False  # the releases came from the previous question (show a removable chip)
+    carried: bool = False  # the previous question's topic carried over into ``text``
+    how: How = "new"  # which rule applied: "new", "release", "pronoun" or "subject"
+
+    def __post_init__(self) -> None:
+        if self.how not in HOWS:
+            raise ValueError(f"how must be one of {', '.join(HOWS)}, got {self.how!r}")
+        if self.inherited and not self.releases:
+            raise ValueError("an inherited release filter cannot be empty")
+        if self.carried == (self.how == "new"):
+            raise ValueError(f"carried={self.carried} does not fit how={self.how!r}")
+
+    @property
+    def chip(self) -> str | None:
+        """``"release: 2.13"`` when the filter was inherited (a UI shows it, removable), else None."""
+        return f"release: {', '.join(self.releases)}" if self.inherited else None
+
+    def cleared(self) -> FollowUp:
+        """The same follow-up without its inherited release filter (the chip removed)."""
+        return replace(self, releases=(), inherited=False) if self.inherited else self
+
+
+def resolve(
+    previous: Turn | None, question: str, known: tuple[str, ...] = (), products: tuple[str, ...] = ()
+) -> FollowUp:
+    """Read ``question`` in the context of ``previous`` (see the module docstring for the rules).
+
+    Args:
+        previous: the previous question as the engine understood it, or None.
+        question: what the user typed.
+        known: the releases the corpus holds (``Engine.releases``).
+        products: the product names in the corpus (``Engine.products``).
+
+    Returns:
+        A FollowUp: the text to ask, the release filter and whether it was inherited.
+    """
+    q = " ".join(str(question).split())
+    parsed = find_releases(q, known=known, products=products)
+    if not q or parsed.bad_filters:
+        return FollowUp(question, q, parsed.releases)
+    named = parsed.releases
+    body = _tidy(_RELEASE_REF.sub("", q)) if _RELEASE_REF.search(q) else q
+    rest = _clean(_RELEASE_REF.sub(" ", parsed.topic))
+    how, text = "new", body
+    topic = _previous_topic(previous, known, products)
+    if topic and len(_words(rest)) <= SHORT:
+        lead = _LEAD.match(rest)
+        x = rest[lead.end():].strip(" ,?!.;:")
+        bare = _BARE_RELEASE.fullmatch(x)
+        if bare and not named and bare.group(1).split(".")[0] in {k.split(".")[0] for k in known}:
+            named, x = (bare.group(1).lower(),), ""  # "and 2.13?", "2.13?": a bare number in a follow-up
+        words = _words(x)
+        own = [w for w in words if w not in FUNCTION_WORDS and w not in ANAPHORA]
+        anaphoric = any(w in ANAPHORA for w in words)
+        if not own and not anaphoric:
+            how, text = "release", _with_releases(topic, named, known)
+        elif anaphoric and len(own) <= PRONOUN_OWN and any(a.search(body) for a in _ANAPHORS):
+            anaphor = next(a for a in _ANAPHORS if a.search(body))
+            how, text = "pronoun", anaphor.sub(lambda m: _subject(topic), _strip_connectives(body), count=1)
+        elif lead.group(0).strip() and x and len(own) <= SUBJECT_OWN and not QUESTION_WORDS & set(words):
+            prep = _LEAD_PREP.search(lead.group(0)) or _LEAD_PREP_X.match(x)
+            if prep and prep.re is _LEAD_PREP_X:
+                x = x[prep.end():]
+            how, text = "subject", _with_releases(_swap(topic, x, prep.group(1).lower() if prep else None), named, known)
+        if len(text) > MAX_TEXT:  # a long previous question: ask this one as typed rather than be refused
+            how, text = "new", body
+    releases, inherited = named, False
+    if not releases and previous is not None and not find_releases(text, known, products).which_release:
+        releases = tuple(r for r in previous.releases if not known or any(version_matches(k, r) for k in known))
+        inherited = bool(releases)
+    return FollowUp(question, text, releases, inherited, how != "new", how)
+
+
+def _words(text: str) -> list[str]:
+    """Lower-case words, code names whole (``torch.compile``), contractions split (``what's``)."""
+    return [w.rstrip(".-/").lower() for w in _WORD.findall(text.replace("’", "'"))]
+
+
+def _clean(text: str) -> str:
+    """Text without edge punctuation, or a trailing preposition a removed release left behind."""
+    text = re.sub(r"\s+([?!.,;:])", r"\1", " ".join(text.split()))
+    return _TRAILING.sub("", text).strip(" ?!.,;:")
+
+
+def _tidy(text: str) -> str:
+    return re.sub(r"\s+([?!.,;:])", r"\1", " ".join(text.split()))
+
+
+def _strip_connectives(text: str) -> str:
+    """``and how fast is it?`` -> ``how fast is it?``."""
+    return re.sub(r"^" + _CONNECTIVES, "", text, flags=re.IGNORECASE) or text
+
+
+def _previous_topic(previous: Turn | None, known: tuple[str, ...], products: tuple[str, ...]) -> str:
+    """The previous question as understood, without its release mentions, connectives and edge punctuation."""
+    if previous is None or not previous.asked_as.strip():
+        return ""
+    topic = find_releases(" ".join(previous.asked_as.split()), known=known, products=products).topic
+    return _clean(_strip_connectives(_RELEASE_REF.sub(" ", topic)))
+
+
+def _subject(topic: str) -> str:
+    """What a question is about: its longest run of content words (the later of equals), joined by
+    prepositions or articles.
+
+    "how do i turn on nvgemm in inductor" -> "nvgemm in inductor"; "what changed for MPS" -> "MPS".
+    """
+    tokens = topic.split()
+    best: tuple[int, int, int] = (0, 0, 0)  # (content words, start, end)
+    start = None
+    content = 0
+    for i, token in enumerate([*tokens, ""]):
+        parts = _words(token)
+        is_content = bool(parts) and not all(p in FRAME_WORDS for p in parts)
+        if is_content:
+            start = i if start is None else start
+            content += 1
+            end = i + 1
+            if content >= best[0]:  # ties go to the later run: "how fast is X" is about X
+                best = (content, start, end)
+        elif start is None or not parts or parts[0] not in _JOINERS:
+            start, content = None, 0
+    return " ".join(tokens[best[1] : best[2]]).strip(" ?!.,;:") if best[0] else topic
+
+
+def _swap(topic: str, x: str, prep: str | None) -> str:
+    """The previous topic asked about ``x`` instead (rule 4 of the module docstring).
+
+    Its trailing qualifier ("... for MPS") is replaced, keeping its preposition; else, when the
+    follow-up gave no preposition, a subject of 1-2 words ("how do I enable MPS"); else
+    ``prep x`` ("for x") is appended.
+    """
+    tokens = topic.split()
+    for i in range(len(tokens) - 2, max(0, len(tokens) - 6), -1):  # the last preposition, 1-4 words from the end
+        if tokens[i].lower() in _QUALIFIER_PREPS:
+            return " ".join([*tokens[: i + 1], x])
+    subject = _subject(topic)
+    at = f" {topic} ".rfind(f" {subject} ")
+    if prep is None and len(subject.split()) <= 2 and at >= 0:
+        return topic[:at] + x + topic[at + len(subject) :]
+    return f"{topic} {prep or 'for'} {x}"
+
+
+def _with_releases(topic: str, releases: tuple[str, ...], known: tuple[str, ...]) -> str:
+    """``topic in 2.13`` (``in release 3.0`` for a major the corpus lacks, so the engine reads it)."""
+    if not releases:
+        return topic
+    majors = {k.split(".")[0] for k in known}
+    if all(r.split(".")[0] in majors for r in releases):
+        return f"{topic} in {' and '.join(releases)}"
+    return f"{topic} in {' and '.join('release ' + r for r in releases)}"
