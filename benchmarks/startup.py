@@ -1,6 +1,7 @@
 """Start-up cost of the CLI: median wall time and peak RSS of 5 fresh runs per command.
 
 Usage: .venv/bin/python benchmarks/startup.py [--runs N] [--question Q]
+The chat rows launch the app headless (benchmarks/chat_probe.py) and time the UI and the first answer.
 One untimed run first builds the default index if needed (with its ONNX query encoder). The
 "hybrid, RELNOTES_ONNX=0" row is the same question on the sentence-transformers query path.
 The batch rows give the per-question cost of 200 questions: (time of 200 - time of 1) / 199.
@@ -66,7 +67,34 @@ def main() -> None:
             ["relnotes", *argv[1:]]
         )
         print(f"| {label} | `{line}` | {median:.2f} | {rss:.0f} |", flush=True)
+    chat_times(base, args.runs, args.question)
     batch_cost(base, args.runs)
+
+
+def chat_times(env: dict[str, str], runs: int, question: str) -> None:
+    """`relnotes chat`, headless: seconds from launch to the UI on screen and to the first answer.
+
+    benchmarks/chat_probe.py builds the app exactly as `relnotes chat` does, types the question
+    as soon as the UI is up and exits when the answer card is shown.
+    """
+    import json
+
+    ui, answer = [], []
+    for _ in range(runs):
+        start = time.time()
+        out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "chat_probe.py"), question],
+                             env={**env, "PROBE_T0": repr(start)}, capture_output=True, text=True, check=False)
+        if out.returncode != 0 or not out.stdout.strip():
+            raise SystemExit(f"chat probe failed ({out.returncode}): {out.stderr.strip()[-500:]}")
+        times = json.loads(out.stdout.strip().splitlines()[-1])
+        if "error" in times:
+            raise SystemExit(f"chat probe: the question was not answered: {out.stderr.strip()[-500:]}")
+        ui.append(times["ui"])
+        answer.append(times["answer"])
+    print(f"| chat: UI on screen | `relnotes chat` (headless, benchmarks/chat_probe.py) | "
+          f"{statistics.median(ui):.2f} | |")
+    print(f"| chat: first answer, typed at once | `relnotes chat` then `{question}` | "
+          f"{statistics.median(answer):.2f} | |", flush=True)
 
 
 def batch_cost(env: dict[str, str], runs: int) -> None:

@@ -48,9 +48,9 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from . import cmd_ask, cmd_corpus, cmd_eval, cmd_index
+    from . import cmd_ask, cmd_chat, cmd_corpus, cmd_eval, cmd_index
 
-    for module in (cmd_corpus, cmd_index, cmd_ask, cmd_eval):
+    for module in (cmd_corpus, cmd_index, cmd_ask, cmd_eval, cmd_chat):
         for command in module.COMMANDS:
             cli.add_command(command)
 

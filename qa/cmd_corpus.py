@@ -71,13 +71,4 @@ def chunks_cmd(corpus_paths, skip_bad, fmt) -> None:
         click.echo(json.dumps(chunk.to_json(), ensure_ascii=False))
 
 
-@click.command("chat")
-@corpus_option
-@skip_bad_option
-@click.pass_context
-def chat_cmd(ctx, corpus_paths, skip_bad) -> None:
-    """Open the chat (until the chat UI lands: the section tree of the corpus)."""
-    ctx.invoke(sections_cmd, corpus_paths=corpus_paths, skip_bad=skip_bad, as_json=False)
-
-
-COMMANDS = [sections_cmd, chunks_cmd, chat_cmd]
+COMMANDS = [sections_cmd, chunks_cmd]

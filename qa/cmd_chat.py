@@ -1,0 +1,68 @@
+"""``relnotes chat``: the Textual chat over the same engine ``relnotes ask`` uses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from index.modes import MODES
+
+from .options import corpus_option, index_option, model_option
+
+TOP_K_CHOICES = click.IntRange(1, 50)
+
+
+@click.command("chat")
+@corpus_option
+@index_option
+@model_option
+@click.option("--mode", type=click.Choice(MODES), default="hybrid", show_default=True, help="Start in this mode (F2 switches).")
+@click.option("--top-k", "-k", "top_k", type=TOP_K_CHOICES, default=5, show_default=True, help="Passages per answer (F3 switches).")
+@click.option("--release", "releases", multiple=True, metavar="V", help="Start with this release filter (repeatable).")
+@click.option("--no-update", is_flag=True, help="Show an error instead of rebuilding a missing or stale index.")
+@click.option("--export-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+              help="Where Ctrl+S writes the transcript. Default: the current folder.")
+def chat_cmd(corpus_paths, index_dir, model_path, mode, top_k, releases, no_update, export_dir) -> None:
+    """Ask questions one after another and read cited answers, in the terminal.
+
+    The window opens at once; the model and index load in the background (a
+    missing or stale index is built first). F1 shows the keys.
+
+    \b
+    Examples:
+      relnotes chat
+      relnotes chat --corpus ~/notes/ --release 2.14
+    """
+    chat_app(corpus_paths, index_dir, model_path, mode=mode, top_k=top_k, releases=releases,
+             update=not no_update, export_dir=export_dir).run()
+
+
+def chat_app(corpus_paths=(), index_dir=None, model_path=None, *, mode="hybrid", top_k=5, releases=(),
+             update=True, export_dir=None):
+    """The chat app as ``relnotes chat`` runs it (benchmarks/startup.py drives it headless)."""
+    from .tui.app import make_app
+    from .tui.backend import load_backend
+
+    def factory(notify):
+        return load_backend(corpus_paths, index_dir, model_path, update=update,
+                            notify=notify, progress=_progress(notify))
+
+    return make_app(factory, mode=mode, top_k=top_k, releases=tuple(r.lstrip("vV") for r in releases),
+                    export_dir=export_dir)
+
+
+def _progress(notify):
+    """A (done, total) callback that notifies at every quarter of an embedding run."""
+    shown = set()
+
+    def update(done: int, total: int) -> None:
+        if not total:
+            return
+        quarter = 4 * done // total
+        if quarter not in shown:
+            shown.add(quarter)
+            notify(f"Embedding chunks: {done}/{total}")
+
+    return update
+COMMANDS = [chat_cmd]

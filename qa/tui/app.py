@@ -1,0 +1,301 @@
+"""``ChatApp``: questions in, answer cards out, over a backend loaded in a worker thread.
+
+The app holds no retrieval logic: follow-up resolution is ``qa.followup.resolve``, answers come
+from the backend (the engine), and every slow call runs in a thread worker so the UI never
+freezes. Our own errors (bad corpus, missing model, corrupt index, bad question) are shown in a
+dialog or on the card; the app keeps running.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+from typing import Callable, Iterable
+
+from textual import on, work
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+from corpus.errors import CorpusError
+from index.errors import RelnotesIndexError
+
+from ..errors import QAError
+from ..followup import Turn, resolve
+from ..history import Entry, History
+from .backend import ChatBackend
+from .screens import ErrorScreen, HelpScreen, PassageScreen, ReleasePicker
+from .widgets import AnswerCard, ChipBar, FilterChip, PassageItem, QuestionBubble, QuestionInput, StatusBar
+
+USER_ERRORS = (CorpusError, RelnotesIndexError, QAError)
+MODES = ("hybrid", "bm25", "dense")
+TOP_KS = (3, 5, 10)
+
+BackendFactory = Callable[[Callable[[str], None]], ChatBackend]
+"""Builds the backend; called in a worker thread with a ``notify(message)`` for progress notices."""
+
+
+class ChatApp(App):
+    """Ask release notes questions one after another and read cited answers."""
+
+    CSS_PATH = "chat.tcss"
+    TITLE = "relnotes chat"
+
+    BINDINGS = [
+        Binding("f1", "help", "Help"),
+        Binding("question_mark", "help", "Help", show=False),
+        Binding("f2", "cycle_mode", "Mode"),
+        Binding("f3", "cycle_top_k", "Top-k"),
+        Binding("f4", "pick_release", "Release"),
+        Binding("ctrl+l", "clear_filter", "Clear filter"),
+        Binding("ctrl+s", "export", "Export"),
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("pageup", "scroll_transcript(-1)", "Scroll up", show=False),
+        Binding("pagedown", "scroll_transcript(1)", "Scroll down", show=False),
+        *(Binding(str(n), f"open_passage({n})", f"Open passage {n}", show=False) for n in range(1, 10)),
+    ]
+
+    def __init__(
+        self,
+        backend_factory: BackendFactory,
+        *,
+        mode: str = "hybrid",
+        top_k: int = 5,
+        releases: tuple[str, ...] = (),
+        history: History | None = None,
+        export_dir: Path | None = None,
+    ) -> None:
+        super().__init__()
+        self.backend_factory = backend_factory
+        self.backend: ChatBackend | None = None
+        self.mode = mode
+        self.top_k = top_k
+        self.history = history if history is not None else History()
+        self.export_dir = export_dir
+        self.turn: Turn | None = None
+        self.release_filter: tuple[str, ...] = tuple(releases)
+        self.waiting: list[tuple[int, str, AnswerCard]] = []
+        self.cards: list[AnswerCard] = []
+        self.latest = 0
+        self._seq = itertools.count(1)
+        self.load_failed = False
+
+    # --- layout -------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        transcript = VerticalScroll(
+            Static(Content.styled("Ask about the release notes. F1 for help, Ctrl+Q to quit.", "$text-muted"),
+                   id="welcome"),
+            id="transcript",
+        )
+        transcript.can_focus = False  # Tab goes from the input to the passages, not to the scroller
+        yield transcript
+        yield ChipBar(id="chips")
+        yield QuestionInput(self.history.questions(), id="question")
+        yield StatusBar(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        status = self.query_one(StatusBar)
+        status.mode, status.top_k = self.mode, self.top_k
+        self.query_one(ChipBar).set_releases(self.release_filter)
+        self.query_one(QuestionInput).focus()
+        for warning in self.history.warnings:
+            self.notify(warning, severity="warning", markup=False)
+        self.load_backend()
+
+    # --- loading ------------------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="load")
+    def load_backend(self) -> None:
+        def notify(message: str) -> None:
+            self.call_from_thread(self.notify, message, markup=False)
+
+        try:
+            backend = self.backend_factory(notify)
+        except USER_ERRORS as exc:
+            self.call_from_thread(self._load_failed, str(exc))
+            return
+        self.call_from_thread(self._loaded, backend)
+
+    def _loaded(self, backend: ChatBackend) -> None:
+        self.backend = backend
+        self.load_failed = False
+        status = self.query_one(StatusBar)
+        info = backend.info
+        stale = " · STALE" if info.stale else ""
+        status.facts = f"{info.corpus} · {info.chunks} chunks · built {info.age()}{stale}"
+        status.state = "ready"
+        waiting, self.waiting = self.waiting, []
+        for seq, question, card in waiting:
+            self._dispatch(seq, question, card)
+
+    def _load_failed(self, message: str) -> None:
+        self.load_failed = True
+        self.query_one(StatusBar).state = "failed"
+        for _, _, card in self.waiting:
+            card.fail(message)
+        self.waiting = []
+        self.push_screen(ErrorScreen("Could not open the index", message))
+
+    # --- asking -------------------------------------------------------------------------
+    @on(Input.Submitted, "#question")
+    def _submitted(self, event: Input.Submitted) -> None:
+        question = event.value.strip()
+        if not question:
+            return
+        box = self.query_one(QuestionInput)
+        box.remember(question)
+        box.value = ""
+        self.ask(question)
+
+    def ask(self, question: str) -> AnswerCard:
+        """Put the question and its (pending) card in the transcript and answer it when possible."""
+        seq = next(self._seq)
+        self.latest = seq
+        card = AnswerCard(question)
+        self.cards.append(card)
+        transcript = self.query_one("#transcript", VerticalScroll)
+        card.bubble = QuestionBubble(question)
+        transcript.mount(card.bubble, card)
+        transcript.scroll_end(animate=False)
+        if self.backend is not None:
+            self._dispatch(seq, question, card)
+        elif self.load_failed:
+            card.fail("No index is loaded; fix the error shown and start the chat again.")
+        else:
+            self.waiting.append((seq, question, card))
+        return card
+
+    def _dispatch(self, seq: int, question: str, card: AnswerCard) -> None:
+        backend = self.backend
+        previous = self.turn if self.turn is not None else Turn("", "", self.release_filter)
+        if previous.releases != self.release_filter:
+            previous = replace(previous, releases=self.release_filter)
+        follow = resolve(previous, question, backend.releases, backend.products)
+        card.asking(follow.text, follow.releases)
+        self.set_filter(follow.releases)
+        self.turn = Turn(question, follow.text, follow.releases)
+        self._answer(seq, question, follow.text, follow.releases, card)
+
+    @work(thread=True, group="answer")
+    def _answer(self, seq: int, question: str, text: str, releases: tuple[str, ...], card: AnswerCard) -> None:
+        started = time.perf_counter()
+        try:
+            answer = self.backend.ask(text, self.top_k, self.mode, releases, typed=question)
+        except USER_ERRORS as exc:
+            self.call_from_thread(self._failed, seq, card, str(exc))
+            return
+        self.call_from_thread(self._answered, seq, question, card, answer, started)
+
+    async def _answered(self, seq: int, question: str, card: AnswerCard, answer, started: float) -> None:
+        if seq != self.latest:
+            card.superseded()
+            return
+        await card.show(answer)
+        self.history.append(Entry.now(question, answer.asked_as, tuple(answer.releases)))
+        self.call_after_refresh(self._bring_into_view, card)
+        self.log(f"answered in {(time.perf_counter() - started) * 1000:.0f} ms")
+
+    def _bring_into_view(self, card: AnswerCard) -> None:
+        """The newest question at the top of the transcript, its answer below it."""
+        transcript = self.query_one("#transcript", VerticalScroll)
+        transcript.scroll_to_widget(card.bubble or card, top=True, animate=False)
+
+    def _failed(self, seq: int, card: AnswerCard, message: str) -> None:
+        card.fail(message)
+        if seq == self.latest:
+            self.notify(message, title="Could not answer", severity="error", markup=False)
+
+    # --- filters, mode, top-k -----------------------------------------------------------
+    def set_filter(self, releases: tuple[str, ...]) -> None:
+        self.release_filter = tuple(releases)
+        if self.turn is not None:
+            self.turn = replace(self.turn, releases=self.release_filter)
+        self.query_one(ChipBar).set_releases(self.release_filter)
+
+    @on(FilterChip.Cleared)
+    def action_clear_filter(self) -> None:
+        """Forget the release filter: the next question searches every release."""
+        if self.release_filter:
+            self.set_filter(())
+            self.notify("Release filter cleared", markup=False)
+
+    def action_pick_release(self) -> None:
+        if self.backend is None:
+            self.notify("The index is still loading", severity="warning", markup=False)
+            return
+
+        def chosen(releases: tuple[str, ...] | None) -> None:
+            if releases is not None:
+                self.set_filter(releases)
+
+        self.push_screen(ReleasePicker(self.backend.releases, self.release_filter), chosen)
+
+    def action_cycle_mode(self) -> None:
+        self.mode = MODES[(MODES.index(self.mode) + 1) % len(MODES)] if self.mode in MODES else MODES[0]
+        self.query_one(StatusBar).mode = self.mode
+        self.notify(f"Mode: {self.mode}", markup=False)
+
+    def action_cycle_top_k(self) -> None:
+        bigger = [k for k in TOP_KS if k > self.top_k]
+        self.top_k = bigger[0] if bigger else TOP_KS[0]
+        self.query_one(StatusBar).top_k = self.top_k
+
+    # --- passages -----------------------------------------------------------------------
+    @on(PassageItem.Opened)
+    def _open(self, event: PassageItem.Opened) -> None:
+        if self.backend is None:
+            return
+        view = self.backend.section(event.passage)
+        self.push_screen(PassageScreen(view, event.question, event.sentences, event.passage))
+
+    def action_open_passage(self, number: int) -> None:
+        """Open passage ``number`` of the newest answer."""
+        shown = [c for c in self.cards if c.answer is not None]
+        items = shown[-1].passages() if shown else []
+        if 1 <= number <= len(items):
+            items[number - 1].action_open()
+
+    def action_scroll_transcript(self, direction: int) -> None:
+        transcript = self.query_one("#transcript", VerticalScroll)
+        (transcript.scroll_page_down if direction > 0 else transcript.scroll_page_up)(animate=False)
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    # --- export -------------------------------------------------------------------------
+    def transcript_markdown(self) -> str:
+        """Every answered question of this session as the Markdown report of ``relnotes batch``."""
+        from ..formats import answer_record, markdown_report
+
+        records = [answer_record(c.answer, str(n)) for n, c in enumerate(self.cards, 1) if c.answer is not None]
+        return markdown_report(records)
+
+    def action_export(self) -> None:
+        folder = self.export_dir or Path.cwd()
+        path = folder / f"relnotes-chat-{datetime.now():%Y%m%d-%H%M%S}.md"
+        try:
+            path.write_text(self.transcript_markdown(), encoding="utf-8")
+        except OSError as exc:
+            self.notify(f"Could not write {path}: {exc.strerror or exc}; choose a writable folder with "
+                        "relnotes chat --export-dir DIR", title="Export failed", severity="error", markup=False)
+            return
+        self.notify(f"Transcript written to {path}", markup=False)
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for binding in self.BINDINGS:
+            if isinstance(binding, Binding) and binding.show and binding.action != "quit":
+                yield SystemCommand(binding.description, f"{binding.description} ({binding.key})",
+                                    lambda action=binding.action: self.run_action(action))
+
+
+def make_app(backend_factory: BackendFactory, **options) -> ChatApp:
+    """The chat app for the CLI and the tests alike."""
+    return ChatApp(backend_factory, **options)

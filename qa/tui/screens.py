@@ -1,0 +1,180 @@
+"""The chat's screens: a passage in its section, help, errors and the release picker."""
+
+from __future__ import annotations
+
+import re
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ..text import safe
+from .backend import SectionView
+from .widgets import citation_text
+
+_WORD = re.compile(r"[^\W_]+(?:[._-][^\W_]+)*")
+
+
+def emphasise(text: str, question: str, sentences: tuple[str, ...] = (), passage: bool = False) -> Content:
+    """``text`` with the answer sentences highlighted and the question's terms in bold.
+
+    Terms match by the index's own tokenizer (stemmed, code-aware), so "enabling" in the text
+    lights up for "enable" in the question. The text itself is never parsed as markup.
+    """
+    from index.tokenize import tokenize  # PyStemmer and numpy: not needed to put the chat on screen
+
+    from ..extract import QUESTION_WORDS
+
+    shown = safe(text)
+    content = Content(shown)
+    if passage:
+        content = content.stylize("on $boost")
+    for sentence in sentences:
+        at = shown.find(safe(sentence))
+        if at >= 0:
+            content = content.stylize("$text on $warning-muted", at, at + len(sentence))
+    terms = set(tokenize(question)) - QUESTION_WORDS
+    if terms:
+        for match in _WORD.finditer(shown):
+            if terms.intersection(tokenize(match.group())):
+                content = content.stylize("bold underline", match.start(), match.end())
+    return content
+
+
+class PassageScreen(Screen):
+    """A passage in its whole section, scrolled to the passage, with the full citation."""
+
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("c", "copy_citation", "Copy citation"),
+        Binding("t", "copy_text", "Copy text"),
+    ]
+
+    def __init__(self, view: SectionView, question: str, sentences: tuple[str, ...], passage) -> None:
+        super().__init__()
+        self.view = view
+        self.question = question
+        self.sentences = sentences
+        self.passage = passage
+
+    def compose(self) -> ComposeResult:
+        c = self.view.citation
+        head = [(safe(c.title), "bold"), "  ", (f" {c.version or '-'} ", "bold $text on $accent"), "\n",
+                (safe(" › ".join(c.section)), "bold $primary"), "\n", (safe(c.location), "$success")]
+        if c.url:
+            head += ["\n", (safe(c.url), "underline $secondary")]
+        yield Static(Content.assemble(*head), id="citation")
+        with VerticalScroll(id="section"):
+            if self.view.before:
+                yield Static(emphasise(self.view.before, self.question), classes="context")
+            yield Static(emphasise(self.view.passage, self.question, self.sentences, passage=True), id="passage")
+            if self.view.after:
+                yield Static(emphasise(self.view.after, self.question), classes="context")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._scroll_to_passage)
+
+    def _scroll_to_passage(self) -> None:
+        self.query_one("#section").scroll_to_widget(self.query_one("#passage"), top=True, animate=False)
+        self.query_one("#section").focus()
+
+    def action_copy_citation(self) -> None:
+        self.app.copy_to_clipboard(citation_text(self.passage))
+        self.notify("Copied the citation", markup=False)
+
+    def action_copy_text(self) -> None:
+        self.app.copy_to_clipboard(self.passage.text)
+        self.notify("Copied the passage text", markup=False)
+
+
+HELP = """\
+Ask a question and press Enter. The answer quotes the best
+sentences [n]; below it, the ranked passages with release,
+heading path and file:lines.
+
+Keys
+  Enter      ask / open the focused passage
+  Up, Down   earlier and later questions (kept between runs)
+  Tab        from the input to the passages and back
+  1-9        open passage n of the newest answer
+             (when the input is not focused)
+  c, t       copy the focused passage's citation / text
+  Escape     back from a passage or a dialog
+  F1, ?      this help (? when the input is not focused)
+  F2         mode: hybrid, bm25, dense
+  F3         top-k: 3, 5, 10
+  F4         filter on a release
+  Ctrl+L     clear the release filter (or click the chip)
+  Ctrl+S     export the transcript to Markdown
+  Ctrl+P     all commands
+  Ctrl+Q     quit
+
+Follow-ups
+  A question that names no release keeps the release
+  filter shown in the chip above the input. A short
+  follow-up ("and in 2.13?", "how do I enable it?") is
+  asked in the context of the previous question; the card
+  shows it as "asked as: ...". Name a release with
+  "in 2.14", "PyTorch 2.13" or "release:2.9".
+"""
+
+
+class HelpScreen(ModalScreen[None]):
+    """What the keys do and how follow-ups and filters work."""
+
+    BINDINGS = [Binding("escape,f1,question_mark,q", "app.pop_screen", "Close")]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help"):
+            yield Static(Content.styled("relnotes chat: help", "bold $accent"))
+            yield Static(HELP, markup=False)
+
+
+class ErrorScreen(ModalScreen[None]):
+    """A failure the person can fix, with the fix; the app keeps running after it closes."""
+
+    BINDINGS = [Binding("escape,enter", "app.pop_screen", "Close")]
+
+    def __init__(self, title: str, message: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.message = message
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="error"):
+            yield Static(Content.styled(self.title_text, "bold $error"))
+            yield Static(Content(safe(self.message)), id="error-message")
+            yield Button("OK", variant="error", id="error-ok")
+
+    def on_button_pressed(self) -> None:
+        self.app.pop_screen()
+
+
+ALL_RELEASES = "__all__"
+
+
+class ReleasePicker(ModalScreen[tuple[str, ...] | None]):
+    """Lists the releases in the corpus; choosing one filters the next questions on it."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+
+    def __init__(self, releases: tuple[str, ...], current: tuple[str, ...]) -> None:
+        super().__init__()
+        self.releases = releases
+        self.current = current
+
+    def compose(self) -> ComposeResult:
+        options = [Option("All releases (no filter)", id=ALL_RELEASES)]
+        options += [Option(Content(("● " if r in self.current else "  ") + r), id=r) for r in reversed(self.releases)]
+        with Vertical(id="picker"):
+            yield Static(Content.styled("Filter on release", "bold $accent"))
+            yield OptionList(*options, id="releases")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        chosen = event.option.id
+        self.dismiss(() if chosen == ALL_RELEASES else (chosen,))

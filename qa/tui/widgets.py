@@ -1,0 +1,268 @@
+"""The chat's widgets: the question input with history, answer cards, passages, chips, status bar.
+
+Document and question text reaches the screen only as ``Content`` built from plain strings (or
+``Static(..., markup=False)``), so ``[bold]`` or ``[link=...]`` in release notes stays literal.
+"""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import Input, LoadingIndicator, Static
+
+from ..model import Answer, Passage
+from ..text import safe
+
+BAR_CELLS = 8
+PREVIEW_CHARS = 160
+
+
+def score_bar(score: float, best: float) -> str:
+    """A bar of BAR_CELLS cells, full for the best score of the answer."""
+    filled = round(BAR_CELLS * score / best) if best > 0 else 0
+    filled = min(BAR_CELLS, max(1 if score > 0 else 0, filled))
+    return "█" * filled + "░" * (BAR_CELLS - filled)
+
+
+def preview(text: str) -> str:
+    """The start of a passage on one line, for the card."""
+    flat = " ".join(safe(text).split())
+    return flat if len(flat) <= PREVIEW_CHARS else flat[: PREVIEW_CHARS - 1].rstrip() + "…"
+
+
+def citation_line(passage: Passage) -> Content:
+    """release badge · heading path · file:lines, styled from the theme."""
+    c = passage.citation
+    return Content.assemble(
+        (f" {c.version or '-'} ", "bold $text on $accent"),
+        " ",
+        (safe(" › ".join(c.section) or c.title), "bold"),
+        "  ",
+        (safe(c.location), "$success"),
+    )
+
+
+class QuestionInput(Input):
+    """The question box: Enter asks; Up and Down walk through earlier questions."""
+
+    BINDINGS = [
+        Binding("up", "history_back", "Earlier question", show=False),
+        Binding("down", "history_forward", "Later question", show=False),
+    ]
+
+    def __init__(self, history: list[str] | None = None, **kwargs) -> None:
+        super().__init__(placeholder="Ask about the release notes…  (F1 help)", **kwargs)
+        self.history: list[str] = list(history or [])
+        self._position: int | None = None
+        self._draft = ""
+
+    def remember(self, question: str) -> None:
+        """Add a question to the in-memory history (the app persists it)."""
+        if not self.history or self.history[-1] != question:
+            self.history.append(question)
+        self._position = None
+
+    def _show(self, text: str) -> None:
+        self.value = text
+        self.cursor_position = len(text)
+
+    def action_history_back(self) -> None:
+        if not self.history:
+            return
+        if self._position is None:
+            self._draft = self.value
+            self._position = len(self.history) - 1
+        else:
+            self._position = max(0, self._position - 1)
+        self._show(self.history[self._position])
+
+    def action_history_forward(self) -> None:
+        if self._position is None:
+            return
+        self._position += 1
+        if self._position >= len(self.history):
+            self._position = None
+            self._show(self._draft)
+        else:
+            self._show(self.history[self._position])
+
+
+class QuestionBubble(Static):
+    """A question in the transcript, as the person typed it."""
+
+    def __init__(self, question: str) -> None:
+        super().__init__(Content.assemble(("› ", "bold $accent"), (safe(question), "bold")))
+
+
+class PassageItem(Static, can_focus=True):
+    """One ranked passage of an answer card: rank, score bar, release badge, heading path, file:lines."""
+
+    BINDINGS = [
+        Binding("enter", "open", "Open passage"),
+        Binding("c", "copy_citation", "Copy citation"),
+        Binding("t", "copy_text", "Copy text"),
+    ]
+
+    class Opened(Message):
+        """The person asked to read the passage in its section."""
+
+        def __init__(self, passage: Passage, question: str, sentences: tuple[str, ...]) -> None:
+            super().__init__()
+            self.passage = passage
+            self.question = question
+            self.sentences = sentences
+
+    def __init__(self, passage: Passage, best: float, question: str, sentences: tuple[str, ...]) -> None:
+        self.passage = passage
+        self.question = question
+        self.sentences = sentences
+        head = Content.assemble(
+            (f"[{passage.rank}] ", "bold $accent"),
+            (score_bar(passage.score, best), "$primary"),
+            (f" {passage.score:.3f} ", "$text-muted"),
+            citation_line(passage),
+        )
+        super().__init__(Content.assemble(head, "\n", (preview(passage.text), "$text-muted")))
+
+    def action_open(self) -> None:
+        self.post_message(self.Opened(self.passage, self.question, self.sentences))
+
+    def on_click(self) -> None:
+        self.action_open()
+
+    def action_copy_citation(self) -> None:
+        self.app.copy_to_clipboard(citation_text(self.passage))
+        self.notify(f"Copied the citation of passage [{self.passage.rank}]", markup=False)
+
+    def action_copy_text(self) -> None:
+        self.app.copy_to_clipboard(self.passage.text)
+        self.notify(f"Copied the text of passage [{self.passage.rank}]", markup=False)
+
+
+def citation_text(passage: Passage) -> str:
+    """The citation as one line of plain text: title · release · heading path · file:lines · URL."""
+    c = passage.citation
+    parts = [c.title, c.version or "-", " > ".join(c.section), c.location]
+    return " · ".join(parts + ([c.url] if c.url else []))
+
+
+class AnswerCard(Vertical):
+    """The answer to one question: pending while the engine works, then the answer and its passages."""
+
+    def __init__(self, question: str) -> None:
+        super().__init__(classes="pending")
+        self.question = question
+        self.answer: Answer | None = None
+        self.bubble: QuestionBubble | None = None  # the question above the card, set by the app
+        self._state = Content.styled("Waiting for the index to load…", "$text-muted")
+
+    def compose(self):
+        yield Static(self._state, classes="state")
+        yield LoadingIndicator()
+
+    def asking(self, asked_as: str | None, releases: tuple[str, ...]) -> None:
+        """The engine is on it; show the question as understood when it differs from what was typed."""
+        understood = _understood(self.question, asked_as, releases)
+        self._state = Content.assemble(*understood, "\n" if understood else "", ("Answering…", "$text-muted"))
+        for state in self.query(".state").results(Static):
+            state.update(self._state)
+
+    async def show(self, answer: Answer) -> None:
+        """Replace the pending state by the answer, its note and its passages."""
+        self.answer = answer
+        self.remove_class("pending")
+        await self.remove_children()
+        shown: list = []
+        parts = _understood(self.question, answer.asked_as, answer.releases)
+        if parts:
+            shown.append(Static(Content.assemble(*parts), classes="asked-as"))
+        if answer.sentences:
+            body: list = [("Answer: ", "bold $success")]
+            for i, s in enumerate(answer.sentences):
+                body += [" " if i else "", safe(s.text), (f" [{s.passage}]", "bold $accent")]
+            shown.append(Static(Content.assemble(*body), classes="answer"))
+        if answer.note:
+            shown.append(Static(Content.styled(safe(answer.note), "$warning"), classes="note"))
+        best = max((p.score for p in answer.passages), default=0.0)
+        sentences = tuple(s.text for s in answer.sentences)
+        shown += [PassageItem(p, best, answer.question, sentences) for p in answer.passages]
+        await self.mount_all(shown)
+
+    def fail(self, message: str) -> None:
+        """The question could not be answered; say why on the card."""
+        self.remove_class("pending")
+        self.add_class("failed")
+        self.remove_children()
+        self.mount(Static(Content.styled(safe(message), "$error"), classes="note"))
+
+    def superseded(self) -> None:
+        """A newer question was asked before this one finished."""
+        self.remove_class("pending")
+        self.add_class("superseded")
+        self.remove_children()
+        self.mount(Static(Content.styled("Skipped: a newer question was asked.", "$text-muted"), classes="note"))
+
+    def passages(self) -> list[PassageItem]:
+        return list(self.query(PassageItem))
+
+
+def _understood(question: str, asked_as: str | None, releases: tuple[str, ...]) -> list:
+    parts: list = []
+    if asked_as and asked_as != question:
+        parts += [("asked as: ", "$text-muted"), (safe(asked_as), "italic")]
+    if releases:
+        parts += ["  " if parts else "", ("release: ", "$text-muted"), (", ".join(releases), "bold $accent")]
+    return parts
+
+
+class FilterChip(Static):
+    """The release filter in force, e.g. ``release: 2.13 ✕``; clicking it clears the filter."""
+
+    class Cleared(Message):
+        """The person removed the release filter."""
+
+    releases: reactive[tuple[str, ...]] = reactive((), layout=True)
+
+    def render(self) -> Content:
+        if not self.releases:
+            return Content("")
+        return Content.assemble(("release: ", ""), (", ".join(self.releases), "bold"), ("  ✕ ", ""))
+
+    def watch_releases(self, releases: tuple[str, ...]) -> None:
+        self.display = bool(releases)
+
+    def on_click(self) -> None:
+        self.post_message(self.Cleared())
+
+
+class ChipBar(Horizontal):
+    """Filter chips above the input, and a hint of how to clear them."""
+
+    def compose(self):
+        yield FilterChip(id="release-chip")
+        yield Static(Content.styled("Ctrl+L clears · F4 picks a release", "$text-muted"), id="chip-hint")
+
+    def set_releases(self, releases: tuple[str, ...]) -> None:
+        self.query_one(FilterChip).releases = tuple(releases)
+        self.display = bool(releases)
+
+
+class StatusBar(Static):
+    """Mode, top-k, corpus, chunk count, index age and whether the index is stale or still loading."""
+
+    mode: reactive[str] = reactive("hybrid")
+    top_k: reactive[int] = reactive(5)
+    state: reactive[str] = reactive("loading")  # loading | ready | failed
+    facts: reactive[str] = reactive("")
+
+    def render(self) -> Content:
+        where = {"loading": ("loading model and index…", "$warning"), "failed": ("no index loaded", "$error")}
+        return Content.assemble(
+            ("mode ", "$text-muted"), (self.mode, "bold"),
+            ("  top ", "$text-muted"), (str(self.top_k), "bold"),
+            "  ",
+            where.get(self.state, (safe(self.facts), "")),
+        )

@@ -1,0 +1,405 @@
+"""The chat driven with Textual's Pilot over a deterministic fake backend."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from textual.widgets import Static
+
+from index.errors import IndexCorrupt
+from qa.history import History
+from qa.tui.app import ChatApp, make_app
+from qa.tui.screens import ErrorScreen, HelpScreen, PassageScreen, ReleasePicker
+from qa.tui.widgets import AnswerCard, FilterChip, PassageItem, QuestionBubble, QuestionInput, StatusBar
+from tui_fakes import FakeBackend
+
+SIZE = (100, 30)
+
+
+def app_with(backend=None, **options) -> ChatApp:
+    backend = backend or FakeBackend()
+    return make_app(lambda notify: backend, **options)
+
+
+def shown(widget) -> str:
+    """The plain text a Static shows (what a person reads, markup and all)."""
+    return str(widget.render())
+
+
+def screen_text(app: ChatApp) -> str:
+    return "\n".join(shown(w) for w in app.screen.query(Static))
+
+
+async def ask(app: ChatApp, pilot, question: str) -> AnswerCard:
+    box = app.query_one(QuestionInput)
+    box.focus()
+    box.value = question
+    await pilot.press("enter")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    return app.cards[-1]
+
+
+async def test_a_question_gets_an_answer_card_with_citations():
+    app = app_with()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        card = await ask(app, pilot, "native metal kernels for MPS")
+        text = screen_text(app)
+        assert "› native metal kernels for MPS" in text
+        assert "Answer: PyTorch 2.14 adds native Metal kernels for MPS. [1]" in text
+        first = card.passages()[0]
+        line = shown(first)
+        assert "[1]" in line and " 2.14 " in line
+        assert "Prototype Features › MPS native Metal kernels" in line
+        assert "pytorch-2.14.md:1-4" in line
+        assert app.query_one(QuestionInput).value == ""
+        assert app.query_one(QuestionInput).has_focus
+
+
+async def test_status_bar_shows_mode_top_k_corpus_chunks_and_age():
+    app = app_with()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        status = shown(app.query_one(StatusBar))
+        assert "mode hybrid" in status and "top 5" in status
+        assert "fake notes · 5 chunks · built" in status
+
+
+async def test_open_a_passage_and_go_back():
+    app = app_with()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await ask(app, pilot, "deterministic flexattention backward")
+        await pilot.press("tab")  # from the input to the first passage
+        assert isinstance(app.focused, PassageItem)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, PassageScreen)
+        text = screen_text(app)
+        assert "https://pytorch.org/blog/2.14#flexattention" in text
+        assert "Beta Features › FlexAttention" in text
+        assert "Deterministic FlexAttention backward is now supported." in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, PassageScreen)
+        assert app.query_one(AnswerCard).answer is not None
+
+
+async def test_number_key_and_click_open_passages():
+    app = app_with()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        card = await ask(app, pilot, "MPS kernels")
+        assert len(card.passages()) >= 2
+        app.query_one(PassageItem).focus()  # digits go to the input while it has focus
+        await pilot.press("2")
+        await pilot.pause()
+        assert isinstance(app.screen, PassageScreen)
+        assert app.screen.passage.rank == 2
+        await pilot.press("escape")
+        await pilot.click(PassageItem)
+        await pilot.pause()
+        assert isinstance(app.screen, PassageScreen) and app.screen.passage.rank == 1
+
+
+async def test_digits_typed_in_the_input_stay_in_the_question():
+    app = app_with()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await ask(app, pilot, "MPS kernels")
+        app.query_one(QuestionInput).focus()
+        await pilot.press(*"in 2.13?")
+        assert app.query_one(QuestionInput).value == "in 2.13?"
+        assert not isinstance(app.screen, (PassageScreen, HelpScreen))
+
+
+async def test_passage_view_highlights_the_answer_sentence_and_question_terms():
+    app = app_with()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await ask(app, pilot, "deterministic flexattention backward")
+        app.action_open_passage(1)
+        await pilot.pause()
+        passage = app.screen.query_one("#passage", Static).render()
+        styles = {(passage.plain[s.start:s.end], str(s.style)) for s in passage.spans}
+        assert ("Deterministic", "bold underline") in styles
+        assert any(text.startswith("Deterministic FlexAttention backward is now supported.") and "$warning" in style
+                   for text, style in styles)
+
+
+async def test_history_recall_with_up_and_down(tmp_path):
+    history = History(tmp_path / "history.jsonl")
+    app = app_with(history=history)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await ask(app, pilot, "first question about ROCm")
+        await ask(app, pilot, "second question about MPS")
+        box = app.query_one(QuestionInput)
+        box.value = "draft"
+        await pilot.press("up")
+        assert box.value == "second question about MPS"
+        await pilot.press("up")
+        assert box.value == "first question about ROCm"
+        await pilot.press("down", "down")
+        assert box.value == "draft"
+
+
+async def test_history_persists_across_runs(tmp_path):
+    path = tmp_path / "history.jsonl"
+    app = app_with(history=History(path))
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await ask(app, pilot, "ROCm wheels")
+    again = app_with(history=History(path))
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.press("up")
+        assert again.query_one(QuestionInput).value == "ROCm wheels"
+
+
+async def test_release_filter_is_inherited_shown_as_a_chip_and_cleared():
+    backend = FakeBackend()
+    app = app_with(backend)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await ask(app, pilot, "what changed for MPS in 2.13")
+        chip = app.query_one(FilterChip)
+        assert chip.display and "release: 2.13" in shown(chip)
+        await ask(app, pilot, "fused layer norm kernels")
+        assert backend.asked[-1][3] == ("2.13",)  # inherited
+        await pilot.press("ctrl+l")
+        await pilot.pause()
+        assert not app.query_one(FilterChip).display
+        await ask(app, pilot, "native metal kernels")
+        assert backend.asked[-1][3] == ()
+
+
+async def test_clicking_the_chip_clears_the_filter():
+    backend = FakeBackend()
+    app = app_with(backend, releases=("2.14",))
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.click(FilterChip)
+        await pilot.pause()
+        assert app.release_filter == ()
+        await ask(app, pilot, "ROCm wheels")
+        assert backend.asked[-1][3] == ()
+
+
+async def test_release_picker_sets_the_filter():
+    backend = FakeBackend()
+    app = app_with(backend)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("f4")
+        await pilot.pause()
+        assert isinstance(app.screen, ReleasePicker)
+        await pilot.press("down", "down", "enter")  # All releases, 2.14, 2.13
+        await pilot.pause()
+        assert app.release_filter == ("2.13",)
+        await ask(app, pilot, "kernels")
+        assert backend.asked[-1][3] == ("2.13",)
+
+
+async def test_mode_and_top_k_switch_reach_the_engine_and_the_status_bar():
+    backend = FakeBackend()
+    app = app_with(backend)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("f2")
+        await pilot.press("f3")
+        await pilot.pause()
+        status = shown(app.query_one(StatusBar))
+        assert "mode bm25" in status and "top 10" in status
+        await ask(app, pilot, "ROCm wheels")
+        assert backend.asked[-1][1:3] == (10, "bm25")
+        await pilot.press("f2", "f2")
+        assert app.mode == "hybrid"
+
+
+async def test_a_broken_index_shows_an_error_dialog_and_the_app_keeps_running():
+    def broken(notify):
+        raise IndexCorrupt("Index at /x is corrupt (vectors.faiss fails its checksum); rebuild it with: relnotes index --rebuild")
+
+    app = make_app(broken)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, ErrorScreen)
+        assert "relnotes index --rebuild" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, ErrorScreen)
+        card = await ask(app, pilot, "anything")
+        assert "No index is loaded" in screen_text(app)
+        assert card.answer is None
+        assert "no index loaded" in shown(app.query_one(StatusBar))
+
+
+async def test_a_bad_question_is_reported_on_its_card_and_the_chat_goes_on():
+    app = app_with()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        card = await ask(app, pilot, "please explode")
+        assert card.answer is None
+        assert "the fake engine refuses 'explode'" in screen_text(app)
+        card = await ask(app, pilot, "ROCm wheels")
+        assert card.answer is not None
+
+
+@pytest.mark.parametrize("question", ["[bold]x[/] ROCm", "[link=file:///etc/passwd]x[/] ROCm", "[/] ROCm"])
+async def test_markup_in_questions_and_passages_is_shown_literally(question):
+    app = app_with()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await ask(app, pilot, question)
+        bubble = app.query(QuestionBubble).last()
+        assert question in shown(bubble)
+        await ask(app, pilot, "literal markup text stays")
+        line = shown(app.cards[-1].passages()[0])
+        assert "[bold]not bold[/]" in line and "[link=file:///etc/passwd]x[/]" in line
+        assert "\\x1b[31mred" in line and "\x1b" not in line
+        app.action_open_passage(1)
+        await pilot.pause()
+        assert "[link=file:///etc/passwd]x[/]" in shown(app.screen.query_one("#passage"))
+
+
+async def test_the_ui_stays_responsive_while_a_slow_engine_answers():
+    gate = threading.Event()
+    backend = FakeBackend(gate=gate)
+    app = app_with(backend)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        box = app.query_one(QuestionInput)
+        box.value = "ROCm wheels"
+        await pilot.press("enter")
+        await pilot.pause()
+        card = app.cards[-1]
+        assert card.answer is None and card.has_class("pending")
+        await pilot.press("f2")  # keys work while the engine is busy
+        await pilot.press(*"typing")
+        assert app.mode == "bm25" and box.value == "typing"
+        gate.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert card.answer is not None
+
+
+async def test_a_newer_question_supersedes_an_older_ones_display():
+    gate = threading.Event()
+    app = app_with(FakeBackend(gate=gate))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        box = app.query_one(QuestionInput)
+        for question in ("ROCm wheels", "MPS kernels"):
+            box.value = question
+            await pilot.press("enter")
+            await pilot.pause()
+        gate.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        older, newer = app.cards
+        assert older.answer is None and "newer question" in screen_text(app)
+        assert newer.answer is not None and newer.answer.question.startswith("MPS")
+
+
+async def test_a_question_typed_while_loading_is_answered_when_ready():
+    loaded = threading.Event()
+    backend = FakeBackend()
+
+    def slow(notify):
+        loaded.wait(10)
+        return backend
+
+    app = make_app(slow)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert "loading" in shown(app.query_one(StatusBar))
+        card = await ask_without_waiting(app, pilot, "ROCm wheels")
+        assert card.answer is None and "Waiting for the index" in screen_text(app)
+        loaded.set()
+        await app.workers.wait_for_complete()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert card.answer is not None and card.answer.passages[0].citation.version == "2.9"
+
+
+async def ask_without_waiting(app, pilot, question):
+    box = app.query_one(QuestionInput)
+    box.value = question
+    await pilot.press("enter")
+    await pilot.pause()
+    return app.cards[-1]
+
+
+async def test_help_opens_with_f1_and_question_mark_outside_the_input():
+    app = app_with()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        assert "Ctrl+L" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.press("?")  # typed into the question, not a help key there
+        assert app.query_one(QuestionInput).value == "?"
+        app.set_focus(None)
+        await pilot.press("?")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+
+
+async def test_copy_citation_and_text_of_the_focused_passage():
+    app = app_with()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await ask(app, pilot, "ROCm wheels")
+        app.query_one(PassageItem).focus()
+        await pilot.press("c")
+        assert app.clipboard == (
+            "PyTorch 2.9 release blog · 2.9 · Stable Features > ROCm · pytorch-2.9.md:31-34 · "
+            "https://pytorch.org/blog/2.9#rocm"
+        )
+        await pilot.press("t")
+        assert app.clipboard.startswith("ROCm 6.4 wheels are published for 2.9.")
+
+
+async def test_export_writes_the_transcript_as_markdown(tmp_path):
+    app = app_with(export_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await ask(app, pilot, "ROCm wheels")
+        await ask(app, pilot, "literal markup text")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    [written] = tmp_path.glob("relnotes-chat-*.md")
+    report = written.read_text(encoding="utf-8")
+    assert "## 1: ROCm wheels" in report
+    assert "pytorch\\-2\\.9\\.md\\:31\\-34" in report
+    assert "```text\nLiteral [bold]not bold[/]" in report  # passage text in a fenced (verbatim) block
+
+
+async def test_export_to_an_unwritable_folder_is_a_notification(tmp_path):
+    app = app_with(export_dir=tmp_path / "missing" / "folder")
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert any("Could not write" in n.message and "--export-dir" in n.message for n in app._notifications)
+
+
+async def test_every_action_is_in_the_command_palette():
+    app = app_with()
+    async with app.run_test(size=SIZE):
+        titles = {c.title for c in app.get_system_commands(app.screen)}
+        assert {"Help", "Mode", "Top-k", "Release", "Clear filter", "Export"} <= titles
+
+
+async def test_works_in_a_light_theme_at_80x24():
+    app = app_with()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.theme = "textual-light"
+        await app.workers.wait_for_complete()
+        card = await ask(app, pilot, "native metal kernels for MPS")
+        assert card.passages() and card.region.width <= 80
