@@ -390,10 +390,126 @@ async def test_export_to_an_unwritable_folder_is_a_notification(tmp_path):
 
 
 async def test_every_action_is_in_the_command_palette():
+    from qa.tui.app import PALETTE
+
     app = app_with()
-    async with app.run_test(size=SIZE):
-        titles = {c.title for c in app.get_system_commands(app.screen)}
-        assert {"Help", "Mode", "Top-k", "Release", "Clear filter", "Export"} <= titles
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        commands = {c.title: c for c in app.get_system_commands(app.screen)}
+        palette_actions = {action.split("(")[0] for _, _, action in PALETTE}
+        bound = {b.action.split("(")[0] for b in app.BINDINGS if b.action != "quit"}
+        assert bound - {"scroll_transcript"} <= palette_actions
+        assert {title for title, _, _ in PALETTE} <= set(commands)
+        await ask(app, pilot, "ROCm wheels")
+        app.call_next(commands["Copy citation"].callback)  # as the palette runs it
+        await pilot.pause()
+        assert app.clipboard.startswith("PyTorch 2.9 release blog · 2.9 · Stable Features > ROCm")
+        app.call_next(commands["Switch mode"].callback)
+        await pilot.pause()
+        assert app.mode == "bm25"
+
+
+async def test_a_which_release_question_keeps_the_chip_for_the_next_question():
+    backend = FakeBackend()
+    app = app_with(backend)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await ask(app, pilot, "what changed for MPS in 2.13")
+        await ask(app, pilot, "which release added fused kernels")
+        assert backend.asked[-1][3] == ()  # asked across releases
+        assert app.release_filter == ("2.13",) and app.query_one(FilterChip).display
+        await ask(app, pilot, "layer norm memory")
+        assert backend.asked[-1][3] == ("2.13",)
+
+
+async def test_a_refused_question_leaves_the_chip_and_the_previous_turn():
+    backend = FakeBackend()
+    app = app_with(backend)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await ask(app, pilot, "MPS kernels in 2.13")
+        turn = app.turn
+        await ask(app, pilot, "explode in 2.9")
+        assert app.release_filter == ("2.13",) and app.turn == turn
+
+
+async def test_an_unknown_starting_release_is_dropped_with_a_notification():
+    app = app_with(releases=("7.7",))
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.release_filter == ()
+        assert any("no release 7.7" in n.message and "2.9, 2.13, 2.14" in n.message for n in app._notifications)
+
+
+async def test_digits_on_the_passage_screen_do_not_stack_screens():
+    app = app_with()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await ask(app, pilot, "MPS kernels")
+        app.action_open_passage(1)
+        await pilot.pause()
+        await pilot.press("2")
+        await pilot.pause()
+        assert len(app.screen_stack) == 2
+        await pilot.press("escape")
+        assert len(app.screen_stack) == 1
+
+
+async def test_tab_goes_to_the_newest_answer():
+    app = app_with()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await ask(app, pilot, "ROCm wheels")
+        await ask(app, pilot, "MPS kernels")
+        await pilot.press("tab")
+        assert app.focused in app.cards[-1].passages()
+
+
+async def test_history_write_failures_are_notified(tmp_path):
+    (tmp_path / "afile").write_text("")
+    app = app_with(history=History(tmp_path / "afile" / "history.jsonl"))
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        card = await ask(app, pilot, "ROCm wheels")
+        assert card.answer is not None
+        assert any("history" in n.message.lower() for n in app._notifications)
+
+
+async def test_the_status_bar_says_when_the_corpus_changed_since_the_build():
+    from dataclasses import replace
+
+    backend = FakeBackend()
+    app = app_with(backend)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        backend.info = replace(backend.info, stale=True)
+        app.refresh_info()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "STALE" in shown(app.query_one(StatusBar))
+
+
+def test_section_view_shows_text_shared_by_neighbouring_chunks_once():
+    from dataclasses import replace
+
+    from fakes import make_chunk
+    from qa.model import Passage
+    from qa.tui.backend import overlap, section_view
+    from tui_fakes import citation
+
+    def sibling(n, text, lines):
+        return replace(make_chunk(n, text), section=("S",), lines=lines)
+
+    a, b, c = sibling(1, "alpha beta gamma. See", (1, 2)), sibling(2, "See the notes. Delta.", (2, 3)), \
+        sibling(3, "Other paragraph.", (5, 5))
+    assert overlap(a.text, b.text) == 3 and overlap(b.text, c.text) == 0
+    assert overlap("x stable", "table y") == 0  # not a whole word
+    for chunk in (a, b, c):
+        cit = replace(citation(0), document=chunk.document, section=chunk.section)
+        view = section_view([c, b, a], Passage(1, chunk.id, chunk.text, 1.0, cit))
+        assert view.passage == chunk.text
+        assert view.before + view.passage + view.after == "alpha beta gamma. See the notes. Delta.\n\nOther paragraph."
 
 
 async def test_works_in_a_light_theme_at_80x24():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from typing import Sequence
 
+from corpus.versions import version_matches
 from qa.errors import BadQuestion
 from qa.model import Answer, AnswerSentence, Citation, Passage
 from qa.releases import find_releases
@@ -82,6 +83,12 @@ class FakeBackend:
             passages=passages, sentences=sentences, confident=bool(ranked),
             note=None if ranked else "No passage matches this question.",
         )
+
+    def held(self, release: str) -> bool:
+        return any(version_matches(r, release) for r in self.releases)
+
+    def refresh(self) -> IndexInfo:
+        return self.info
 
     def section(self, passage: Passage) -> SectionView:
         return SectionView(passage.citation, "Text before the passage.\n\n" * 30, passage.text,

@@ -35,6 +35,7 @@ from .widgets import AnswerCard, ChipBar, FilterChip, PassageItem, QuestionBubbl
 
 USER_ERRORS = (CorpusError, RelnotesIndexError, QAError)
 MODES = ("hybrid", "bm25", "dense")
+REFRESH_SECONDS = 60
 TOP_KS = (3, 5, 10)
 
 BackendFactory = Callable[[Callable[[str], None]], ChatBackend]
@@ -53,9 +54,9 @@ class ChatApp(App):
         Binding("f2", "cycle_mode", "Mode"),
         Binding("f3", "cycle_top_k", "Top-k"),
         Binding("f4", "pick_release", "Release"),
-        Binding("ctrl+l", "clear_filter", "Clear filter"),
+        Binding("ctrl+l", "clear_filter", "Clear"),
         Binding("ctrl+s", "export", "Export"),
-        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
         Binding("pageup", "scroll_transcript(-1)", "Scroll up", show=False),
         Binding("pagedown", "scroll_transcript(1)", "Scroll down", show=False),
         *(Binding(str(n), f"open_passage({n})", f"Open passage {n}", show=False) for n in range(1, 10)),
@@ -98,7 +99,7 @@ class ChatApp(App):
         yield ChipBar(id="chips")
         yield QuestionInput(self.history.questions(), id="question")
         yield StatusBar(id="status")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         status = self.query_one(StatusBar)
@@ -125,14 +126,32 @@ class ChatApp(App):
     def _loaded(self, backend: ChatBackend) -> None:
         self.backend = backend
         self.load_failed = False
-        status = self.query_one(StatusBar)
-        info = backend.info
-        stale = " · STALE" if info.stale else ""
-        status.facts = f"{info.corpus} · {info.chunks} chunks · built {info.age()}{stale}"
-        status.state = "ready"
+        self._show_info(backend.info)
+        self.query_one(StatusBar).state = "ready"
+        self.set_interval(REFRESH_SECONDS, self.refresh_info)
+        self._check_filter(self.release_filter)
         waiting, self.waiting = self.waiting, []
         for seq, question, card in waiting:
             self._dispatch(seq, question, card)
+
+    def _show_info(self, info) -> None:
+        stale = " · STALE: restart the chat to rebuild" if info.stale else ""
+        self.query_one(StatusBar).facts = f"{info.corpus} · {info.chunks} chunks · built {info.age()}{stale}"
+
+    @work(thread=True, exclusive=True, group="refresh")
+    def refresh_info(self) -> None:
+        """Update the index age and whether the corpus changed since the build (every REFRESH_SECONDS)."""
+        if self.backend is not None:
+            self.call_from_thread(self._show_info, self.backend.refresh())
+
+    def _check_filter(self, releases: tuple[str, ...]) -> None:
+        """Drop releases the corpus does not hold from the filter, and say which and what it has."""
+        missing = [r for r in releases if not self.backend.held(r)]
+        if missing:
+            self.set_filter(tuple(r for r in releases if r not in missing))
+            self.notify(f"The corpus holds no release {', '.join(missing)} (it has: "
+                        f"{', '.join(self.backend.releases) or 'none'}); F4 picks one.",
+                        title="Unknown release", severity="warning", markup=False)
 
     def _load_failed(self, message: str) -> None:
         self.load_failed = True
@@ -172,21 +191,29 @@ class ChatApp(App):
         return card
 
     def _dispatch(self, seq: int, question: str, card: AnswerCard) -> None:
+        """Resolve the question against the previous turn and the chip, and answer it in a worker.
+
+        The turn and the chip change only when the answer arrives (a refused question leaves
+        them as they were), and a question that names no release and inherits none (a
+        which-release question) searches all releases without clearing the chip.
+        """
         backend = self.backend
         previous = self.turn if self.turn is not None else Turn("", "", self.release_filter)
         if previous.releases != self.release_filter:
             previous = replace(previous, releases=self.release_filter)
         follow = resolve(previous, question, backend.releases, backend.products)
         card.asking(follow.text, follow.releases)
-        self.set_filter(follow.releases)
-        self.turn = Turn(question, follow.text, follow.releases)
-        self._answer(seq, question, follow.text, follow.releases, card)
+        self._answer(seq, question, follow.text, follow.releases, self.top_k, self.mode, card)
 
     @work(thread=True, group="answer")
-    def _answer(self, seq: int, question: str, text: str, releases: tuple[str, ...], card: AnswerCard) -> None:
+    def _answer(self, seq: int, question: str, text: str, releases: tuple[str, ...], top_k: int, mode: str,
+                card: AnswerCard) -> None:
+        if seq != self.latest:  # a newer question came in while this one waited
+            self.call_from_thread(card.superseded)
+            return
         started = time.perf_counter()
         try:
-            answer = self.backend.ask(text, self.top_k, self.mode, releases, typed=question)
+            answer = self.backend.ask(text, top_k, mode, releases, typed=question)
         except USER_ERRORS as exc:
             self.call_from_thread(self._failed, seq, card, str(exc))
             return
@@ -196,8 +223,23 @@ class ChatApp(App):
         if seq != self.latest:
             card.superseded()
             return
+        for older in self.cards[:-1]:
+            for item in older.passages():
+                item.can_focus = False  # Tab and 1-9 reach the newest answer; older ones still open on click
         await card.show(answer)
+        held = tuple(r for r in answer.releases if self.backend.held(r))
+        if answer.releases and held != tuple(answer.releases):
+            self.notify(answer.note or "The corpus does not hold that release.", title="Unknown release",
+                        severity="warning", markup=False)
+        self.turn = Turn(question, answer.asked_as, held)
+        if held or answer.releases:
+            self.set_filter(held)
+        elif self.release_filter:
+            self.turn = replace(self.turn, releases=self.release_filter)
+        known = len(self.history.warnings)
         self.history.append(Entry.now(question, answer.asked_as, tuple(answer.releases)))
+        for warning in self.history.warnings[known:]:
+            self.notify(warning, severity="warning", markup=False)
         self.call_after_refresh(self._bring_into_view, card)
         self.log(f"answered in {(time.perf_counter() - started) * 1000:.0f} ms")
 
@@ -254,6 +296,12 @@ class ChatApp(App):
         view = self.backend.section(event.passage)
         self.push_screen(PassageScreen(view, event.question, event.sentences, event.passage))
 
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        """Open-passage keys (1-9) and the pickers work on the chat screen only, not over a passage."""
+        if action in ("open_passage", "pick_release", "export") and self.screen is not self.screen_stack[0]:
+            return False
+        return True
+
     def action_open_passage(self, number: int) -> None:
         """Open passage ``number`` of the newest answer."""
         shown = [c for c in self.cards if c.answer is not None]
@@ -274,7 +322,8 @@ class ChatApp(App):
         """Every answered question of this session as the Markdown report of ``relnotes batch``."""
         from ..formats import answer_record, markdown_report
 
-        records = [answer_record(c.answer, str(n)) for n, c in enumerate(self.cards, 1) if c.answer is not None]
+        answered = [c.answer for c in self.cards if c.answer is not None]
+        records = [answer_record(answer, str(n)) for n, answer in enumerate(answered, 1)]
         return markdown_report(records)
 
     def action_export(self) -> None:
@@ -290,10 +339,35 @@ class ChatApp(App):
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
-        for binding in self.BINDINGS:
-            if isinstance(binding, Binding) and binding.show and binding.action != "quit":
-                yield SystemCommand(binding.description, f"{binding.description} ({binding.key})",
-                                    lambda action=binding.action: self.run_action(action))
+        for title, help_text, action in PALETTE:
+            yield SystemCommand(title, help_text, lambda action=action: self.run_action(action))
+
+    def _newest_passage(self) -> PassageItem | None:
+        shown = [c for c in self.cards if c.answer is not None and c.passages()]
+        return shown[-1].passages()[0] if shown else None
+
+    def action_copy_top(self, what: str) -> None:
+        """Copy the focused passage's (or else the newest answer's first passage's) citation or text."""
+        item = self.focused if isinstance(self.focused, PassageItem) else self._newest_passage()
+        if item is None:
+            self.notify("No passage to copy yet", severity="warning", markup=False)
+        elif what == "text":
+            item.action_copy_text()
+        else:
+            item.action_copy_citation()
+
+
+PALETTE = (
+    ("Help", "Keys, follow-ups and filters (F1)", "help"),
+    ("Switch mode", "hybrid, bm25, dense (F2)", "cycle_mode"),
+    ("Change top-k", "3, 5, 10 passages (F3)", "cycle_top_k"),
+    ("Filter on a release", "Pick one of the corpus's releases (F4)", "pick_release"),
+    ("Clear the release filter", "Search every release again (Ctrl+L)", "clear_filter"),
+    ("Open the first passage", "Of the newest answer (1)", "open_passage(1)"),
+    ("Copy citation", "Of the focused passage, else the newest answer's first (c)", "copy_top('citation')"),
+    ("Copy passage text", "Of the focused passage, else the newest answer's first (t)", "copy_top('text')"),
+    ("Export the transcript", "To relnotes-chat-*.md as Markdown (Ctrl+S)", "export"),
+)
 
 
 def make_app(backend_factory: BackendFactory, **options) -> ChatApp:

@@ -67,13 +67,21 @@ class ChatBackend(Protocol):
     def section(self, passage: Passage) -> SectionView:
         """The whole section ``passage`` comes from."""
 
+    def held(self, release: str) -> bool:
+        """Whether the corpus holds ``release`` (2.13 covers 2.13.1)."""
+
+    def refresh(self) -> IndexInfo:
+        """The index facts again (age, and whether the corpus changed since the build)."""
+
 
 class EngineBackend:
     """The real backend: the engine over a loaded index; one question at a time."""
 
-    def __init__(self, engine, info: IndexInfo) -> None:
+    def __init__(self, engine, info: IndexInfo, corpus_paths: Sequence[Path] = (), model_path: Path | None = None) -> None:
         self.engine = engine
         self.info = info
+        self.corpus_paths = tuple(corpus_paths)
+        self.model_path = model_path
         self.releases = engine.releases
         self.products = engine.products
         self._lock = threading.Lock()  # the engine's caches are not shared between threads
@@ -85,12 +93,46 @@ class EngineBackend:
     def section(self, passage: Passage) -> SectionView:
         return section_view(self.engine.index.chunks, passage)
 
+    def held(self, release: str) -> bool:
+        return self.engine.held(release)
+
+    def refresh(self) -> IndexInfo:
+        """Re-check the corpus against the index (a file edited or added during the chat makes it stale)."""
+        from dataclasses import replace
+
+        from corpus.errors import CorpusError
+        from index.service import index_status
+
+        try:
+            status = index_status(list(self.corpus_paths) or None, Path(self.info.directory), self.model_path)
+        except CorpusError:
+            return replace(self.info, stale=True)
+        self.info = replace(self.info, stale=bool(status.get("stale")))
+        return self.info
+
+
+MIN_OVERLAP = 3  # characters, whole words at both ends; shorter matches are coincidences
+
+
+def overlap(first: str, second: str) -> int:
+    """How many characters at the start of ``second`` repeat the end of ``first`` (whole words only).
+
+    The chunker repeats the end of a chunk at the start of the next one when it splits a long
+    section, so the passage view must not show that text twice.
+    """
+    for k in range(min(len(first), len(second)), MIN_OVERLAP - 1, -1):
+        starts_word = k == len(first) or first[-k - 1].isspace()
+        ends_word = k == len(second) or second[k].isspace() or not second[k - 1].isalnum()
+        if starts_word and ends_word and first.endswith(second[:k]):
+            return k
+    return 0
+
 
 def section_view(chunks, passage: Passage) -> SectionView:
     """Rebuild the passage's section from its chunks (same document, same heading path, in line order).
 
-    Chunks cover their section's text without gaps, so joining them in order gives the section; the
-    passage keeps its own verbatim text. Falls back to the passage alone when it is not in ``chunks``.
+    Text repeated between neighbouring chunks is shown once, and the passage always whole.
+    Falls back to the passage alone when it is not in ``chunks``.
     """
     c = passage.citation
     siblings = sorted(
@@ -101,12 +143,22 @@ def section_view(chunks, passage: Passage) -> SectionView:
     if passage.chunk_id not in ids:
         return SectionView(c, "", passage.text, "")
     at = ids.index(passage.chunk_id)
+    texts = [ch.text for ch in siblings]
+    shared = [overlap(a, b) for a, b in zip(texts, texts[1:])]  # shared[j]: chunk j and j + 1
 
-    def join(part) -> str:
-        return "\n\n".join(ch.text for ch in part)
-
-    before, after = join(siblings[:at]), join(siblings[at + 1 :])
-    return SectionView(c, before + "\n\n" if before else "", passage.text, "\n\n" + after if after else "")
+    before = ""
+    for j in range(at):
+        text = texts[j][shared[j - 1]:] if j else texts[j]
+        if j == at - 1 and shared[j]:
+            text = text[: len(text) - shared[j]]  # the passage shows the shared text itself
+        before += (text if j and shared[j - 1] else ("\n\n" if before else "") + text)
+    if before and not (at and shared[at - 1]):
+        before += "\n\n"
+    after = ""
+    for j in range(at + 1, len(texts)):
+        text = texts[j][shared[j - 1]:]
+        after += text if shared[j - 1] else "\n\n" + text
+    return SectionView(c, before, passage.text, after)
 
 
 def load_backend(
@@ -144,4 +196,6 @@ def load_backend(
         stale=False,
         directory=str(loaded.directory),
     )
-    return EngineBackend(Engine(loaded), info)
+    engine = Engine(loaded)
+    engine.index.encoder().encode_query("warm up")  # load the query encoder now, not on the first question
+    return EngineBackend(engine, info, corpus_paths, model_path)

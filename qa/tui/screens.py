@@ -33,8 +33,8 @@ def emphasise(text: str, question: str, sentences: tuple[str, ...] = (), passage
     content = Content(shown)
     if passage:
         content = content.stylize("on $boost")
-    for sentence in sentences:
-        at = shown.find(safe(sentence))
+    for sentence in map(safe, sentences):
+        at = shown.find(sentence)
         if at >= 0:
             content = content.stylize("$text on $warning-muted", at, at + len(sentence))
     terms = set(tokenize(question)) - QUESTION_WORDS
@@ -74,7 +74,7 @@ class PassageScreen(Screen):
             yield Static(emphasise(self.view.passage, self.question, self.sentences, passage=True), id="passage")
             if self.view.after:
                 yield Static(emphasise(self.view.after, self.question), classes="context")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.call_after_refresh(self._scroll_to_passage)
