@@ -120,29 +120,60 @@ class Encoder(TextEncoder):
         )
 
 
-class DenseIndex:
-    """Exact inner-product search over unit vectors (faiss IndexFlatIP)."""
+def _check_owners(owners: np.ndarray | None, n_vectors: int) -> np.ndarray:
+    """Owners as an int64 array: non-decreasing item rows 0, 1, ... with every item owning a vector."""
+    if owners is None:
+        return np.arange(n_vectors, dtype=np.int64)
+    owners = np.asarray(owners)
+    if owners.shape != (n_vectors,) or not np.issubdtype(owners.dtype, np.integer):
+        raise ValueError(f"owners must be {n_vectors} integers, one per vector, got {owners.dtype} {owners.shape}")
+    steps = np.diff(owners)
+    if n_vectors and (owners[0] != 0 or np.any((steps != 0) & (steps != 1))):
+        raise ValueError("owners must number items 0, 1, 2, ... in order, each owning consecutive vectors")
+    return owners.astype(np.int64)
 
-    def __init__(self, index: Any) -> None:
+
+class DenseIndex:
+    """Exact inner-product search over unit vectors (faiss IndexFlatIP), scoring items by their best vector.
+
+    An item (a chunk) owns one or more consecutive vectors (its windows): ``owners[v]`` is the
+    item of vector ``v``. Search ranks items by the best inner product of any of their vectors.
+    """
+
+    def __init__(self, index: Any, owners: np.ndarray | None = None) -> None:
         """Wrap a faiss IndexFlatIP; use build() or load() instead."""
         self._index = index
+        self._owners = _check_owners(owners, int(index.ntotal))
+        self._items = int(self._owners[-1]) + 1 if self._owners.size else 0
+        self._widest = int(np.bincount(self._owners).max()) if self._owners.size else 1
 
     @classmethod
-    def build(cls, vectors: np.ndarray) -> DenseIndex:
-        """Index a (n, dim) array of vectors; row i gets id i."""
+    def build(cls, vectors: np.ndarray, owners: np.ndarray | None = None) -> DenseIndex:
+        """Index a (n_vectors, dim) array; ``owners[v]`` is the item of row v (None: row i is item i)."""
         vectors = np.asarray(vectors)
         if vectors.ndim != 2 or vectors.shape[1] < 1:
             raise ValueError(f"vectors must have shape (n, dim) with dim >= 1, got {vectors.shape}")
+        owners = _check_owners(owners, len(vectors))
         faiss = import_faiss()
         index = faiss.IndexFlatIP(int(vectors.shape[1]))
         if len(vectors):
             index.add(np.ascontiguousarray(vectors, dtype=np.float32))
-        return cls(index)
+        return cls(index, owners)
 
     @property
     def n(self) -> int:
-        """Number of indexed vectors."""
+        """Number of indexed items (chunks)."""
+        return self._items
+
+    @property
+    def n_vectors(self) -> int:
+        """Number of indexed vectors (windows)."""
         return int(self._index.ntotal)
+
+    @property
+    def owners(self) -> np.ndarray:
+        """The item of each vector."""
+        return self._owners
 
     @property
     def dim(self) -> int:
@@ -152,17 +183,17 @@ class DenseIndex:
     def search(
         self, query: np.ndarray, k: int, allowed: np.ndarray | None = None
     ) -> list[tuple[int, float]]:
-        """Top-k rows by inner product with query, best first.
+        """Top-k items by the best inner product of their vectors with query, best first.
 
         Args:
             query: a (dim,) or (1, dim) vector.
-            k: how many rows at most.
-            allowed: optional bool mask of length n; only True rows can be returned. The filter
-                runs inside the faiss search (IDSelectorBitmap), so k allowed rows come back
-                whenever that many exist.
+            k: how many items at most.
+            allowed: optional bool mask of length n (items); only True items can be returned. The
+                filter runs inside the faiss search (IDSelectorBitmap), so k allowed items come
+                back whenever that many exist.
 
         Returns:
-            (row, score) pairs sorted by score descending, ties by row.
+            (item, score) pairs sorted by score descending, ties by item.
         """
         q = np.ascontiguousarray(np.asarray(query, dtype=np.float32).reshape(1, -1))
         if q.shape[1] != self.dim:
@@ -171,29 +202,35 @@ class DenseIndex:
             raise ValueError(f"k must be >= 0, got {k}")
         faiss = import_faiss()
         params = None
-        available = self.n
+        available = self.n_vectors
         if allowed is not None:
             mask = np.asarray(allowed)
             if mask.dtype != np.bool_ or mask.shape != (self.n,):
                 raise ValueError(f"allowed must be a bool array of shape ({self.n},), got "
                                  f"{mask.dtype} {mask.shape}")
-            available = int(np.count_nonzero(mask))
-            bits = np.packbits(mask, bitorder="little")  # faiss reads bit i of byte i >> 3
-            selector = faiss.IDSelectorBitmap(self.n, faiss.swig_ptr(bits))
+            vector_mask = mask[self._owners]
+            available = int(np.count_nonzero(vector_mask))
+            bits = np.packbits(vector_mask, bitorder="little")  # faiss reads bit i of byte i >> 3
+            selector = faiss.IDSelectorBitmap(self.n_vectors, faiss.swig_ptr(bits))
             params = faiss.SearchParameters(sel=selector)
-        k = min(k, available)
-        if k == 0:
+        # k items need at most k * (most vectors of one item) vectors: each item fills at most that many.
+        depth = min(k * self._widest, available)
+        if depth == 0:
             return []
-        scores, rows = self._index.search(q, k, params=params)
-        hits = [(int(r), float(s)) for r, s in zip(rows[0], scores[0]) if r >= 0]
-        hits.sort(key=lambda hit: (-hit[1], hit[0]))
-        return hits
+        scores, rows = self._index.search(q, depth, params=params)
+        best: dict[int, float] = {}
+        for r, s in zip(rows[0], scores[0]):
+            if r >= 0:
+                item = int(self._owners[r])
+                best[item] = max(best.get(item, -np.inf), float(s))
+        hits = sorted(best.items(), key=lambda hit: (-hit[1], hit[0]))
+        return hits[:k]
 
     def vectors(self) -> np.ndarray:
-        """All indexed vectors as a (n, dim) float32 array (for incremental rebuilds)."""
-        if self.n == 0:
+        """All indexed vectors as a (n_vectors, dim) float32 array (for incremental rebuilds)."""
+        if self.n_vectors == 0:
             return np.empty((0, self.dim), dtype=np.float32)
-        return np.asarray(self._index.reconstruct_n(0, self.n), dtype=np.float32)
+        return np.asarray(self._index.reconstruct_n(0, self.n_vectors), dtype=np.float32)
 
     def save(self, path: Path) -> None:
         """Write the index to path (faiss format, no pickle)."""
@@ -201,11 +238,12 @@ class DenseIndex:
         faiss.write_index(self._index, str(path))
 
     @classmethod
-    def load(cls, path: Path) -> DenseIndex:
-        """Read an index written by save().
+    def load(cls, path: Path, owners: np.ndarray | None = None) -> DenseIndex:
+        """Read an index written by save(); ``owners`` as for build() (the faiss file holds only vectors).
 
         Raises:
-            DenseIndexFileError: the file is missing, unreadable or not a flat inner-product index.
+            DenseIndexFileError: the file is missing, unreadable, not a flat inner-product index,
+                or holds a different number of vectors than ``owners``.
         """
         path = Path(path)
         if not path.is_file():
@@ -223,4 +261,9 @@ class DenseIndex:
                 f"{path} holds a {type(index).__name__}, not a flat inner-product index; "
                 "rebuild it with: relnotes index"
             )
-        return cls(index)
+        if owners is not None and len(owners) != index.ntotal:
+            raise DenseIndexFileError(
+                f"{path} holds {index.ntotal} vectors, out of step with the {len(owners)} windows of its chunks; "
+                "rebuild it with: relnotes index"
+            )
+        return cls(index, owners)

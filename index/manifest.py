@@ -9,7 +9,7 @@ from pathlib import Path
 
 from .errors import IndexCorrupt, IndexMissing
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: chunks.jsonl holds embed_keys, one per embedded window
 MANIFEST = "manifest.json"
 
 

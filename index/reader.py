@@ -27,17 +27,20 @@ def _stderr_line(message: str) -> None:
     sys.stderr.flush()
 
 
-def _read_chunks(path: Path) -> tuple[tuple[Chunk, ...], tuple[str, ...]]:
-    """Parse chunks.jsonl; a truncated or edited line is reported as corruption."""
+def _read_chunks(path: Path) -> tuple[tuple[Chunk, ...], tuple[tuple[str, ...], ...]]:
+    """Parse chunks.jsonl (each chunk with its windows' embedding keys); a damaged line is corruption."""
     chunks: list[Chunk] = []
-    keys: list[str] = []
+    keys: list[tuple[str, ...]] = []
     try:
         with open(path, encoding="utf-8") as fh:
             for number, line in enumerate(fh, 1):
                 try:
                     obj = json.loads(line)
                     chunks.append(Chunk.from_json(obj))
-                    keys.append(str(obj["embed_key"]))
+                    chunk_keys = obj["embed_keys"]
+                    if not isinstance(chunk_keys, list) or not chunk_keys:
+                        raise ValueError("a chunk needs at least one embedding key")
+                    keys.append(tuple(str(k) for k in chunk_keys))
                 except (json.JSONDecodeError, KeyError, TypeError, ValueError, IndexError):
                     raise IndexCorrupt(f"{path} line {number} is damaged; {_REBUILD}") from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -96,14 +99,15 @@ class LoadedIndex:
 
             if self._verify:
                 verify_files(self.directory, self.manifest, [VECTORS])
+            owners = np.repeat(np.arange(len(self.chunks)), [len(keys) for keys in self.embed_keys])
             try:
-                dense = DenseIndex.load(self.directory / VECTORS)
+                dense = DenseIndex.load(self.directory / VECTORS, owners)
             except DenseIndexFileError as exc:
                 raise IndexCorrupt(f"{exc}") from None
             if dense.n != len(self.chunks) or dense.dim != self.manifest.model.get("dim"):
                 raise IndexCorrupt(
                     f"Vectors in {self.directory} are out of step with the chunks "
-                    f"({dense.n} vectors x {dense.dim}, {len(self.chunks)} chunks); {_REBUILD}"
+                    f"({dense.n_vectors} vectors x {dense.dim}, {len(self.chunks)} chunks); {_REBUILD}"
                 )
             self._dense = dense
         return self._dense
@@ -148,4 +152,5 @@ class LoadedIndex:
     def previous_vectors(self) -> dict[str, np.ndarray]:
         """Embedding key -> stored vector, for reuse by an incremental rebuild."""
         vectors = self.dense().vectors()
-        return {key: vectors[row] for row, key in enumerate(self.embed_keys)}
+        keys = [key for chunk_keys in self.embed_keys for key in chunk_keys]
+        return {key: vectors[row] for row, key in enumerate(keys)}

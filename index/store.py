@@ -25,7 +25,7 @@ from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
-from corpus.chunking import CHUNKER_VERSION
+from corpus.chunking import CHUNKER_VERSION, embedding_windows
 from corpus.model import Chunk
 
 from .errors import DenseIndexFileError, IndexBusy, IndexWriteError
@@ -46,15 +46,15 @@ class BuildReport:
     directory: Path
     documents: int
     chunks: int
-    embedded: int
-    reused: int
+    embedded: int  # window vectors computed (a chunk has one or more windows)
+    reused: int  # window vectors kept from the previous index
     seconds: float
 
 
-def embed_key(chunk: Chunk, encoder) -> str:
-    """Content hash of what gets embedded and by which model: equal keys may reuse a stored vector."""
+def embed_key(text: str, encoder) -> str:
+    """Content hash of an embedded text and the model: equal keys may reuse a stored vector."""
     model = f"{encoder.name}\0{encoder.path}\0{encoder.dim}"
-    return hashlib.sha256(f"{model}\0{chunk.index_text}".encode("utf-8")).hexdigest()[:24]
+    return hashlib.sha256(f"{model}\0{text}".encode("utf-8")).hexdigest()[:24]
 
 
 @contextlib.contextmanager
@@ -171,30 +171,34 @@ def _swap_into_place(tmp: Path, directory: Path) -> None:
             shutil.rmtree(old, ignore_errors=True)
 
 
-def _write_vectors(path: Path, vectors: np.ndarray) -> None:
-    """Write the faiss file and read it back: faiss reports some failed writes on stderr only."""
+def _write_vectors(path: Path, vectors: np.ndarray, owners: np.ndarray) -> None:
+    """Write the faiss file and read it back: faiss reports some failed writes on stderr only.
+
+    ``vectors`` holds one row per window and ``owners[row]`` its chunk; the file holds only the
+    window vectors, so it is checked against the window count.
+    """
     from .dense import DenseIndex
 
     try:
-        DenseIndex.build(vectors).save(path)
+        DenseIndex.build(vectors, owners).save(path)
     except RuntimeError as exc:  # faiss's own write errors end with "(strerror)"
         found = re.search(r"\(([^()]+)\)\s*$", str(exc).splitlines()[0] if str(exc) else "")
         reason = found.group(1) if found else "write error"
         code = errno.ENOSPC if reason == os.strerror(errno.ENOSPC) else errno.EIO
         raise OSError(code, f"{path.name}: {reason}") from None
     try:
-        written = DenseIndex.load(path)
+        written = DenseIndex.load(path)  # without owners: a short file is "incomplete", below
     except DenseIndexFileError:
         raise OSError(errno.EIO, f"{path.name} came back unreadable") from None
-    if (written.n, written.dim) != vectors.shape:
+    if (written.n_vectors, written.dim) != vectors.shape:
         raise OSError(errno.EIO, f"{path.name} came back incomplete")
 
 
-def _write_chunks(path: Path, chunks: Sequence[Chunk], keys: Sequence[str]) -> None:
-    """Write chunks as JSONL, one object per line, with the embedding key of each."""
+def _write_chunks(path: Path, chunks: Sequence[Chunk], keys: Sequence[Sequence[str]]) -> None:
+    """Write chunks as JSONL, one object per line, with the embedding keys of its windows."""
     with open(path, "w", encoding="utf-8") as fh:
-        for chunk, key in zip(chunks, keys):
-            fh.write(json.dumps({**chunk.to_json(), "embed_key": key}, ensure_ascii=False) + "\n")
+        for chunk, chunk_keys in zip(chunks, keys):
+            fh.write(json.dumps({**chunk.to_json(), "embed_keys": list(chunk_keys)}, ensure_ascii=False) + "\n")
 
 
 def _fsync_tree(directory: Path) -> None:
@@ -210,17 +214,17 @@ def _fsync_tree(directory: Path) -> None:
 
 
 def _embed(
-    chunks: Sequence[Chunk],
+    texts: Sequence[str],
     keys: Sequence[str],
     encoder,
     previous: dict[str, np.ndarray],
     progress: Progress | None,
 ) -> tuple[np.ndarray, int]:
-    """Vectors for every chunk: reused by embedding key where possible, else encoded."""
+    """Vectors for every window: reused by embedding key where possible, else encoded."""
     todo = [i for i, key in enumerate(keys) if key not in previous]
-    fresh = encoder.encode([chunks[i].index_text for i in todo], progress=progress) if todo else None
+    fresh = encoder.encode([texts[i] for i in todo], progress=progress) if todo else None
     dim = encoder.dim
-    vectors = np.zeros((len(chunks), dim), dtype=np.float32)
+    vectors = np.zeros((len(texts), dim), dtype=np.float32)
     for row, key in enumerate(keys):
         if key in previous:
             vectors[row] = previous[key]
@@ -267,10 +271,14 @@ def build_index(
     started = time.perf_counter()
     params = bm25_params or DEFAULT_PARAMS
     directory = Path(directory)
-    keys = [embed_key(chunk, encoder) for chunk in chunks]
+    windows = [embedding_windows(chunk) for chunk in chunks]
+    keys = [tuple(embed_key(text, encoder) for text in texts) for texts in windows]
+    owners = np.repeat(np.arange(len(chunks)), [len(texts) for texts in windows])
+    flat_texts = [text for texts in windows for text in texts]
+    flat_keys = [key for chunk_keys in keys for key in chunk_keys]
     with build_lock(directory) if lock else contextlib.nullcontext(), _sigterm_as_interrupt():
         recover(directory)
-        vectors, embedded = _embed(chunks, keys, encoder, previous or {}, progress)
+        vectors, embedded = _embed(flat_texts, flat_keys, encoder, previous or {}, progress)
         try:
             tmp = Path(tempfile.mkdtemp(prefix=f".{directory.name}.tmp-", dir=directory.parent))
         except OSError as exc:
@@ -280,7 +288,7 @@ def build_index(
         try:
             _write_chunks(tmp / CHUNKS, chunks, keys)
             lexical_files = LexicalIndex.build([tokenize(c.index_text) for c in chunks], params).save(tmp)
-            _write_vectors(tmp / VECTORS, vectors)
+            _write_vectors(tmp / VECTORS, vectors, owners)
             model = {"name": encoder.name, "path": str(encoder.path), "dim": int(vectors.shape[1])}
             query = write_query_encoder(tmp, encoder, previous=directory, notify=notify)
             if query is not None:  # the torch-free query path (index.onnx_query)
@@ -294,7 +302,7 @@ def build_index(
                 tokenizer={"version": TOKENIZER_VERSION, **tokenizer_settings()},
                 bm25=params.to_json(),
                 corpus=corpus,
-                counts={"documents": len(corpus.get("documents", {})), "chunks": len(chunks)},
+                counts={"documents": len(corpus.get("documents", {})), "chunks": len(chunks), "vectors": len(flat_keys)},
                 files={name: sha256_file(tmp / name) for name in names},
             )
             write_manifest(tmp, manifest)
@@ -315,6 +323,6 @@ def build_index(
         documents=len(corpus.get("documents", {})),
         chunks=len(chunks),
         embedded=embedded,
-        reused=len(chunks) - embedded,
+        reused=len(flat_keys) - embedded,
         seconds=time.perf_counter() - started,
     )

@@ -49,8 +49,8 @@ def load(corpus_paths, index_dir, model_path, *, skip_bad=False, quiet=False, re
 def index_cmd(corpus_paths, index_dir, model_path, skip_bad, rebuild, quiet) -> None:
     """Build or update the hybrid index (BM25 + embeddings) for a corpus.
 
-    Only chunks whose text changed are embedded again; an index that is already
-    fresh is left alone.
+    Only text that changed is embedded again (a chunk is embedded as one or more
+    windows); an index that is already fresh is left alone.
     """
     loaded, report = load(corpus_paths, index_dir, model_path, skip_bad=skip_bad, quiet=quiet, rebuild=rebuild)
     if report is None:
@@ -62,7 +62,7 @@ def index_cmd(corpus_paths, index_dir, model_path, skip_bad, rebuild, quiet) -> 
         return
     click.echo(
         f"Indexed {report.documents} documents, {report.chunks} chunks "
-        f"({report.embedded} embedded, {report.reused} reused) in {report.seconds:.1f} s at {report.directory}"
+        f"({report.embedded} windows embedded, {report.reused} reused) in {report.seconds:.1f} s at {report.directory}"
     )
 
 

@@ -46,7 +46,7 @@ def test_chunks_jsonl_has_the_documented_fields() -> None:
     result = run("chunks", "--format", "jsonl")
     assert result.exit_code == 0
     rows = [json.loads(line) for line in result.output.splitlines()]
-    assert len(rows) > 100
+    assert len(rows) >= 80  # section-sized chunks: 88 for the bundled corpus
     assert {"id", "document", "title", "version", "section", "text", "source", "lines"} <= rows[0].keys()
     assert len({r["id"] for r in rows}) == len(rows)
     assert all(r["lines"][0] <= r["lines"][1] for r in rows)

@@ -25,7 +25,7 @@ def test_second_index_run_is_a_no_op(bundled_index: Path) -> None:
 def test_status_reports_model_and_freshness(bundled_index: Path) -> None:
     info = json.loads(run("status", "--index", str(bundled_index), "--json").output)
     assert info["exists"] and not info["stale"] and info["model"]["name"] == "all-MiniLM-L6-v2"
-    assert info["model"]["dim"] == 384 and info["chunks"] > 100
+    assert info["model"]["dim"] == 384 and info["chunks"] >= 80
     text = run("status", "--index", str(bundled_index)).output
     assert "state:     up to date" in text
 

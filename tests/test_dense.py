@@ -269,3 +269,53 @@ def test_a_folder_that_only_looks_like_a_model_is_a_clear_error(tmp_path):
     encoder = Encoder(tmp_path)
     with pytest.raises(ModelNotFound, match="Cannot load an embedding model"):
         encoder.encode(["x"])
+
+
+def test_items_score_by_their_best_window():
+    vecs = unit_rows(6, 8, seed=4)
+    owners = np.array([0, 0, 0, 1, 2, 2])  # item 0 has three windows, item 2 two
+    index = DenseIndex.build(vecs, owners)
+    assert (index.n, index.n_vectors) == (3, 6)
+    scores = vecs @ vecs[4]
+    best = [scores[:3].max(), scores[3], scores[4:].max()]
+    expected = sorted(range(3), key=lambda i: (-best[i], i))
+    hits = index.search(vecs[4], 3)
+    assert [i for i, _ in hits] == expected
+    assert [s for _, s in hits] == pytest.approx(sorted(best, reverse=True), abs=1e-5)
+    assert index.search(vecs[1], 1)[0][0] == 0  # any window of an item finds it
+
+
+def test_k_items_come_back_when_one_item_holds_the_best_windows():
+    vecs = unit_rows(40, 8, seed=5)
+    query = vecs[0]
+    order = np.argsort(-(vecs @ query), kind="stable")
+    vecs = vecs[order]  # rows now best first: item 0 owns the 10 best windows
+    owners = np.array([0] * 10 + [1 + i // 2 for i in range(30)])
+    index = DenseIndex.build(vecs, owners)
+    hits = index.search(query, 5)
+    assert [i for i, _ in hits] == [0, 1, 2, 3, 4]
+
+
+def test_window_filter_follows_its_item():
+    vecs = unit_rows(6, 8, seed=6)
+    index = DenseIndex.build(vecs, np.array([0, 0, 1, 1, 2, 2]))
+    allowed = np.array([False, True, False])
+    assert [i for i, _ in index.search(vecs[0], 3, allowed=allowed)] == [1]
+    with pytest.raises(ValueError):
+        index.search(vecs[0], 3, allowed=np.ones(6, dtype=bool))  # the mask is over items, not windows
+
+
+@pytest.mark.parametrize(
+    "owners", [np.array([0, 0, 2]), np.array([1, 1, 2]), np.array([0, 1, 0]), np.array([0, 1])],
+    ids=["gap", "not-from-zero", "not-in-order", "wrong-length"],
+)
+def test_build_rejects_bad_owners(owners):
+    with pytest.raises(ValueError):
+        DenseIndex.build(unit_rows(3, 8), owners)
+
+
+def test_load_checks_the_window_count(tmp_path):
+    DenseIndex.build(unit_rows(4, 8), np.array([0, 0, 1, 1])).save(tmp_path / "v.faiss")
+    assert DenseIndex.load(tmp_path / "v.faiss", np.array([0, 0, 1, 1])).n == 2
+    with pytest.raises(DenseIndexFileError, match="out of step"):
+        DenseIndex.load(tmp_path / "v.faiss", np.array([0, 1, 2]))

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from corpus import load_corpus, load_documents, parse_sections
-from corpus.chunking import estimate_tokens
+from corpus.chunking import MODEL_MAX_TOKENS, embedding_windows, estimate_tokens
 from hardening import assert_one_error, cli, fake_model, open_dir, unprivileged  # noqa: F401 (fixtures)
 from test_corpus_chunks import check_invariants
 
@@ -174,8 +174,8 @@ def test_one_megabyte_single_line(tmp_path: Path) -> None:
     (loaded,) = load_corpus([path]).documents
     assert time.perf_counter() - started < 30  # about 2.5 s here
     assert all(c.lines == (3, 3) for c in loaded.chunks)
-    assert " ".join(c.text for c in loaded.chunks).split() == words  # windows are cut at word boundaries
-    assert max(estimate_tokens(c.index_text) for c in loaded.chunks) <= 256
+    assert " ".join(c.text for c in loaded.chunks).split() == words  # chunks are cut at word boundaries
+    assert max(estimate_tokens(w) for c in loaded.chunks for w in embedding_windows(c)) <= MODEL_MAX_TOKENS
 
 
 def test_duplicated_documents(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from hardening import (  # noqa: F401 (fixtures)
     RUNNER, assert_one_error, cli, fake_model, listing, open_dir, read_only, unprivileged, write_notes,
 )
 from index import store
-from index.manifest import sha256_file
+from index.manifest import FORMAT_VERSION, sha256_file
 from index.reader import LoadedIndex
 
 
@@ -84,9 +84,9 @@ def test_manifest_of_another_format_version(built) -> None:
     args, idx = built
     edit_manifest(idx, format_version=99)
     assert assert_one_error(cli("ask", "frobnicator", *args, "--no-update")) == (
-        f"error: Index at {idx} is stale (index format 99, this relnotes writes 1); update it with: relnotes index")
+        f"error: Index at {idx} is stale (index format 99, this relnotes writes {FORMAT_VERSION}); update it with: relnotes index")
     result = cli("ask", "frobnicator", *args)
-    assert answers(result) and result.stderr == rebuilt_notice(idx, "index format 99, this relnotes writes 1")
+    assert answers(result) and result.stderr == rebuilt_notice(idx, f"index format 99, this relnotes writes {FORMAT_VERSION}")
 
 
 def test_vectors_file_truncated(built) -> None:
@@ -109,7 +109,7 @@ def test_relnotes_index_repairs_a_truncated_vectors_file(built) -> None:
     args, idx = built
     (idx / "vectors.faiss").write_bytes(b"")
     result = cli("index", *args)
-    assert result.exit_code == 0 and result.stdout.startswith("Indexed 2 documents, 3 chunks (3 embedded, 0 reused)")
+    assert result.exit_code == 0 and result.stdout.startswith("Indexed 2 documents, 3 chunks (3 windows embedded, 0 reused)")
     assert "vectors.faiss fails its checksum" in result.stderr
 
 
@@ -133,7 +133,7 @@ def test_vectors_and_chunks_out_of_step(built, tmp_path: Path) -> None:
                "--index", other).exit_code == 0
     shutil.copy(other / "vectors.faiss", idx / "vectors.faiss")
     reseal(idx, "vectors.faiss")
-    reason = f"Vectors in {idx} are out of step with the chunks (1 vectors x 32, 3 chunks)"
+    reason = f"{idx / 'vectors.faiss'} holds 1 vectors, out of step with the 3 windows of its chunks"
     assert assert_one_error(cli("search", "frobnicator", *args, "--no-update")) == (
         f"error: Index at {idx} is stale ({reason}); update it with: relnotes index")
     result = cli("ask", "frobnicator", *args)

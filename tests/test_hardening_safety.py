@@ -39,7 +39,7 @@ def test_real_build_and_questions_open_no_socket_and_unpickle_nothing(tmp_path: 
     args = ["--corpus", str(write_notes(tmp_path / "notes")), "--index", str(tmp_path / "idx")]
     build = run_child(["index", *args, "--quiet"], env={**GUARDS, "RELNOTES_TEST_GUARD_TORCH": "1"})
     assert build.returncode == 0, build.stderr
-    assert build.stdout.startswith("Indexed 2 documents, 3 chunks (3 embedded, 0 reused)")
+    assert build.stdout.startswith("Indexed 2 documents, 3 chunks (3 windows embedded, 0 reused)")
     onnx = run_child(["ask", "which release added the frobnicator", *args, "--json", "--no-update"], env=GUARDS)
     assert onnx.returncode == 0, onnx.stderr
     assert json.loads(onnx.stdout)["passages"][0]["citation"]["version"] == "1.0"

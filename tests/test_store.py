@@ -239,3 +239,43 @@ def test_vectors_are_not_reused_across_models_of_the_same_name(tmp_path: Path) -
     other.path = Path("/elsewhere/model")
     report, _ = build(tmp_path / "idx", items, other, previous)
     assert report.embedded == len(items)
+
+
+def test_a_long_chunk_is_embedded_as_several_windows(tmp_path: Path) -> None:
+    from corpus.chunking import embedding_windows
+
+    long_text = " ".join(f"Sentence {i} says the nccl2 backend handles case number {i} well." for i in range(60))
+    items = chunks() + [make_chunk(7, long_text, "2.14")]
+    windows = embedding_windows(items[-1])
+    assert len(windows) >= 3
+    report, encoder = build(tmp_path / "idx", items)
+    assert (report.chunks, report.embedded) == (len(items), len(TEXTS) + len(windows))
+    loaded = open_loaded(tmp_path / "idx", encoder)
+    assert loaded.dense().n == len(items) and loaded.dense().n_vectors == report.embedded
+    np.testing.assert_allclose(loaded.dense().vectors()[len(TEXTS):], encoder.encode(list(windows)), atol=1e-6)
+    assert read_manifest(tmp_path / "idx").counts["vectors"] == report.embedded
+    hits = loaded.dense().search(encoder.encode_query(windows[-1]), 1)
+    assert hits[0][0] == len(items) - 1  # its last window finds the chunk
+    # Changing one sentence near the end re-embeds only the windows that hold it.
+    changed = items[:-1] + [make_chunk(7, long_text.replace("case number 59", "case fifty-nine"), "2.14")]
+    report2, _ = build(tmp_path / "idx", changed, FakeEncoder(), loaded.previous_vectors())
+    assert 1 <= report2.embedded < len(windows)
+    assert report2.embedded + report2.reused == report.embedded
+
+
+def test_vectors_read_back_are_counted_by_window(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The faiss file holds one vector per window: 3 windows of 2 chunks pass, a file missing one fails."""
+    from index.runtime import import_faiss
+
+    vectors, owners = np.eye(3, 4, dtype=np.float32), np.array([0, 0, 1])
+    store._write_vectors(tmp_path / "whole.faiss", vectors, owners)
+    faiss = import_faiss()
+    real_write = faiss.write_index
+
+    def drop_last(index, path):  # still a readable faiss file, one window short
+        index.remove_ids(np.array([index.ntotal - 1], dtype=np.int64))
+        real_write(index, path)
+
+    monkeypatch.setattr(faiss, "write_index", drop_last)
+    with pytest.raises(OSError, match="vectors.faiss came back incomplete"):
+        store._write_vectors(tmp_path / "vectors.faiss", vectors, owners)
