@@ -218,12 +218,11 @@ class DenseIndex:
         if depth == 0:
             return []
         scores, rows = self._index.search(q, depth, params=params)
-        best: dict[int, float] = {}
-        for r, s in zip(rows[0], scores[0]):
-            if r >= 0:
-                item = int(self._owners[r])
-                best[item] = max(best.get(item, -np.inf), float(s))
-        hits = sorted(best.items(), key=lambda hit: (-hit[1], hit[0]))
+        found = rows[0] >= 0
+        items, scores = self._owners[rows[0][found]], scores[0][found]
+        _, first = np.unique(items, return_index=True)  # faiss sorts best first: an item's first row is its best
+        hits = [(int(items[i]), float(scores[i])) for i in first]
+        hits.sort(key=lambda hit: (-hit[1], hit[0]))
         return hits[:k]
 
     def vectors(self) -> np.ndarray:

@@ -46,6 +46,11 @@ QUERY_CACHE = 256  # query vectors kept: a chat re-asks a topic (a cleared relea
 # shipped questions: 30% less encoder time than one run of up to 64 sentences; the vectors
 # are bit-identical however the sentences are grouped (the attention mask hides padding).
 PAD_SLACK = 40
+# At most this many sentences a run, so memory stays bounded whatever the passages hold: the
+# top passages are whole sections, and ONNX Runtime keeps the memory of its largest run. 64
+# sentences past the model's window cost +918 MiB in one run of 64, +538 at 32, +358 at 16,
+# +168 at 8, +70 at 4; 8 was as fast as any (the 200-question batch: 238 MiB peak at every cap).
+SENTENCE_BATCH = 8
 WHICH_RELEASE_POOL = 50  # "which release added X" looks this deep for the earliest release
 
 
@@ -282,10 +287,10 @@ def _cached(cache: OrderedDict, key: str, make, limit: int):
 
 def _length_groups(texts: list[str]) -> list[list[str]]:
     """Texts in runs of similar length, longest first: a text joins a run when its padding to
-    the run's longest text is at most PAD_SLACK characters (at most 64 texts a run)."""
+    the run's longest text is at most PAD_SLACK characters (at most SENTENCE_BATCH texts a run)."""
     groups: list[list[str]] = []
     for text in sorted(texts, key=len, reverse=True):
-        if groups and len(groups[-1][0]) - len(text) <= PAD_SLACK and len(groups[-1]) < 64:
+        if groups and len(groups[-1][0]) - len(text) <= PAD_SLACK and len(groups[-1]) < SENTENCE_BATCH:
             groups[-1].append(text)
         else:
             groups.append([text])

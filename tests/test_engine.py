@@ -207,7 +207,7 @@ def test_passage_and_query_caches_are_bounded(bundled_index: Path, monkeypatch) 
 
 
 def test_length_groups() -> None:
-    from qa.engine import PAD_SLACK, _length_groups
+    from qa.engine import PAD_SLACK, SENTENCE_BATCH, _length_groups
 
     texts = ["x" * n for n in (5, 200, 30, 190, 41, 100, 160)]
     groups = _length_groups(texts)
@@ -215,7 +215,8 @@ def test_length_groups() -> None:
     assert [len(g[0]) for g in groups] == sorted((len(g[0]) for g in groups), reverse=True)
     assert all(len(g[0]) - len(t) <= PAD_SLACK for g in groups for t in g)
     assert [[len(t) for t in g] for g in groups] == [[200, 190, 160], [100], [41, 30, 5]]
-    assert [len(g) for g in _length_groups(["y"] * 130)] == [64, 64, 2]
+    full, rest = divmod(130, SENTENCE_BATCH)
+    assert [len(g) for g in _length_groups(["y"] * 130)] == [SENTENCE_BATCH] * full + [rest] * (rest > 0)
 
 
 def test_grouping_sentences_by_length_keeps_their_vectors(engine) -> None:
