@@ -13,6 +13,8 @@ import numpy as np
 from corpus.model import Chunk
 
 from .errors import DenseIndexFileError, IndexCorrupt, QueryEncoderUnavailable
+from .sentence_vectors import FILES as SENTENCE_FILES
+from .sentence_vectors import SENTENCE_VECTORS, SentenceVectors
 from .manifest import Manifest, read_manifest, verify_files
 from .onnx_query import ONNX_FILE, TOKENIZER_FILE
 from .store import CHUNKS, VECTORS
@@ -67,7 +69,7 @@ class LoadedIndex:
 
         self.directory = Path(directory)
         self.manifest: Manifest = read_manifest(self.directory)
-        lazy = (VECTORS, ONNX_FILE, TOKENIZER_FILE)
+        lazy = (VECTORS, ONNX_FILE, TOKENIZER_FILE, *SENTENCE_FILES)
         names = [name for name in self.manifest.files if name not in lazy]
         if verify:
             verify_files(self.directory, self.manifest, names)
@@ -86,6 +88,7 @@ class LoadedIndex:
         self._notify = notify or _stderr_line
         self._dense = None
         self._encoder = None
+        self._sentences: SentenceVectors | None = None
 
     @property
     def model_path(self) -> str:
@@ -144,6 +147,20 @@ class LoadedIndex:
         except (IndexCorrupt, QueryEncoderUnavailable) as exc:
             self._notify(f"{exc}; using sentence-transformers for queries")
             return None
+
+    def sentence_vectors(self) -> SentenceVectors | None:
+        """The answer sentences' vectors made at build time (checked on first use); None if the
+        index has none (then the engine embeds sentences per question)."""
+        if self._sentences is None and SENTENCE_VECTORS in self.manifest.files:
+            if self._verify:
+                verify_files(self.directory, self.manifest, list(SENTENCE_FILES))
+            self._sentences = SentenceVectors.load(self.directory)
+        return self._sentences
+
+    def previous_sentence_vectors(self) -> dict[str, np.ndarray]:
+        """Sentence key -> stored vector, for reuse by an incremental rebuild."""
+        stored = self.sentence_vectors()
+        return stored.by_key() if stored is not None else {}
 
     def set_encoder(self, encoder) -> None:
         """Use an already-loaded encoder (the one that just built this index)."""

@@ -134,18 +134,23 @@ def open_index(
                 return current, None
         if notify and reasons not in ([NO_INDEX], [REBUILD]):  # those the user knows already
             notify(f"Rebuilding index at {directory}: {'; '.join(reasons)}")
-        previous = {}
+        previous, previous_sentences = {}, {}
         if current is not None:
             try:
                 previous = current.previous_vectors()
             except IndexCorrupt:
                 previous = {}
+            try:
+                previous_sentences = current.previous_sentence_vectors()
+            except IndexCorrupt:
+                previous_sentences = {}
         report = build_index(
             directory,
             [c for d in documents for c in chunk_sections(d, parse_sections(d))],
             encoder=encoder,
             corpus=corpus,
             previous=previous,
+            previous_sentences=previous_sentences,
             progress=progress,
             lock=False,
             notify=notify,
@@ -181,6 +186,7 @@ def _check(directory: Path, corpus: dict, encoder, dense: bool = False) -> tuple
         loaded = LoadedIndex(directory)
         if dense and not reasons:
             loaded.dense()
+            loaded.sentence_vectors()
         return loaded, reasons
     except IndexMissing:
         return None, [NO_INDEX]

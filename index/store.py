@@ -30,6 +30,7 @@ from corpus.model import Chunk
 
 from .errors import DenseIndexFileError, IndexBusy, IndexWriteError
 from .manifest import FORMAT_VERSION, Manifest, sha256_file, write_manifest
+from .sentence_vectors import corpus_sentences, embed_sentences, write_sentence_vectors
 from .tokenize import TOKENIZER_VERSION, tokenize, tokenizer_settings
 
 CHUNKS = "chunks.jsonl"
@@ -240,6 +241,7 @@ def build_index(
     encoder,
     corpus: dict,
     previous: dict[str, np.ndarray] | None = None,
+    previous_sentences: dict[str, np.ndarray] | None = None,
     progress: Progress | None = None,
     bm25_params=None,
     lock: bool = True,
@@ -253,6 +255,7 @@ def build_index(
         encoder: an ``index.dense.Encoder`` (its ``name``, ``path``, ``dim``, ``encode``).
         corpus: the corpus description for the manifest (fingerprint, inputs, documents).
         previous: embedding key -> vector from the index being replaced (incremental).
+        previous_sentences: sentence key -> vector from the index being replaced.
         progress: called with (done, total) while embedding.
         bm25_params: ``index.lexical.BM25Params``; the measured default when None.
         lock: take the build lock (False when the caller already holds it).
@@ -279,6 +282,8 @@ def build_index(
     with build_lock(directory) if lock else contextlib.nullcontext(), _sigterm_as_interrupt():
         recover(directory)
         vectors, embedded = _embed(flat_texts, flat_keys, encoder, previous or {}, progress)
+        sentences = corpus_sentences(c.text for c in chunks)  # embedded now, so answers need no model pass
+        sentence_keys, sentence_vectors, _ = embed_sentences(sentences, encoder, previous_sentences or {}, progress)
         try:
             tmp = Path(tempfile.mkdtemp(prefix=f".{directory.name}.tmp-", dir=directory.parent))
         except OSError as exc:
@@ -293,7 +298,9 @@ def build_index(
             query = write_query_encoder(tmp, encoder, previous=directory, notify=notify)
             if query is not None:  # the torch-free query path (index.onnx_query)
                 model["query_encoder"] = query
-            names = [CHUNKS, VECTORS, *lexical_files, *([query["file"], query["tokenizer"]] if query else [])]
+            sentence_files = write_sentence_vectors(tmp, sentence_keys, sentence_vectors)
+            names = [CHUNKS, VECTORS, *lexical_files, *sentence_files,
+                     *([query["file"], query["tokenizer"]] if query else [])]
             manifest = Manifest(
                 format_version=FORMAT_VERSION,
                 created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -302,7 +309,8 @@ def build_index(
                 tokenizer={"version": TOKENIZER_VERSION, **tokenizer_settings()},
                 bm25=params.to_json(),
                 corpus=corpus,
-                counts={"documents": len(corpus.get("documents", {})), "chunks": len(chunks), "vectors": len(flat_keys)},
+                counts={"documents": len(corpus.get("documents", {})), "chunks": len(chunks), "vectors": len(flat_keys),
+                        "sentences": len(sentence_keys)},
                 files={name: sha256_file(tmp / name) for name in names},
             )
             write_manifest(tmp, manifest)

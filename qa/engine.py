@@ -117,17 +117,21 @@ class Engine:
         return _cached(self._queries, topic, self.index.encoder().encode_query, QUERY_CACHE)
 
     def _embed(self, texts: list[str]) -> np.ndarray:
-        """Sentence vectors, from a bounded cache: a batch or a chat meets the same passages often."""
+        """Sentence vectors: made at index time when the index has them (no model pass), else
+        encoded here and kept in a bounded cache (a batch or a chat meets the same passages often)."""
+        stored = self.index.sentence_vectors()
+        found = {t: v for t in texts if stored is not None and (v := stored.get(t)) is not None}
         cache = self._sentence_vectors
-        missing = list(dict.fromkeys(t for t in texts if t not in cache))
+        missing = list(dict.fromkeys(t for t in texts if t not in found and t not in cache))
         if missing:
             encoder = self.index.encoder()
             for group in _length_groups(missing):
                 for text, vector in zip(group, encoder.encode(group, batch_size=len(group))):
                     cache[text] = vector
         for text in texts:
-            cache.move_to_end(text)
-        vectors = np.stack([cache[t] for t in texts])
+            if text not in found:
+                cache.move_to_end(text)
+        vectors = np.stack([found[t] if t in found else cache[t] for t in texts])
         while len(cache) > SENTENCE_CACHE:
             cache.popitem(last=False)
         return vectors

@@ -1,44 +1,5 @@
-"""Split a passage into sentences that are verbatim substrings of it."""
+"""Sentences of a passage: the splitter lives in ``corpus.sentences`` (the index embeds them at build time)."""
 
-from __future__ import annotations
+from corpus.sentences import Span, split_sentences
 
-import re
-from dataclasses import dataclass
-
-# A sentence ends at . ! ? (then closing quotes/brackets) before whitespace and a capital,
-# digit, quote, bracket, backtick or a code name (torch.compile); a blank line or a new list
-# item also ends one. PR attribution lines ("(PR #123 by ...)") are not sentences.
-_END = re.compile(r"(?<=[.!?])[\"”')\]]*[ \t]+(?=[A-Z0-9\"“(\[`*]|[a-z_]\w*[._(:]\w)|\n[ \t]*\n|\n(?=[ \t]*(?:[-*+•]|\d+[.)])\s)")
-_NOT_AN_END = re.compile(r"(?:\be\.g|\bi\.e|\betc|\bvs|\bcf|\bNo|\bFig|\bPR|\bMr|\bDr|\bapprox)\.$", re.IGNORECASE)
-_ATTRIBUTION = re.compile(r"^[\s(\[]*(?:PRs?\b|See\s*\[?\s*#)|^\W*$")
-_BULLET = re.compile(r"^[ \t]*(?:[-*+•]|\d+[.)])[ \t]+")
-MIN_WORDS = 4
-
-
-@dataclass(frozen=True, slots=True)
-class Span:
-    """A sentence's offsets in the passage text; ``text`` is passage[start:end]."""
-
-    start: int
-    end: int
-    text: str
-
-
-def split_sentences(text: str) -> list[Span]:
-    """Sentences of ``text`` in order, each a verbatim slice (stripped of edge whitespace and bullets)."""
-    spans: list[Span] = []
-    start = 0
-    cuts = [m for m in _END.finditer(text) if not _NOT_AN_END.search(text[: m.start()])]
-    for m in [*cuts, None]:
-        end = m.start() if m is not None else len(text)
-        piece = text[start:end]
-        lead = len(piece) - len(piece.lstrip())
-        bullet = _BULLET.match(piece[lead:])
-        if bullet:
-            lead += bullet.end()
-        body = piece[lead:].rstrip()
-        if body and len(body.split()) >= MIN_WORDS and not _ATTRIBUTION.match(body):
-            spans.append(Span(start + lead, start + lead + len(body), body))
-        if m is not None:
-            start = m.end()
-    return spans
+__all__ = ["Span", "split_sentences"]

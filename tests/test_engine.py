@@ -122,6 +122,7 @@ def test_sentence_vector_cache_is_bounded_and_changes_nothing(bundled_index: Pat
     from qa.engine import Engine
 
     fresh = Engine(LoadedIndex(bundled_index))
+    monkeypatch.setattr(fresh.index, "sentence_vectors", lambda: None)  # an index without build-time sentence vectors
     first = fresh.ask("how does MPS run linear algebra now", top_k=5)
     again = fresh.ask("how does MPS run linear algebra now", top_k=5)
     assert [s.text for s in first.sentences] == [s.text for s in again.sentences]
@@ -229,3 +230,30 @@ def test_grouping_sentences_by_length_keeps_their_vectors(engine) -> None:
     together = encoder.encode(sentences, batch_size=64)
     alone = np.stack([encoder.encode([s], batch_size=1)[0] for s in sentences])
     assert np.allclose(together, alone, atol=1e-5)
+
+
+def test_answers_use_the_sentence_vectors_made_at_build_time(bundled_index: Path, monkeypatch) -> None:
+    """No model pass for answer sentences, and the same answers as embedding them per question."""
+    from index.reader import LoadedIndex
+    from qa.engine import Engine
+
+    stored = Engine(LoadedIndex(bundled_index))
+    per_question = Engine(LoadedIndex(bundled_index))
+    monkeypatch.setattr(per_question.index, "sentence_vectors", lambda: None)
+    questions = ["how does MPS run linear algebra now", "how do i turn on nvgemm in inductor",
+                 "which release added deterministic FlexAttention backward?"]
+    expected = [per_question.ask(q, top_k=5) for q in questions]
+    encoder = stored.index.encoder()
+    encoded: list[str] = []
+    real_encode = encoder.encode
+
+    def spy(texts, **kwargs):
+        encoded.extend(texts)
+        return real_encode(texts, **kwargs)
+
+    monkeypatch.setattr(encoder, "encode", spy)
+    for question, want in zip(questions, expected):
+        got = stored.ask(question, top_k=5)
+        assert [s.text for s in got.sentences] == [s.text for s in want.sentences]
+        assert [s.score for s in got.sentences] == pytest.approx([s.score for s in want.sentences], abs=1e-3)
+    assert set(encoded) <= set(questions)  # only the questions themselves went through the model

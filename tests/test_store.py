@@ -35,9 +35,10 @@ def chunks(texts=TEXTS):
     return [make_chunk(i, text, version) for i, (text, version) in enumerate(texts)]
 
 
-def build(directory: Path, items, encoder=None, previous=None):
+def build(directory: Path, items, encoder=None, previous=None, previous_sentences=None):
     encoder = encoder or FakeEncoder()
-    return store.build_index(directory, items, encoder=encoder, corpus=CORPUS, previous=previous), encoder
+    return store.build_index(directory, items, encoder=encoder, corpus=CORPUS, previous=previous,
+                             previous_sentences=previous_sentences), encoder
 
 
 def open_loaded(directory: Path, encoder: FakeEncoder) -> LoadedIndex:
@@ -66,13 +67,15 @@ def test_round_trip_keeps_chunks_scores_and_vectors(tmp_path: Path) -> None:
 def test_incremental_rebuild_embeds_only_changed_chunks(tmp_path: Path) -> None:
     items = chunks()
     _, first = build(tmp_path / "idx", items)
-    previous = open_loaded(tmp_path / "idx", first).previous_vectors()
+    old = open_loaded(tmp_path / "idx", first)
+    previous, previous_sentences = old.previous_vectors(), old.previous_sentence_vectors()
     changed = list(items)
     changed[2] = make_chunk(2, "FlexAttention now runs on Intel GPUs and Arm CPUs.", "2.9")
     del changed[5]  # a removed chunk disappears from both sides
     encoder = FakeEncoder()
-    report, _ = build(tmp_path / "idx", changed, encoder, previous)
-    assert encoder.embedded == 1 and report.embedded == 1 and report.reused == len(changed) - 1
+    report, _ = build(tmp_path / "idx", changed, encoder, previous, previous_sentences)
+    # one window and its one new sentence are embedded; every other vector is reused
+    assert encoder.embedded == 2 and report.embedded == 1 and report.reused == len(changed) - 1
     loaded = open_loaded(tmp_path / "idx", encoder)
     assert [c.id for c in loaded.chunks] == [c.id for c in changed]
     assert loaded.lexical.n_docs == loaded.dense().n == len(changed)
@@ -279,3 +282,30 @@ def test_vectors_read_back_are_counted_by_window(tmp_path: Path, monkeypatch: py
     monkeypatch.setattr(faiss, "write_index", drop_last)
     with pytest.raises(OSError, match="vectors.faiss came back incomplete"):
         store._write_vectors(tmp_path / "vectors.faiss", vectors, owners)
+
+
+def test_every_sentence_is_embedded_at_build_time_for_the_answers(tmp_path: Path) -> None:
+    from corpus.sentences import split_sentences
+    from index.sentence_vectors import FILES
+
+    items = chunks()
+    report, encoder = build(tmp_path / "idx", items)
+    loaded = open_loaded(tmp_path / "idx", encoder)
+    assert set(FILES) <= set(loaded.manifest.files)
+    stored = loaded.sentence_vectors()
+    sentences = {s.text for c in items for s in split_sentences(c.text)}
+    assert sentences and len(stored) == len(sentences) == loaded.manifest.counts["sentences"]
+    for text in sentences:
+        assert np.allclose(stored.get(text), encoder.encode([text])[0])
+    assert stored.get("A sentence the corpus never had.") is None
+
+
+def test_a_damaged_sentence_file_is_corrupt_not_a_crash(tmp_path: Path) -> None:
+    from index.errors import IndexCorrupt
+    from index.sentence_vectors import SENTENCE_VECTORS
+
+    _, encoder = build(tmp_path / "idx", chunks())
+    path = tmp_path / "idx" / SENTENCE_VECTORS
+    path.write_bytes(path.read_bytes()[:100])
+    with pytest.raises(IndexCorrupt, match="rebuild it with: relnotes index --rebuild"):
+        open_loaded(tmp_path / "idx", encoder).sentence_vectors()
