@@ -83,6 +83,7 @@ def test_removed_document_disappears(corpus_dir, tmp_path, encoders) -> None:
         ("bm25", "BM25"),
         ("format", "index format"),
         ("corpus", "corpus changed"),
+        ("sentences", "no sentence vectors"),
     ],
 )
 def test_each_cause_of_staleness_is_detected(corpus_dir, tmp_path, encoders, monkeypatch, cause, needle) -> None:
@@ -103,6 +104,11 @@ def test_each_cause_of_staleness_is_detected(corpus_dir, tmp_path, encoders, mon
         path.write_text(json.dumps({**json.loads(path.read_text()), "format_version": 0}))
     elif cause == "corpus":
         (corpus_dir / "c.md").write_text("# Tool 1.2\n\nNew notes.\n")
+    elif cause == "sentences":  # an index from before sentence vectors were made at build time
+        path = tmp_path / "idx" / MANIFEST
+        manifest = json.loads(path.read_text())
+        manifest["files"] = {k: v for k, v in manifest["files"].items() if not k.startswith("sentences.")}
+        path.write_text(json.dumps(manifest))
     with pytest.raises(IndexStale, match=needle) as info:
         open_(corpus_dir, tmp_path, update=False, **kwargs)
     assert "relnotes index" in str(info.value)
