@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
+from dataclasses import replace
 from typing import Sequence
 
 import numpy as np
@@ -28,10 +29,11 @@ from index.search import Hit, Searcher, check_mode
 from index.tokenize import tokenize
 
 from .errors import BadQuestion
-from .extract import CONFIDENT, coverage_scorer, pick, score_sentences
+from .extract import CONFIDENT, best_sentence_scores, coverage_scorer, pick, score_sentences
 from .followup import FollowUp, Turn, resolve
 from .model import Answer, Citation, Passage
 from .releases import find_releases
+from .rerank import RERANK_DEPTH, RERANK_MODES, RERANK_NORMALISE, RERANK_WEIGHT, rerank
 from .sentences import Span, split_sentences
 from .text import CONTROL_CHARS
 
@@ -136,6 +138,16 @@ class Engine:
             cache.popitem(last=False)
         return vectors
 
+    def _reranked(self, topic: str, hits: list[Hit], vector: np.ndarray | None) -> list[Hit]:
+        """The first RERANK_DEPTH hits re-ranked by their best sentence (``qa.rerank``), scored by the mix."""
+        head = [h.chunk.text for h in hits[:RERANK_DEPTH]]
+        evidence = best_sentence_scores(
+            topic, head, tokenize=tokenize, idf=self._idf, embed=self._embed if vector is not None else None,
+            query_vector=vector, split=self._split, terms=self._sentence_terms,
+        )
+        order, mixed = rerank([h.score for h in hits], evidence, RERANK_WEIGHT, RERANK_NORMALISE)
+        return [replace(hits[i], score=mixed[i]) for i in order]
+
     def _earliest_first(self, topic: str, hits: list[Hit]) -> tuple[list[Hit], str | None]:
         """Put the best passage of the earliest release with strong evidence first.
 
@@ -212,7 +224,12 @@ class Engine:
         vector = self._query_vector(topic) if mode != "bm25" else None
         which = parsed.which_release and not wanted
         depth = max(top_k, WHICH_RELEASE_POOL) if which else top_k
+        rerank_on = mode in RERANK_MODES and RERANK_WEIGHT > 0
+        if rerank_on:
+            depth = max(depth, RERANK_DEPTH)
         hits = self.searcher.search(topic, k=depth, mode=mode, versions=wanted or None, query_vector=vector)
+        if rerank_on and hits:
+            hits = self._reranked(topic, hits, vector)
         earliest = None
         if which and hits:
             hits, earliest = self._earliest_first(topic, hits)

@@ -90,16 +90,41 @@ def score_sentences(
     spans = [(i, span) for i, text in enumerate(passages[:PASSAGES], 1) for span in split(text)]
     if not spans:
         return []
-    cover = coverage_scorer(tokenize(question), idf)
-    sentence_terms = terms or tokenize
-    lexical = np.array([cover(sentence_terms(s.text)) for _, s in spans])
-    if embed is not None and query_vector is not None:
-        dense = np.clip(embed([s.text for _, s in spans]) @ query_vector, 0.0, 1.0)
-        scores = LEXICAL_WEIGHT * lexical + (1 - LEXICAL_WEIGHT) * dense
-    else:
-        scores = lexical
+    scores = _sentence_scores(question, [s.text for _, s in spans], tokenize, idf, embed, query_vector, terms)
     scores = scores - RANK_PRIOR * np.array([i - 1 for i, _ in spans])
     return [Candidate(i, s, float(v)) for (i, s), v in zip(spans, scores)]
+
+
+def best_sentence_scores(
+    question: str,
+    passages: Sequence[str],
+    *,
+    tokenize: Callable[[str], list[str]],
+    idf: Callable[[Sequence[str]], list[float]],
+    embed: Callable[[list[str]], np.ndarray] | None = None,
+    query_vector: np.ndarray | None = None,
+    split: Callable[[str], Sequence[Span]] = split_sentences,
+    terms: Callable[[str], Iterable[str]] | None = None,
+) -> list[float]:
+    """The score of each passage's best sentence (as ``score_sentences``, without the rank prior; 0 if none)."""
+    spans = [(i, span.text) for i, text in enumerate(passages) for span in split(text)]
+    best = [0.0] * len(passages)
+    if spans:
+        scores = _sentence_scores(question, [t for _, t in spans], tokenize, idf, embed, query_vector, terms)
+        for (i, _), v in zip(spans, scores):
+            best[i] = max(best[i], float(v))
+    return best
+
+
+def _sentence_scores(question, sentences, tokenize, idf, embed, query_vector, terms) -> np.ndarray:
+    """Term coverage of each sentence, mixed with its cosine to the question when there is a vector."""
+    cover = coverage_scorer(tokenize(question), idf)
+    sentence_terms = terms or tokenize
+    lexical = np.array([cover(sentence_terms(s)) for s in sentences])
+    if embed is not None and query_vector is not None:
+        dense = np.clip(embed(list(sentences)) @ query_vector, 0.0, 1.0)
+        return LEXICAL_WEIGHT * lexical + (1 - LEXICAL_WEIGHT) * dense
+    return lexical
 
 
 def pick(candidates: Sequence[Candidate], threshold: float) -> tuple[tuple[AnswerSentence, ...], bool]:
