@@ -220,7 +220,9 @@ class Engine:
             )
             return Answer(shown, asked_as, wanted, mode, (), (), False, note=note,
                           timings_ms={"retrieve": 0.0, "answer": _ms(started)})
-        topic = parsed.topic or asked_as
+        # The question is the query, a release it names included (overview passages name their
+        # release: "how many commits went into 2.14"); the release filter does the restricting.
+        topic = asked_as
         vector = self._query_vector(topic) if mode != "bm25" else None
         which = parsed.which_release and not wanted
         depth = max(top_k, WHICH_RELEASE_POOL) if which else top_k

@@ -1,9 +1,10 @@
 """Find the releases a question names ("in 2.13", "v2.13", "PyTorch 2.13", "release:2.14").
 
 A number counts as a release only where the wording says so: after "v", "release",
-"version" or the product's name, with a possessive ("2.13's"), as ``release:X``, or bare
-after a preposition ("in 2.13") when it looks like a release of this corpus (same major
-version). "CUDA 13.2", "macOS 26.2", "Python 3.15" or "1.2x" are never releases.
+"version" or the product's name, with a possessive ("2.13's"), as ``release:X``, bare
+after a preposition ("in 2.13", "went into 2.14", "as of 2.13") when it looks like a release
+of this corpus (same major version), or opening the question ("2.14: what changed?") when
+the corpus holds exactly that release. "CUDA 13.2", "macOS 26.2", "Python 3.15" or "1.2x" are never releases.
 """
 
 from __future__ import annotations
@@ -12,17 +13,23 @@ import re
 from dataclasses import dataclass
 
 _NUM = r"(\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc)\d+)?)"
+# a number followed by a unit or a multiplier is a quantity, not a release ("2.5x", "2.5 GHz")
+_NOT_A_QUANTITY = (
+    r"(?![\w.%]|\.\d|\s*(?:x|times|ms|s|secs?|seconds|[kmgt]i?b|[kmg]?hz|b|bn|m|k|w|fps|tflops|%)(?!\w))"
+)
 _INLINE = re.compile(r"(?<!\S)release:(\S*)", re.IGNORECASE)
 _EXPLICIT = re.compile(
     r"(?:\b(?:release|version|ver\.?|rel\.?)\s*|(?<![\w.])v)" + _NUM + r"(?![\w.]|\.\d)", re.IGNORECASE
 )
 _POSSESSIVE = re.compile(r"(?<![\w.])v?" + _NUM + r"['\u2019]s\b", re.IGNORECASE)
 _PREPOSITION = re.compile(
-    r"\b(?:in|for|since|from|to|after|before|until|of|between|and|vs\.?|versus|on|with|about)\s+(?:the\s+)?"
+    r"\b(?:in|into|for|since|from|to|after|before|until|till|through|by|at|as\s+of|of|between|and|vs\.?|versus"
+    r"|on|with|about)\s+(?:the\s+)?"
     + _NUM
-    + r"(?![\w.%]|\.\d|\s*(?:x|times|ms|s|gb|mb|%)\b)",
+    + _NOT_A_QUANTITY,
     re.IGNORECASE,
 )
+_LEADING = re.compile(r"^\s*v?" + _NUM + _NOT_A_QUANTITY, re.IGNORECASE)
 _WHICH_RELEASE = re.compile(
     r"\b(?:which|what)\s+(?:\w+\s+)?(?:release|version)s?\b|\bsince when\b|\bwhen\s+(?:did|was|were)\b"
     r"|\bfirst\s+(?:added|introduced|appeared|shipped|supported)\b",
@@ -91,6 +98,10 @@ def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[st
         if value.split(".")[0] in majors:
             found.append((m.start(), value))
             spans.append(m.span())
+    leading = _LEADING.match(text)  # "2.14: what changed for MPS?" -- only a release the corpus holds
+    if leading and _normal(leading.group(1)) in {_normal(k) for k in known}:
+        found.append((leading.start(1), _normal(leading.group(1))))
+        spans.append(leading.span())
     merged: list[list[int]] = []
     for start, end in sorted(spans):
         if merged and start <= merged[-1][1]:

@@ -29,6 +29,14 @@ CASES = {
     "targets sm_107 and cu130": (),
     "torchvision 0.29 ABI": (),
     "speedup of 2.5x in 2.14": ("2.14",),
+    "how many commits went into 2.14": ("2.14",),
+    "as of 2.13 does flexattention run on mps": ("2.13",),
+    "deprecated by 2.9": ("2.9",),
+    "2.14: what changed for MPS": ("2.14",),
+    "2.14 mps changes": ("2.14",),
+    "2.11 mps changes": (),  # opening a question, only a release the corpus holds counts
+    "2.5x faster matmul": (),
+    "at 2.5 GHz": (),  # not this corpus's major version
 }
 
 
