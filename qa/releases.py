@@ -24,17 +24,18 @@ _EXPLICIT = re.compile(
 _POSSESSIVE = re.compile(r"(?<![\w.])v?" + _NUM + r"['\u2019]s\b", re.IGNORECASE)
 _PREPOSITION = re.compile(
     r"\b(?:in|into|for|since|from|to|after|before|until|till|through|by|at|as\s+of|of|between|and|vs\.?|versus"
-    r"|on|with|about)\s+(?:the\s+)?"
+    r"|on|with|about|does|did|do|is|was|will|has|had)\s+(?:the\s+)?"
     + _NUM
     + _NOT_A_QUANTITY,
     re.IGNORECASE,
 )
 _LEADING = re.compile(r"^\s*v?" + _NUM + _NOT_A_QUANTITY, re.IGNORECASE)
 _WHICH_RELEASE = re.compile(
-    r"\b(?:which|what)\s+(?:\w+\s+)?(?:release|version)s?\b|\bsince when\b|\bwhen\s+(?:did|was|were)\b"
+    r"\b(?:which|what)\s+(?:(?P<word>[\w.-]+)\s+)?(?:release|version)s?\b|\bsince when\b|\bwhen\s+(?:did|was|were)\b"
     r"|\bfirst\s+(?:added|introduced|appeared|shipped|supported)\b",
     re.IGNORECASE,
 )
+_RELEASE_WORDS = frozenset({"first", "earliest", "exact", "stable", "major", "minor"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,5 +121,20 @@ def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[st
         releases=tuple(releases),
         topic=" ".join(topic.split()),
         bad_filters=tuple(bad),
-        which_release=bool(_WHICH_RELEASE.search(question)),
+        which_release=_asks_which_release(question, products),
     )
+
+
+def _asks_which_release(question: str, products: tuple[str, ...]) -> bool:
+    """"which release added X", "what PyTorch version ...", "since when ...", "when did ...";
+    not "what cuDNN version does 2.14 use" (another thing's version)."""
+    names = {p.lower() for p in products if p}
+    names |= {n[2:] for n in names if n.startswith("py") and len(n) > 4}  # PyTorch -> torch
+    for m in _WHICH_RELEASE.finditer(question):
+        word = (m.group("word") or "").lower()
+        of = re.match(r"\s+of\s+([\w.-]+)", question[m.end():])  # "what version of python"
+        if of and of.group(1).lower() not in names | {"the", "this", "that"}:
+            continue
+        if not word or word in names or word in _RELEASE_WORDS:
+            return True
+    return False

@@ -37,6 +37,8 @@ CASES = {
     "2.11 mps changes": (),  # opening a question, only a release the corpus holds counts
     "2.5x faster matmul": (),
     "at 2.5 GHz": (),  # not this corpus's major version
+    "what cudnn version does 2.14 use": ("2.14",),
+    "is 2.5x faster": (),
 }
 
 
@@ -65,6 +67,13 @@ def test_garbage_inline_filter_is_reported(value: str) -> None:
         ("in which release was symmetric memory first added", True),
         ("what changed for MPS in 2.14", False),
         ("how do i turn on nvgemm", False),
+        ("which pytorch version added flexattention on mps", True),
+        ("which torch version added flexattention on mps", True),  # PyTorch's import name
+        ("what version of pytorch added nvgemm", True),
+        ("what cudnn version does 2.14 use", False),  # another thing's version
+        ("which python version does 2.13 need", False),
+        ("what version of python is supported", False),
+        ("which nccl release is bundled", False),
     ],
 )
 def test_which_release_questions(question: str, which: bool) -> None:
