@@ -238,6 +238,36 @@ async def test_a_broken_index_shows_an_error_dialog_and_the_app_keeps_running():
         assert "no index loaded" in shown(app.query_one(StatusBar))
 
 
+async def test_retry_loads_the_index_after_the_cause_is_fixed():
+    from index.errors import IndexBusy
+
+    attempts = []
+    backend = FakeBackend()
+
+    def flaky(notify):
+        attempts.append(1)
+        if len(attempts) == 1:
+            raise IndexBusy("Another relnotes is building the index at /x; wait for it or try again")
+        return backend
+
+    app = make_app(flaky)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert isinstance(app.screen, ErrorScreen)
+        await pilot.press("escape")
+        await pilot.press("ctrl+r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.backend is backend and not app.load_failed and len(attempts) == 2
+        assert "fake notes" in shown(app.query_one(StatusBar))
+        await pilot.press("ctrl+r")  # nothing to retry once loaded
+        await app.workers.wait_for_complete()
+        assert len(attempts) == 2
+        card = await ask(app, pilot, "ROCm wheels")
+        assert card.answer is not None
+
+
 async def test_a_bad_question_is_reported_on_its_card_and_the_chat_goes_on():
     app = app_with()
     async with app.run_test(size=SIZE) as pilot:

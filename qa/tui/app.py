@@ -56,6 +56,7 @@ class ChatApp(App):
         Binding("f4", "pick_release", "Release"),
         Binding("ctrl+l", "clear_filter", "Clear"),
         Binding("ctrl+s", "export", "Export"),
+        Binding("ctrl+r", "retry_load", "Retry load"),
         Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
         Binding("pageup", "scroll_transcript(-1)", "Scroll up", show=False),
         Binding("pagedown", "scroll_transcript(1)", "Scroll down", show=False),
@@ -155,6 +156,7 @@ class ChatApp(App):
 
     def _load_failed(self, message: str) -> None:
         self.load_failed = True
+        self.refresh_bindings()
         self.query_one(StatusBar).state = "failed"
         for _, _, card in self.waiting:
             card.fail(message)
@@ -185,7 +187,7 @@ class ChatApp(App):
         if self.backend is not None:
             self._dispatch(seq, question, card)
         elif self.load_failed:
-            card.fail("No index is loaded; fix the error shown and start the chat again.")
+            card.fail("No index is loaded; fix the error shown, then Ctrl+R to load it again.")
         else:
             self.waiting.append((seq, question, card))
         return card
@@ -300,7 +302,17 @@ class ChatApp(App):
         """Open-passage keys (1-9) and the pickers work on the chat screen only, not over a passage."""
         if action in ("open_passage", "pick_release", "export") and self.screen is not self.screen_stack[0]:
             return False
+        if action == "retry_load":
+            return self.load_failed  # only after a failed load (the footer shows it then)
         return True
+
+    def action_retry_load(self) -> None:
+        """Load the model and index again (after fixing what the error dialog said)."""
+        if self.load_failed:
+            self.load_failed = False
+            self.query_one(StatusBar).state = "loading"
+            self.refresh_bindings()
+            self.load_backend()
 
     def action_open_passage(self, number: int) -> None:
         """Open passage ``number`` of the newest answer."""
@@ -367,6 +379,7 @@ PALETTE = (
     ("Copy citation", "Of the focused passage, else the newest answer's first (c)", "copy_top('citation')"),
     ("Copy passage text", "Of the focused passage, else the newest answer's first (t)", "copy_top('text')"),
     ("Export the transcript", "To relnotes-chat-*.md as Markdown (Ctrl+S)", "export"),
+    ("Retry loading the index", "After a failed load, once the cause is fixed (Ctrl+R)", "retry_load"),
 )
 
 

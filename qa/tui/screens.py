@@ -111,6 +111,7 @@ Keys
   F4         filter on a release
   Ctrl+L     clear the release filter (or click the chip)
   Ctrl+S     export the transcript to Markdown
+  Ctrl+R     load the index again after a failed load
   Ctrl+P     all commands
   Ctrl+Q     quit
 
