@@ -49,8 +49,14 @@ class ReleaseQuery:
     which_release: bool = False
 
 
+def _names(products: tuple[str, ...]) -> set[str]:
+    """Product names, lower-cased, with the import name of a "Py..." product (PyTorch -> torch)."""
+    names = {p.lower() for p in products if p}
+    return names | {n[2:] for n in names if n.startswith("py") and len(n) > 4}
+
+
 def _product_pattern(products: tuple[str, ...]) -> re.Pattern | None:
-    names = sorted({p for p in products if p}, key=len, reverse=True)
+    names = sorted(_names(products), key=len, reverse=True)
     if not names:
         return None
     alternatives = "|".join(re.escape(n) for n in names)
@@ -128,8 +134,7 @@ def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[st
 def _asks_which_release(question: str, products: tuple[str, ...]) -> bool:
     """"which release added X", "what PyTorch version ...", "since when ...", "when did ...";
     not "what cuDNN version does 2.14 use" (another thing's version)."""
-    names = {p.lower() for p in products if p}
-    names |= {n[2:] for n in names if n.startswith("py") and len(n) > 4}  # PyTorch -> torch
+    names = _names(products)
     for m in _WHICH_RELEASE.finditer(question):
         word = (m.group("word") or "").lower()
         of = re.match(r"\s+of\s+([\w.-]+)", question[m.end():])  # "what version of python"

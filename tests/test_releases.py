@@ -38,6 +38,8 @@ CASES = {
     "2.5x faster matmul": (),
     "at 2.5 GHz": (),  # not this corpus's major version
     "what cudnn version does 2.14 use": ("2.14",),
+    "torch 2.13 flexattention": ("2.13",),  # PyTorch's import name
+    "torchvision 0.29 with torch 2.14": ("2.14",),
     "is 2.5x faster": (),
 }
 
