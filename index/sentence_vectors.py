@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -35,24 +35,6 @@ def sentence_key(text: str) -> str:
 def corpus_sentences(texts: Iterable[str]) -> list[str]:
     """Every distinct sentence of the given chunk texts, in first-seen order."""
     return list(dict.fromkeys(s.text for text in texts for s in split_sentences(text)))
-
-
-def embed_sentences(
-    sentences: Sequence[str],
-    encoder,
-    previous: dict[str, np.ndarray],
-    progress: Callable[[int, int], None] | None = None,
-) -> tuple[list[str], np.ndarray, int]:
-    """Keys and vectors of ``sentences``, reusing ``previous`` (key -> vector); also how many were embedded."""
-    keys = [sentence_key(s) for s in sentences]
-    todo = [i for i, key in enumerate(keys) if key not in previous]
-    vectors = np.zeros((len(sentences), encoder.dim), dtype=np.float32)
-    for row, key in enumerate(keys):
-        if key in previous:
-            vectors[row] = previous[key]
-    if todo:
-        vectors[todo] = encoder.encode([sentences[i] for i in todo], progress=progress)
-    return keys, vectors, len(todo)
 
 
 def write_sentence_vectors(directory: Path, keys: Sequence[str], vectors: np.ndarray) -> tuple[str, ...]:

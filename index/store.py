@@ -30,7 +30,7 @@ from corpus.model import Chunk
 
 from .errors import DenseIndexFileError, IndexBusy, IndexWriteError
 from .manifest import FORMAT_VERSION, Manifest, sha256_file, write_manifest
-from .sentence_vectors import corpus_sentences, embed_sentences, write_sentence_vectors
+from .sentence_vectors import corpus_sentences, sentence_key, write_sentence_vectors
 from .tokenize import TOKENIZER_VERSION, tokenize, tokenizer_settings
 
 CHUNKS = "chunks.jsonl"
@@ -221,7 +221,7 @@ def _embed(
     previous: dict[str, np.ndarray],
     progress: Progress | None,
 ) -> tuple[np.ndarray, int]:
-    """Vectors for every window: reused by embedding key where possible, else encoded."""
+    """Vectors for every text (window or sentence): reused by key where possible, else encoded."""
     todo = [i for i, key in enumerate(keys) if key not in previous]
     fresh = encoder.encode([texts[i] for i in todo], progress=progress) if todo else None
     dim = encoder.dim
@@ -283,7 +283,8 @@ def build_index(
         recover(directory)
         vectors, embedded = _embed(flat_texts, flat_keys, encoder, previous or {}, progress)
         sentences = corpus_sentences(c.text for c in chunks)  # embedded now, so answers need no model pass
-        sentence_keys, sentence_vectors, _ = embed_sentences(sentences, encoder, previous_sentences or {}, progress)
+        sentence_keys = [sentence_key(s) for s in sentences]
+        sentence_vectors, _ = _embed(sentences, sentence_keys, encoder, previous_sentences or {}, progress)
         try:
             tmp = Path(tempfile.mkdtemp(prefix=f".{directory.name}.tmp-", dir=directory.parent))
         except OSError as exc:

@@ -23,6 +23,7 @@ from typing import Sequence
 
 import numpy as np
 
+from corpus.sentences import Span, split_sentences
 from corpus.versions import version_key, version_matches
 from index.reader import LoadedIndex
 from index.search import Hit, Searcher, check_mode
@@ -34,7 +35,6 @@ from .followup import FollowUp, Turn, resolve
 from .model import Answer, Citation, Passage
 from .releases import find_releases
 from .rerank import RERANK_DEPTH, RERANK_MODES, RERANK_NORMALISE, RERANK_WEIGHT, rerank
-from .sentences import Span, split_sentences
 from .text import CONTROL_CHARS
 
 MAX_QUESTION_CHARS = 2000

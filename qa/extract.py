@@ -12,8 +12,9 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
+from corpus.sentences import Span, split_sentences
+
 from .model import AnswerSentence
-from .sentences import Span, split_sentences
 
 PASSAGES = 3  # sentences come from the top passages only
 MAX_SENTENCES = 3

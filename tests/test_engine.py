@@ -10,7 +10,7 @@ import pytest
 
 from qa.engine import NOT_CONFIDENT
 from qa.errors import BadQuestion
-from qa.sentences import split_sentences
+from corpus.sentences import split_sentences
 
 
 def test_answer_sentences_are_verbatim_quotes_of_their_passages(engine) -> None:
