@@ -98,12 +98,14 @@ def minmax(
 
 @dataclass(frozen=True, slots=True)
 class FusionParams:
-    """How to fuse BM25 and dense lists: weights are (bm25, dense), depth is hits taken from each, k is RRF's."""
+    """How to fuse the result lists: weights are (bm25, dense), ``sentences`` the weight of the
+    sentence list (0: not fused), depth is hits taken from each list, k is RRF's."""
 
     method: FusionMethod
     k: int
     weights: tuple[float, float]
     depth: int
+    sentences: float = 0.0
 
     def __post_init__(self) -> None:
         if self.method not in FUSION_METHODS:
@@ -112,7 +114,7 @@ class FusionParams:
             raise ValueError(f"k must be >= 0, got {self.k}")
         if len(self.weights) != 2:
             raise ValueError(f"weights must be (bm25, dense), got {self.weights!r}")
-        _check_weights(self.weights, 2)
+        _check_weights([*self.weights, self.sentences], 3)
         if self.depth < 1:
             raise ValueError(f"depth must be >= 1, got {self.depth}")
 
@@ -121,12 +123,27 @@ def fuse(
     lexical: Sequence[tuple[int, float]],
     dense: Sequence[tuple[int, float]],
     params: FusionParams,
+    sentences: Sequence[tuple[int, float]] | None = None,
 ) -> list[tuple[int, float]]:
-    """Fuse a BM25 and a dense result list (each best first) with params."""
-    lexical, dense = list(lexical)[: params.depth], list(dense)[: params.depth]
+    """Fuse a BM25 and a dense result list (each best first) with params, and the sentence list
+    (chunks by their best sentence) when given and ``params.sentences`` > 0.
+
+    With the sentence list, scores are divided by the sum of the three weights, so a min-max
+    score stays within 0..1 as with two lists whose weights sum to 1.
+    """
+    lists = [list(lexical)[: params.depth], list(dense)[: params.depth]]
+    weights = list(params.weights)
+    if sentences is not None and params.sentences > 0:
+        lists.append(list(sentences)[: params.depth])
+        weights.append(params.sentences)
     if params.method == "rrf":
-        return rrf([[d for d, _ in lexical], [d for d, _ in dense]], params.k, params.weights)
-    return minmax([lexical, dense], params.weights)
+        fused = rrf([[d for d, _ in hits] for hits in lists], params.k, weights)
+    else:
+        fused = minmax(lists, weights)
+    if len(lists) == 2:
+        return fused
+    total = sum(weights)  # > 0: the sentence weight is; every score is at most total (or total / (k + 1))
+    return [(d, score / total) for d, score in fused]
 
 
 # Chosen by measurement on both question sets (depth 1000, min-max):
@@ -135,5 +152,10 @@ def fuse(
 # - The bundled question set (benchmarks/questions/pytorch.jsonl, engine with release filter):
 #   0.6/0.4 falls below dense alone on hit@5 (0.877 < 0.886); 0.5/0.5 is at least as good as the
 #   better single retriever on every metric (hit@1 0.632, hit@5 0.886, hit@10 0.965, MRR@10 0.751).
+# - The sentence list (``index.sentence_vectors``: a chunk scored by its best sentence's cosine)
+#   at weight 0.5, so the three lists count equally: hybrid hit@1 / hit@5 / MRR@10 on the three
+#   bundled question sets 0.775 / 0.950 / 0.851 -> 0.784 / 0.959 / 0.861 (paraphrases gain most);
+#   weights 0.25 and 0.75 were close, 1.0 and 1.5 worse; taking the max of window and sentence
+#   instead of a third list was worse (benchmarks/questions, README).
 # k is unused by minmax; it is kept at the usual RRF value for a switch to method="rrf".
-DEFAULT_FUSION = FusionParams(method="minmax", k=60, weights=(0.5, 0.5), depth=1000)
+DEFAULT_FUSION = FusionParams(method="minmax", k=60, weights=(0.5, 0.5), depth=1000, sentences=0.5)

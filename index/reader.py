@@ -14,7 +14,7 @@ from corpus.model import Chunk
 
 from .errors import DenseIndexFileError, IndexCorrupt, QueryEncoderUnavailable
 from .sentence_vectors import FILES as SENTENCE_FILES
-from .sentence_vectors import SENTENCE_VECTORS, SentenceVectors
+from .sentence_vectors import SENTENCE_CHUNKS, SENTENCE_VECTORS, SentenceVectors
 from .manifest import Manifest, read_manifest, verify_files
 from .onnx_query import ONNX_FILE, TOKENIZER_FILE
 from .store import CHUNKS, VECTORS
@@ -152,9 +152,10 @@ class LoadedIndex:
         """The answer sentences' vectors made at build time (checked on first use); None if the
         index has none (then the engine embeds sentences per question)."""
         if self._sentences is None and SENTENCE_VECTORS in self.manifest.files:
+            mapped = SENTENCE_CHUNKS in self.manifest.files  # an index from before the map has none
             if self._verify:
-                verify_files(self.directory, self.manifest, list(SENTENCE_FILES))
-            self._sentences = SentenceVectors.load(self.directory)
+                verify_files(self.directory, self.manifest, [f for f in SENTENCE_FILES if f in self.manifest.files])
+            self._sentences = SentenceVectors.load(self.directory, n_chunks=len(self.chunks) if mapped else None)
         return self._sentences
 
     def previous_sentence_vectors(self) -> dict[str, np.ndarray]:

@@ -1,4 +1,8 @@
-"""Answer "top k chunks for this query" in bm25, dense or hybrid mode, with a release filter."""
+"""Answer "top k chunks for this query" in bm25, dense or hybrid mode, with a release filter.
+
+Hybrid fuses three lists: BM25, the window vectors (``dense``) and the chunks ranked by their
+best sentence (``sentences``, from the sentence vectors the build stores; ``index.fusion``).
+"""
 
 from __future__ import annotations
 
@@ -25,6 +29,7 @@ class Hit:
     score: float
     bm25_rank: int | None = None
     dense_rank: int | None = None
+    sentence_rank: int | None = None  # in the sentence list (hybrid only)
 
 
 def check_mode(mode: str) -> Mode:
@@ -69,6 +74,27 @@ class Searcher:
         vector = self.index.encoder().encode_query(query) if isinstance(query, str) else query
         return self.index.dense().search(vector, k, allowed=allowed)
 
+    def sentences(
+        self, vector: np.ndarray, k: int, allowed: np.ndarray | None, windows: Sequence[tuple[int, float]] = ()
+    ) -> list[tuple[int, float]] | None:
+        """Chunks by their best sentence's cosine with the query ``vector``: (row, score) pairs,
+        filtered; None when the index has no sentence map. A chunk with no sentence (a list of
+        names, say) keeps its best window's score from ``windows`` (the dense list), if there."""
+        stored = self.index.sentence_vectors()
+        best = stored.best_per_chunk(vector, len(self.index.chunks)) if stored is not None else None
+        if best is None:
+            return None
+        for row, score in windows:
+            if np.isnan(best[row]):
+                best[row] = score
+        if allowed is not None:
+            best[~allowed] = np.nan
+        found = np.flatnonzero(~np.isnan(best))
+        if k < len(found):
+            found = found[np.argpartition(-best[found], k - 1)[:k]]
+        found = found[np.lexsort((found, -best[found]))]  # best first, ties by row
+        return list(zip(found.tolist(), best[found].astype(float).tolist()))
+
     def search(
         self,
         query: str,
@@ -83,7 +109,7 @@ class Searcher:
             query: the question text.
             k: how many hits at most.
             mode: "bm25", "dense" or "hybrid".
-            versions: keep only chunks of these releases (applied in both retrievers before fusion).
+            versions: keep only chunks of these releases (applied in every retriever before fusion).
             query_vector: the query's embedding when the caller already has it.
 
         Returns:
@@ -101,15 +127,18 @@ class Searcher:
             return []
         if mode == "bm25":
             return [Hit(chunks[r], s, bm25_rank=i) for i, (r, s) in enumerate(self.bm25(query, k, allowed), 1)]
-        dense_query = query if query_vector is None else query_vector
+        vector = self.index.encoder().encode_query(query) if query_vector is None else query_vector
         if mode == "dense":
-            return [Hit(chunks[r], s, dense_rank=i) for i, (r, s) in enumerate(self.dense(dense_query, k, allowed), 1)]
+            return [Hit(chunks[r], s, dense_rank=i) for i, (r, s) in enumerate(self.dense(vector, k, allowed), 1)]
         depth = max(self.fusion.depth, k)
         lexical = self.bm25(query, depth, allowed)
-        dense = self.dense(dense_query, depth, allowed)
-        fused = fuse(lexical, dense, replace(self.fusion, depth=depth))
+        dense = self.dense(vector, depth, allowed)
+        sentences = self.sentences(vector, depth, allowed, dense) if self.fusion.sentences > 0 else None
+        fused = fuse(lexical, dense, replace(self.fusion, depth=depth), sentences)
         lex_rank = {r: i for i, (r, _) in enumerate(lexical, 1)}
         dense_rank = {r: i for i, (r, _) in enumerate(dense, 1)}
+        sentence_rank = {r: i for i, (r, _) in enumerate(sentences or (), 1)}
         return [
-            Hit(chunks[r], s, bm25_rank=lex_rank.get(r), dense_rank=dense_rank.get(r)) for r, s in fused[:k]
+            Hit(chunks[r], s, bm25_rank=lex_rank.get(r), dense_rank=dense_rank.get(r), sentence_rank=sentence_rank.get(r))
+            for r, s in fused[:k]
         ]

@@ -5,8 +5,14 @@ similarity. Embedding those sentences per question was most of a hybrid question
 build embeds every sentence of every chunk once (the build loads the model anyway), keyed by
 the sentence text, and reuses the vectors of unchanged sentences on a rebuild.
 
-On disk: ``sentences.npy`` (float32, one row a sentence, ``allow_pickle=False``) and
-``sentences.json`` (the key of each row), both checksummed in the manifest.
+The same vectors make a third retriever: a chunk scored by its best sentence's cosine with the
+question (``SentenceVectors.best_per_chunk``), fused with BM25 and the window vectors
+(``index.fusion``). A question worded unlike a section as a whole often matches one of its
+sentences closely: paraphrased questions gain most.
+
+On disk: ``sentences.npy`` (float32, one row a sentence, ``allow_pickle=False``),
+``sentences.json`` (the key of each row) and ``sentence_chunks.npy`` (int32 pairs: chunk row,
+sentence row, one per sentence of each chunk, in chunk order), all checksummed in the manifest.
 """
 
 from __future__ import annotations
@@ -24,7 +30,8 @@ from .errors import IndexCorrupt
 
 SENTENCE_VECTORS = "sentences.npy"
 SENTENCE_KEYS = "sentences.json"
-FILES = (SENTENCE_VECTORS, SENTENCE_KEYS)
+SENTENCE_CHUNKS = "sentence_chunks.npy"
+FILES = (SENTENCE_VECTORS, SENTENCE_KEYS, SENTENCE_CHUNKS)
 
 
 def sentence_key(text: str) -> str:
@@ -32,45 +39,64 @@ def sentence_key(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
-def corpus_sentences(texts: Iterable[str]) -> list[str]:
-    """Every distinct sentence of the given chunk texts, in first-seen order."""
-    return list(dict.fromkeys(s.text for text in texts for s in split_sentences(text)))
+def corpus_sentences(texts: Iterable[str]) -> tuple[list[str], np.ndarray]:
+    """Every distinct sentence of the given chunk texts, in first-seen order, and the
+    (chunk, sentence) pairs of the chunks' sentences (int32, shape (n, 2), in chunk order)."""
+    rows: dict[str, int] = {}
+    pairs = []
+    for chunk, text in enumerate(texts):
+        for span in split_sentences(text):
+            pairs.append((chunk, rows.setdefault(span.text, len(rows))))
+    return list(rows), np.array(pairs, dtype=np.int32).reshape(-1, 2)
 
 
-def write_sentence_vectors(directory: Path, keys: Sequence[str], vectors: np.ndarray) -> tuple[str, ...]:
-    """Write the two files into ``directory``; returns their names for the manifest."""
+def write_sentence_vectors(
+    directory: Path, keys: Sequence[str], vectors: np.ndarray, chunks: np.ndarray
+) -> tuple[str, ...]:
+    """Write the three files into ``directory``; returns their names for the manifest."""
     with open(directory / SENTENCE_VECTORS, "wb") as fh:
         np.save(fh, np.ascontiguousarray(vectors, dtype=np.float32), allow_pickle=False)
     (directory / SENTENCE_KEYS).write_text(json.dumps(list(keys)), encoding="utf-8")
+    with open(directory / SENTENCE_CHUNKS, "wb") as fh:
+        np.save(fh, np.ascontiguousarray(chunks, dtype=np.int32).reshape(-1, 2), allow_pickle=False)
     return FILES
 
 
 class SentenceVectors:
-    """Sentence text -> vector, as the build made them."""
+    """Sentence text -> vector, as the build made them, and which sentences each chunk holds."""
 
-    def __init__(self, keys: Sequence[str], vectors: np.ndarray) -> None:
+    def __init__(self, keys: Sequence[str], vectors: np.ndarray, chunks: np.ndarray | None = None) -> None:
         if len(keys) != len(vectors):
             raise ValueError(f"{len(keys)} keys for {len(vectors)} vectors")
         self.rows = {key: row for row, key in enumerate(keys)}
         self.vectors = vectors
+        self.chunks = chunks  # (chunk, sentence row) pairs in chunk order; None from an older index
 
     @classmethod
-    def load(cls, directory: Path) -> SentenceVectors:
-        """Read the two files (their checksums are the caller's to verify).
+    def load(cls, directory: Path, n_chunks: int | None = None) -> SentenceVectors:
+        """Read the files (their checksums are the caller's to verify); the chunk map too when
+        ``n_chunks`` (the index's chunk count) is given: an index from before it has none.
 
         Raises:
-            IndexCorrupt: a file is unreadable, malformed, or the two are out of step.
+            IndexCorrupt: a file is unreadable, malformed, or the files are out of step.
         """
         fix = "rebuild it with: relnotes index --rebuild"
+        directory = Path(directory)
+        chunks = None
         try:
-            keys = json.loads((Path(directory) / SENTENCE_KEYS).read_text(encoding="utf-8"))
-            with open(Path(directory) / SENTENCE_VECTORS, "rb") as fh:
+            keys = json.loads((directory / SENTENCE_KEYS).read_text(encoding="utf-8"))
+            with open(directory / SENTENCE_VECTORS, "rb") as fh:
                 vectors = np.load(fh, allow_pickle=False)
+            if n_chunks is not None:
+                with open(directory / SENTENCE_CHUNKS, "rb") as fh:
+                    chunks = np.load(fh, allow_pickle=False)
         except (OSError, ValueError) as exc:
             raise IndexCorrupt(f"Sentence vectors in {directory} are unreadable ({exc}); {fix}") from None
         if not isinstance(keys, list) or vectors.ndim != 2 or len(keys) != len(vectors):
             raise IndexCorrupt(f"Sentence vectors in {directory} are out of step with their keys; {fix}")
-        return cls(keys, vectors)
+        if chunks is not None and not _valid_chunk_map(chunks, len(keys), n_chunks):
+            raise IndexCorrupt(f"The sentence map {directory / SENTENCE_CHUNKS} is out of step with the index; {fix}")
+        return cls(keys, vectors, chunks)
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -83,3 +109,30 @@ class SentenceVectors:
     def by_key(self) -> dict[str, np.ndarray]:
         """Key -> vector, for reuse by the next build."""
         return {key: self.vectors[row] for key, row in self.rows.items()}
+
+    def best_per_chunk(self, query: np.ndarray, n_chunks: int) -> np.ndarray | None:
+        """Each chunk's best sentence cosine with ``query`` (a unit vector), NaN for a chunk with
+        no sentence (a list of names, say); None when the index has no sentence map."""
+        if self.chunks is None:
+            return None
+        best = np.full(n_chunks, np.nan, dtype=np.float32)
+        if not len(self.chunks):
+            return best
+        owner, rows = self.chunks[:, 0], self.chunks[:, 1]
+        sims = (self.vectors @ np.asarray(query, dtype=self.vectors.dtype).reshape(-1))[rows]
+        starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+        best[owner[starts]] = np.maximum.reduceat(sims, starts)
+        return best
+
+
+def _valid_chunk_map(chunks: np.ndarray, n_sentences: int, n_chunks: int) -> bool:
+    """(chunk, row) int pairs, chunks non-decreasing, every row a stored sentence."""
+    if chunks.ndim != 2 or chunks.shape[1] != 2 or not np.issubdtype(chunks.dtype, np.integer):
+        return False
+    if not len(chunks):
+        return True
+    owner, rows = chunks[:, 0], chunks[:, 1]
+    return bool(
+        owner.min() >= 0 and owner.max() < n_chunks and np.all(np.diff(owner) >= 0)
+        and rows.min() >= 0 and rows.max() < n_sentences
+    )

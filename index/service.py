@@ -15,7 +15,7 @@ from .errors import IndexCorrupt, IndexMissing, IndexStale
 from .manifest import FORMAT_VERSION, Manifest, read_manifest, verify_files
 from .onnx_query import ONNX_FILE, TOKENIZER_FILE
 from .reader import LoadedIndex
-from .sentence_vectors import SENTENCE_VECTORS
+from .sentence_vectors import SENTENCE_CHUNKS, SENTENCE_VECTORS
 from .store import BuildReport, Progress, build_index, build_lock, recover
 from .tokenize import TOKENIZER_VERSION, tokenizer_settings
 
@@ -71,6 +71,8 @@ def stale_reasons(manifest: Manifest, corpus: dict, encoder, bm25: dict) -> list
         reasons.append("BM25 parameters changed")
     if SENTENCE_VECTORS not in manifest.files:
         reasons.append("no sentence vectors (built by an older relnotes)")
+    elif SENTENCE_CHUNKS not in manifest.files:
+        reasons.append("no sentence map (built by an older relnotes)")
     if manifest.corpus.get("fingerprint") != corpus["fingerprint"]:
         old, new = manifest.corpus.get("documents", {}), corpus["documents"]
         added = len(new.keys() - old.keys())

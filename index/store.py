@@ -282,7 +282,8 @@ def build_index(
     with build_lock(directory) if lock else contextlib.nullcontext(), _sigterm_as_interrupt():
         recover(directory)
         vectors, embedded = _embed(flat_texts, flat_keys, encoder, previous or {}, progress)
-        sentences = corpus_sentences(c.text for c in chunks)  # embedded now, so answers need no model pass
+        # Embedded now, so answers need no model pass; the map makes them a retriever too.
+        sentences, sentence_map = corpus_sentences(c.text for c in chunks)
         sentence_keys = [sentence_key(s) for s in sentences]
         sentence_vectors, _ = _embed(sentences, sentence_keys, encoder, previous_sentences or {}, progress)
         try:
@@ -299,7 +300,7 @@ def build_index(
             query = write_query_encoder(tmp, encoder, previous=directory, notify=notify)
             if query is not None:  # the torch-free query path (index.onnx_query)
                 model["query_encoder"] = query
-            sentence_files = write_sentence_vectors(tmp, sentence_keys, sentence_vectors)
+            sentence_files = write_sentence_vectors(tmp, sentence_keys, sentence_vectors, sentence_map)
             names = [CHUNKS, VECTORS, *lexical_files, *sentence_files,
                      *([query["file"], query["tokenizer"]] if query else [])]
             manifest = Manifest(

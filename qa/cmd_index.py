@@ -110,7 +110,8 @@ def search_cmd(query, corpus_paths, index_dir, model_path, mode, top_k, releases
         c = hit.chunk
         if as_json:
             click.echo(json.dumps({"rank": rank, "score": round(hit.score, 6), "bm25_rank": hit.bm25_rank,
-                                   "dense_rank": hit.dense_rank, **c.to_json()}, ensure_ascii=False))
+                                   "dense_rank": hit.dense_rank, "sentence_rank": hit.sentence_rank,
+                                   **c.to_json()}, ensure_ascii=False))
         else:
             where = " > ".join(c.section)
             click.echo(safe(f"{rank:>2}. {hit.score:.4f}  [{c.version or '-'}] {where}  {c.source}:{c.lines[0]}-{c.lines[1]}"))

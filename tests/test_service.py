@@ -84,6 +84,7 @@ def test_removed_document_disappears(corpus_dir, tmp_path, encoders) -> None:
         ("format", "index format"),
         ("corpus", "corpus changed"),
         ("sentences", "no sentence vectors"),
+        ("sentence map", "no sentence map"),
     ],
 )
 def test_each_cause_of_staleness_is_detected(corpus_dir, tmp_path, encoders, monkeypatch, cause, needle) -> None:
@@ -109,12 +110,19 @@ def test_each_cause_of_staleness_is_detected(corpus_dir, tmp_path, encoders, mon
         manifest = json.loads(path.read_text())
         manifest["files"] = {k: v for k, v in manifest["files"].items() if not k.startswith("sentences.")}
         path.write_text(json.dumps(manifest))
+    elif cause == "sentence map":  # an index from before the sentence list (its vectors are reused)
+        path = tmp_path / "idx" / MANIFEST
+        manifest = json.loads(path.read_text())
+        del manifest["files"]["sentence_chunks.npy"]
+        path.write_text(json.dumps(manifest))
     with pytest.raises(IndexStale, match=needle) as info:
         open_(corpus_dir, tmp_path, update=False, **kwargs)
     assert "relnotes index" in str(info.value)
     notices: list[str] = []
     _, report = open_(corpus_dir, tmp_path, notices, **kwargs)
     assert report is not None and needle in notices[0]
+    if cause == "sentence map":
+        assert report.embedded == 0  # every window and sentence vector is reused
 
 
 def test_corrupt_index_is_rebuilt_with_a_notice(corpus_dir, tmp_path, encoders) -> None:
