@@ -46,6 +46,12 @@ def release_mask(chunks: Sequence[Chunk], versions: Sequence[str]) -> np.ndarray
     )
 
 
+def product_mask(chunks: Sequence[Chunk], products: Sequence[str]) -> np.ndarray:
+    """Bool mask of the chunks of any of ``products``, and of those whose product is unknown."""
+    wanted = set(products)
+    return np.fromiter((not c.product or c.product in wanted for c in chunks), dtype=bool, count=len(chunks))
+
+
 class Searcher:
     """Runs queries against one LoadedIndex; caches release masks between queries."""
 
@@ -54,15 +60,21 @@ class Searcher:
 
         self.index = index
         self.fusion = fusion or DEFAULT_FUSION
-        self._masks: dict[tuple[str, ...], np.ndarray] = {}
+        self._masks: dict[tuple[tuple[str, ...], tuple[str, ...]], np.ndarray] = {}
 
-    def mask(self, versions: Sequence[str] | None) -> np.ndarray | None:
-        """The filter for ``versions`` (None means every chunk)."""
-        if not versions:
+    def mask(self, versions: Sequence[str] | None, products: Sequence[str] | None = None) -> np.ndarray | None:
+        """The filter for ``versions`` and ``products`` (None means every chunk)."""
+        if not versions and not products:
             return None
-        key = tuple(sorted(set(versions)))
+        key = (tuple(sorted(set(versions or ()))), tuple(sorted(set(products or ()))))
         if key not in self._masks:
-            self._masks[key] = release_mask(self.index.chunks, key)
+            chunks = self.index.chunks
+            mask = np.ones(len(chunks), dtype=bool)
+            if key[0]:
+                mask &= release_mask(chunks, key[0])
+            if key[1]:
+                mask &= product_mask(chunks, key[1])
+            self._masks[key] = mask
         return self._masks[key]
 
     def bm25(self, query: str, k: int, allowed: np.ndarray | None) -> list[tuple[int, float]]:
@@ -102,6 +114,7 @@ class Searcher:
         mode: str = "hybrid",
         versions: Sequence[str] | None = None,
         query_vector: np.ndarray | None = None,
+        products: Sequence[str] | None = None,
     ) -> list[Hit]:
         """Top ``k`` chunks for ``query``.
 
@@ -111,6 +124,7 @@ class Searcher:
             mode: "bm25", "dense" or "hybrid".
             versions: keep only chunks of these releases (applied in every retriever before fusion).
             query_vector: the query's embedding when the caller already has it.
+            products: keep only chunks of these products (and those of no known product), likewise.
 
         Returns:
             Hits best first, each chunk at most once.
@@ -121,7 +135,7 @@ class Searcher:
         from .fusion import fuse
 
         mode = check_mode(mode)
-        allowed = self.mask(versions)
+        allowed = self.mask(versions, products)
         chunks = self.index.chunks
         if k <= 0 or not chunks:
             return []

@@ -98,6 +98,11 @@ class Engine:
             sorted({c.version for c in index.chunks if c.version}, key=version_key)
         )
         self.products: tuple[str, ...] = tuple(sorted({c.product for c in index.chunks if c.product}))
+        by_product: dict[str | None, set[str]] = {}
+        for c in index.chunks:
+            if c.version:
+                by_product.setdefault(c.product, set()).add(c.version)
+        self._releases_of = {p: tuple(sorted(v, key=version_key)) for p, v in by_product.items()}
         self._sentence_vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._splits: OrderedDict[str, tuple[Span, ...]] = OrderedDict()
         self._terms: OrderedDict[str, frozenset[str]] = OrderedDict()
@@ -171,9 +176,17 @@ class Engine:
         first = min(strong, key=lambda i: (version_key(hits[i].chunk.version), -evidence[i]))
         return [hits[first]] + hits[:first] + hits[first + 1 :], hits[first].chunk.version
 
-    def held(self, wanted: str) -> bool:
-        """Whether the corpus holds release ``wanted``."""
-        return any(version_matches(v, wanted) for v in self.releases)
+    def held(self, wanted: str, products: Sequence[str] = ()) -> bool:
+        """Whether the corpus holds release ``wanted`` (of one of ``products``, when given)."""
+        return any(version_matches(v, wanted) for v in self.releases_of(products))
+
+    def releases_of(self, products: Sequence[str] = ()) -> tuple[str, ...]:
+        """The releases the corpus holds of ``products`` (and of documents of no known product);
+        every release when ``products`` is empty."""
+        if not products:
+            return self.releases
+        held = {v for p in (*products, None) for v in self._releases_of.get(p, ())}
+        return tuple(sorted(held, key=version_key))
 
     def ask(
         self,
@@ -211,14 +224,16 @@ class Engine:
             )
         wanted = tuple(dict.fromkeys([*(r.lstrip("vV") for r in releases or ()), *parsed.releases]))
         asked_as = parsed.text or text
-        missing = [r for r in wanted if not self.held(r)]
+        # A product named restricts only in a corpus of several ("pydantic 1.10" among Rust's notes).
+        products = parsed.products if len(self.products) > 1 else ()
+        missing = [r for r in wanted if not self.held(r, products)]
         if missing:
-            have = ", ".join(self.releases) or "none"
+            of = f" of {' or '.join(products)}" if products else ""
             note = (
-                f"The corpus holds no release {', '.join(missing)} (it has: {have}); "
+                f"The corpus holds no release {', '.join(missing)}{of} ({_holding(self.releases_of(products), missing)}); "
                 "not answering from another release."
             )
-            return Answer(shown, asked_as, wanted, mode, (), (), False, note=note,
+            return Answer(shown, asked_as, wanted, mode, (), (), False, note=note, products=products,
                           timings_ms={"retrieve": 0.0, "answer": _ms(started)})
         # The question is the query, a release it names included (overview passages name their
         # release: "how many commits went into 2.14"); the release filter does the restricting.
@@ -229,7 +244,9 @@ class Engine:
         rerank_on = mode in RERANK_MODES and RERANK_WEIGHT > 0
         if rerank_on:
             depth = max(depth, RERANK_DEPTH)
-        hits = self.searcher.search(topic, k=depth, mode=mode, versions=wanted or None, query_vector=vector)
+        hits = self.searcher.search(
+            topic, k=depth, mode=mode, versions=wanted or None, query_vector=vector, products=products or None
+        )
         if rerank_on and hits:
             hits = self._reranked(topic, hits, vector)
         earliest = None
@@ -254,6 +271,7 @@ class Engine:
             question=shown,
             asked_as=asked_as,
             releases=wanted,
+            products=products,
             mode=mode,
             passages=passages,
             sentences=sentences,
@@ -291,6 +309,22 @@ class Engine:
             follow = follow.cleared()
         wanted = [*(releases or ()), *follow.releases]
         return follow, self.ask(follow.text, top_k=top_k, mode=mode, releases=wanted, typed=question)
+
+
+def _holding(held: Sequence[str], missing: Sequence[str], most: int = 12) -> str:
+    """What the corpus has instead: every release when few, else the count, the range and the
+    releases on either side of the first one asked for."""
+    if not held:
+        return "it has no releases"
+    if len(held) <= most:
+        return f"it has: {', '.join(held)}"
+    try:
+        key = version_key(missing[0])
+        at = sum(1 for v in held if version_key(v) < key)
+    except ValueError:
+        at = len(held)
+    near = held[max(0, min(at - 2, len(held) - 4)) :][:4]
+    return f"it has {len(held)} releases, {held[0]} to {held[-1]}; nearest: {', '.join(near)}"
 
 
 def _ms(since: float) -> float:

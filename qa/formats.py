@@ -24,6 +24,7 @@ def answer_record(answer: Answer, qid: str) -> dict:
         "question": answer.question,
         "asked_as": answer.asked_as,
         "releases": list(answer.releases),
+        "products": list(answer.products),
         "mode": answer.mode,
         "answer": (
             {"text": answer.text, "sentences": [{"text": s.text, "passage": s.passage} for s in answer.sentences]}
@@ -78,6 +79,8 @@ def markdown_report(records: Sequence[dict]) -> str:
         lines += [f"## {_inline(str(r['id']))}: {_inline(r['question'])}", ""]
         if r["releases"]:
             lines += [f"Releases: {_inline(', '.join(r['releases']))}", ""]
+        if r.get("products"):
+            lines += [f"Products: {_inline(', '.join(r['products']))}", ""]
         lines += [f"**Answer:** {_inline(r['answer']['text'])}" if r["answer"] else f"*{_inline(r['note'] or '')}*", ""]
         for p in r["passages"]:
             c = p["citation"]

@@ -81,6 +81,7 @@ class Answer:
     note: str | None = None
     earliest_release: str | None = None
     timings_ms: dict = field(default_factory=dict)
+    products: tuple[str, ...] = ()  # the products the question named, when they restricted the search
 
     @property
     def text(self) -> str:

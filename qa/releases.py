@@ -1,4 +1,5 @@
-"""Find the releases a question names ("in 2.13", "v2.13", "PyTorch 2.13", "release:2.14").
+"""Find the releases a question names ("in 2.13", "v2.13", "PyTorch 2.13", "release:2.14"),
+and the products of the corpus it names ("pydantic", "torch" for PyTorch).
 
 A number counts as a release only where the wording says so: after "v", "release",
 "version" or the product's name, with a possessive ("2.13's"), as ``release:X``, bare
@@ -47,12 +48,25 @@ class ReleaseQuery:
     topic: str = ""  # the question without its release mentions (what it is about)
     bad_filters: tuple[str, ...] = ()
     which_release: bool = False
+    products: tuple[str, ...] = ()  # products of the corpus the question names, as the corpus spells them
 
 
 def _names(products: tuple[str, ...]) -> set[str]:
     """Product names, lower-cased, with the import name of a "Py..." product (PyTorch -> torch)."""
     names = {p.lower() for p in products if p}
     return names | {n[2:] for n in names if n.startswith("py") and len(n) > 4}
+
+
+def named_products(question: str, products: tuple[str, ...]) -> tuple[str, ...]:
+    """The products of ``products`` that ``question`` names as a whole word (case aside; the
+    import name of a "Py..." product counts: "torch" names PyTorch), in corpus order."""
+    found = []
+    for product in products:
+        names = sorted(_names((product,)), key=len, reverse=True)
+        if names and re.search(r"(?<!\w)(?:" + "|".join(re.escape(n) for n in names) + r")(?!\w)",
+                               question, re.IGNORECASE):
+            found.append(product)
+    return tuple(found)
 
 
 def _product_pattern(products: tuple[str, ...]) -> re.Pattern | None:
@@ -128,6 +142,7 @@ def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[st
         topic=" ".join(topic.split()),
         bad_filters=tuple(bad),
         which_release=_asks_which_release(question, products),
+        products=named_products(text, products),
     )
 
 

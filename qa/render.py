@@ -26,6 +26,8 @@ def render_answer(answer: Answer, out: Console) -> None:
         out.print(Text.assemble(("asked as: ", "dim"), (safe(answer.asked_as), "dim")))
     if answer.releases:
         out.print(Text.assemble(("releases: ", "dim"), (", ".join(answer.releases), "cyan")))
+    if answer.products:
+        out.print(Text.assemble(("products: ", "dim"), (safe(", ".join(answer.products)), "cyan")))
     if answer.sentences:
         body = Text()
         for i, s in enumerate(answer.sentences):

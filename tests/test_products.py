@@ -1,0 +1,124 @@
+"""A question naming a product of a corpus of several searches that product's notes only."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from fakes import FakeEncoder, make_chunk
+from index import store
+from index.reader import LoadedIndex
+from qa.cli import cli
+from qa.engine import Engine
+from qa.releases import find_releases, named_products
+
+CORPUS = {"fingerprint": "f0", "inputs": ["<test>"], "documents": {"d": {"source": "x", "sha256": "0"}}}
+NOTES = [  # (product, version, text): both products have a 1.5 and talk about the same things
+    ("Rust", "1.5.0", "Cargo install now caches the registry index for faster builds."),
+    ("Rust", "1.10.0", "The standard library sort became a stable merge sort with better speed."),
+    ("pydantic", "1.5", "Validators now cache compiled schemas for faster model builds."),
+    ("pydantic", "1.10", "Settings read several dotenv files; the sort of fields is stable."),
+    (None, None, "Notes about how these changelogs were collected for the faster builds page."),
+]
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory: pytest.TempPathFactory) -> Engine:
+    chunks = [
+        replace(make_chunk(i, text, version or "1.0"), product=product, version=version,
+                title=f"{product or 'Other'} changelog", document=f"doc-{product}")
+        for i, (product, version, text) in enumerate(NOTES)
+    ]
+    directory = tmp_path_factory.mktemp("products") / "idx"
+    encoder = FakeEncoder()
+    store.build_index(directory, chunks, encoder=encoder, corpus=CORPUS)
+    loaded = LoadedIndex(directory)
+    loaded.set_encoder(encoder)
+    return Engine(loaded)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("what changed in pydantic 1.5", ("pydantic",)),
+        ("Rust's new lint", ("Rust",)),
+        ("PYDANTIC v2 speed", ("pydantic",)),
+        ("pydantic-core speedups", ("pydantic",)),
+        ("torch.compile with pydantic models", ("PyTorch", "pydantic")),
+        ("what's new in rustdoc", ()),  # a word that starts with a product's name is not the product
+        ("trust the cache", ()),
+    ],
+)
+def test_named_products(question: str, expected: tuple[str, ...]) -> None:
+    products = ("PyTorch", "Rust", "pydantic")
+    assert named_products(question, products) == expected
+    assert find_releases(question, known=("1.5",), products=products).products == expected
+
+
+@pytest.mark.parametrize("mode", ["bm25", "dense", "hybrid"])
+def test_a_named_product_restricts_every_retriever(engine: Engine, mode: str) -> None:
+    answer = engine.ask("pydantic faster builds", top_k=5, mode=mode)
+    assert answer.products == ("pydantic",)
+    products = {p.citation.product for p in answer.passages}
+    assert "pydantic" in products and "Rust" not in products  # notes of no known product may stay
+    unnamed = engine.ask("faster builds", top_k=5, mode=mode)
+    assert unnamed.products == () and {"Rust", "pydantic"} <= {p.citation.product for p in unnamed.passages}
+
+
+def test_a_product_and_a_release_together(engine: Engine) -> None:
+    answer = engine.ask("what changed in pydantic 1.5", top_k=5)
+    assert answer.releases == ("1.5",) and answer.products == ("pydantic",)
+    assert [(p.citation.product, p.citation.version) for p in answer.passages] == [("pydantic", "1.5")]
+    both = engine.ask("what changed in 1.5", top_k=5)  # no product named: both products' 1.5
+    assert {(p.citation.product, p.citation.version) for p in both.passages} == {("pydantic", "1.5"), ("Rust", "1.5.0")}
+
+
+def test_a_release_the_named_product_lacks_is_said_not_answered(engine: Engine) -> None:
+    # Both named, both held; the two filters apply each on its own (either product, either release).
+    answer = engine.ask("what changed in pydantic 1.5.0 and rust 1.10", top_k=5)
+    assert {(p.citation.product, p.citation.version) for p in answer.passages} == {
+        ("pydantic", "1.5"), ("Rust", "1.10.0"), ("Rust", "1.5.0"), ("pydantic", "1.10")}
+    held = engine.ask("pydantic 1.10.0 sort", top_k=5)  # 1.10.0 is 1.10, trailing zeros aside
+    assert [(p.citation.product, p.citation.version) for p in held.passages] == [("pydantic", "1.10")]
+    missing = engine.ask("what is new in pydantic 1.9", top_k=5)
+    assert not missing.passages
+    assert missing.note == ("The corpus holds no release 1.9 of pydantic (it has: 1.5, 1.10); "
+                            "not answering from another release.")
+
+
+def test_one_product_corpora_are_not_filtered(bundled_index: Path) -> None:
+    """The bundled corpus is all PyTorch: naming it changes nothing."""
+    bundled = Engine(LoadedIndex(bundled_index))
+    named = bundled.ask("pytorch MPS lu_solve speedup", top_k=5, mode="bm25")
+    assert named.products == () and named.passages
+
+
+def test_many_releases_are_summarised_in_the_missing_release_note(tmp_path: Path) -> None:
+    chunks = [make_chunk(i, f"Release {i} notes about sorting and caching things.", f"1.{i}.0") for i in range(30)]
+    encoder = FakeEncoder()
+    store.build_index(tmp_path / "idx", chunks, encoder=encoder, corpus=CORPUS)
+    loaded = LoadedIndex(tmp_path / "idx")
+    loaded.set_encoder(encoder)
+    note = Engine(loaded).ask("what changed in version 1.15.1", mode="bm25").note
+    assert note == ("The corpus holds no release 1.15.1 (it has 30 releases, 1.0.0 to 1.29.0; "
+                    "nearest: 1.14.0, 1.15.0, 1.16.0, 1.17.0); not answering from another release.")
+
+
+def test_json_and_markdown_name_the_products(tmp_path: Path) -> None:
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "rust.md").write_text("# Rust 1.5.0\n\nCargo caches the registry index now, which makes builds faster.\n")
+    (notes / "pydantic.md").write_text("# pydantic 1.5\n\nValidators cache compiled schemas, which makes builds faster.\n")
+    runner = CliRunner()
+    args = ["--corpus", str(notes), "--index", str(tmp_path / "idx"), "--mode", "bm25"]
+    result = runner.invoke(cli, ["ask", "pydantic faster builds", "--json", *args])
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.stdout)
+    assert record["products"] == ["pydantic"]
+    assert {p["citation"]["product"] for p in record["passages"]} == {"pydantic"}
+    text = runner.invoke(cli, ["ask", "pydantic faster builds", *args])
+    assert text.exit_code == 0 and "products: pydantic" in text.stdout
