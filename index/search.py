@@ -6,6 +6,7 @@ best sentence (``sentences``, from the sentence vectors the build stores; ``inde
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Sequence
 
@@ -46,6 +47,22 @@ def release_mask(chunks: Sequence[Chunk], versions: Sequence[str]) -> np.ndarray
     )
 
 
+# What a chunk holds that is not words of its own: HTML tags and comments (anchors such as
+# <a id="1.85.0-Language"></a>), and lines that are nothing but one link ("[GitHub release](...)").
+_MARKUP = re.compile(r"<!--.*?-->|</?[A-Za-z][^<>]*>|^[ \t]*!?\[[^\]\n]*\]\([^)\n]*\)[ \t]*$", re.DOTALL | re.MULTILINE)
+
+
+def stub_mask(chunks: Sequence[Chunk]) -> np.ndarray:
+    """Bool mask of the chunks with no words of their own: only HTML anchors or comments, or a
+    lone link line ("[GitHub release](...)" under each pydantic release heading). They stay in
+    the index (no text is lost) but are never returned: their heading path names a release
+    while they hold nothing that answers. Only short texts are looked at, so this is cheap."""
+    return np.fromiter(
+        (len(c.text) < 400 and not re.search(r"[^\W_]", _MARKUP.sub(" ", c.text)) for c in chunks),
+        dtype=bool, count=len(chunks),
+    )
+
+
 def product_mask(chunks: Sequence[Chunk], products: Sequence[str]) -> np.ndarray:
     """Bool mask of the chunks of any of ``products``, and of those whose product is unknown."""
     wanted = set(products)
@@ -60,21 +77,20 @@ class Searcher:
 
         self.index = index
         self.fusion = fusion or DEFAULT_FUSION
-        self._masks: dict[tuple[tuple[str, ...], tuple[str, ...]], np.ndarray] = {}
+        self._masks: dict[tuple[tuple[str, ...], tuple[str, ...]], np.ndarray | None] = {}
 
     def mask(self, versions: Sequence[str] | None, products: Sequence[str] | None = None) -> np.ndarray | None:
-        """The filter for ``versions`` and ``products`` (None means every chunk)."""
-        if not versions and not products:
-            return None
+        """The filter for ``versions`` and ``products``, never a stub chunk (None: every chunk)."""
         key = (tuple(sorted(set(versions or ()))), tuple(sorted(set(products or ()))))
         if key not in self._masks:
             chunks = self.index.chunks
-            mask = np.ones(len(chunks), dtype=bool)
+            mask = ~stub_mask(chunks) if key == ((), ()) else self.mask(None, None)
+            mask = np.ones(len(chunks), dtype=bool) if mask is None else mask.copy()
             if key[0]:
                 mask &= release_mask(chunks, key[0])
             if key[1]:
                 mask &= product_mask(chunks, key[1])
-            self._masks[key] = mask
+            self._masks[key] = None if mask.all() else mask
         return self._masks[key]
 
     def bm25(self, query: str, k: int, allowed: np.ndarray | None) -> list[tuple[int, float]]:
