@@ -48,8 +48,12 @@ def release_mask(chunks: Sequence[Chunk], versions: Sequence[str]) -> np.ndarray
 
 
 # What a chunk holds that is not words of its own: HTML tags and comments (anchors such as
-# <a id="1.85.0-Language"></a>), and lines that are nothing but one link ("[GitHub release](...)").
-_MARKUP = re.compile(r"<!--.*?-->|</?[A-Za-z][^<>]*>|^[ \t]*!?\[[^\]\n]*\]\([^)\n]*\)[ \t]*$", re.DOTALL | re.MULTILINE)
+# <a id="1.85.0-Language"></a>), lines that are nothing but one link ("[GitHub release](...)")
+# and reference definitions ("[71269]: https://...").
+_MARKUP = re.compile(
+    r"<!--.*?-->|</?[A-Za-z][^<>]*>|^[ \t]*!?\[[^\]\n]*\]\([^)\n]*\)[ \t]*$|^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*\S[^\n]*$",
+    re.DOTALL | re.MULTILINE,
+)
 
 
 def stub_mask(chunks: Sequence[Chunk]) -> np.ndarray:

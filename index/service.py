@@ -145,8 +145,9 @@ def open_index(
                 previous = current.previous_vectors()
             except IndexCorrupt:
                 previous = {}
-            try:
-                previous_sentences = current.previous_sentence_vectors()
+            try:  # sentence keys name the text, not the model: reuse only under the same model
+                same_model = current.manifest.model.get("path") == str(encoder.path)
+                previous_sentences = current.previous_sentence_vectors() if same_model else {}
             except IndexCorrupt:
                 previous_sentences = {}
         report = build_index(

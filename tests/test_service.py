@@ -125,6 +125,15 @@ def test_each_cause_of_staleness_is_detected(corpus_dir, tmp_path, encoders, mon
         assert report.embedded == 0  # every window and sentence vector is reused
 
 
+def test_a_new_model_re_embeds_the_sentences_too(corpus_dir, tmp_path, encoders) -> None:
+    """Sentence vectors are keyed by their text alone: under another model none may be reused."""
+    first, _ = open_(corpus_dir, tmp_path)
+    sentences = len(first.sentence_vectors())
+    loaded, report = open_(corpus_dir, tmp_path, model_path=tmp_path / "other-model")
+    assert report.embedded == len(loaded.chunks) and report.reused == 0
+    assert encoders[-1].name == "other-model" and encoders[-1].embedded == len(loaded.chunks) + sentences
+
+
 def test_corrupt_index_is_rebuilt_with_a_notice(corpus_dir, tmp_path, encoders) -> None:
     open_(corpus_dir, tmp_path)
     chunks = tmp_path / "idx" / "chunks.jsonl"

@@ -26,6 +26,8 @@ CORPUS = {"fingerprint": "f0", "inputs": ["<test>"], "documents": {"d": {"source
         ("- [`Vec::pop_if`](https://doc.rust-lang.org/std/vec/struct.Vec.html#method.pop_if)", False),  # a list item
         ("See [the release](https://example.org) for details.", False),  # a link inside a sentence
         ("Misc\n----", False),  # a lone heading keeps its words
+        ("[94214]: https://github.com/rust-lang/rust/pull/94214/\n[94530]: https://x.org/94530", True),
+        ("- [Prepare Rust for opaque pointers.][94214]\n\n[94214]: https://x.org/94214", False),
     ],
 )
 def test_what_counts_as_a_stub(text: str, stub: bool) -> None:
