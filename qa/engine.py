@@ -30,11 +30,20 @@ from index.search import Hit, Searcher, check_mode
 from index.tokenize import tokenize
 
 from .errors import BadQuestion
-from .extract import CONFIDENT, best_sentence_scores, coverage_scorer, pick, score_sentences
+from .extract import CONFIDENT, best_sentences, coverage_scorer, pick, score_sentences
 from .followup import FollowUp, Turn, resolve
 from .model import Answer, Citation, Passage
 from .releases import find_releases
-from .rerank import RERANK_DEPTH, RERANK_MODES, RERANK_NORMALISE, RERANK_WEIGHT, rerank
+from .rerank import (
+    RERANK_DEPTH,
+    RERANK_MODES,
+    RERANK_NORMALISE,
+    RERANK_WEIGHT,
+    RESTATED_DEPTH,
+    Statement,
+    rerank,
+    restated_first,
+)
 from .text import CONTROL_CHARS
 
 MAX_QUESTION_CHARS = 2000
@@ -144,14 +153,29 @@ class Engine:
         return vectors
 
     def _reranked(self, topic: str, hits: list[Hit], vector: np.ndarray | None) -> list[Hit]:
-        """The first RERANK_DEPTH hits re-ranked by their best sentence (``qa.rerank``), scored by the mix."""
+        """The first RERANK_DEPTH hits re-ranked by their best sentence (``qa.rerank``), scored by
+        the mix; then, with sentence vectors, a passage restating the first one's fact in
+        another document of the release, with a better sentence for it, goes first."""
         head = [h.chunk.text for h in hits[:RERANK_DEPTH]]
-        evidence = best_sentence_scores(
+        best = best_sentences(
             topic, head, tokenize=tokenize, idf=self._idf, embed=self._embed if vector is not None else None,
             query_vector=vector, split=self._split, terms=self._sentence_terms,
         )
-        order, mixed = rerank([h.score for h in hits], evidence, RERANK_WEIGHT, RERANK_NORMALISE)
-        return [replace(hits[i], score=mixed[i]) for i in order]
+        order, mixed = rerank([h.score for h in hits], [score for score, _ in best], RERANK_WEIGHT, RERANK_NORMALISE)
+        ranked = [replace(hits[i], score=mixed[i]) for i in order]
+        if vector is None:
+            return ranked
+        top = [(ranked[k], best[i]) for k, i in enumerate(order[:RESTATED_DEPTH]) if i < len(best)]
+        texts = [text for _, (_, text) in top if text is not None]
+        vectors = dict(zip(texts, self._embed(texts))) if texts else {}
+        statements = [
+            Statement(h.chunk.document, h.chunk.version, score, vectors.get(text) if text is not None else None)
+            for h, (score, text) in top
+        ]
+        first = restated_first(statements)
+        if first is None:
+            return ranked
+        return [ranked[first]] + ranked[:first] + ranked[first + 1 :]
 
     def _earliest_first(self, topic: str, hits: list[Hit]) -> tuple[list[Hit], str | None]:
         """Put the best passage of the earliest release with strong evidence first.
@@ -252,7 +276,7 @@ class Engine:
         earliest = None
         if which and hits:
             hits, earliest = self._earliest_first(topic, hits)
-        hits = hits[:top_k]
+        hits = _falling(hits[:top_k])
         retrieved = time.perf_counter()
         candidates = score_sentences(
             topic, [h.chunk.text for h in hits], tokenize=tokenize, idf=self._idf,
@@ -325,6 +349,22 @@ def _holding(held: Sequence[str], missing: Sequence[str], most: int = 12) -> str
         at = len(held)
     near = held[max(0, min(at - 2, len(held) - 4)) :][:4]
     return f"it has {len(held)} releases, {held[0]} to {held[-1]}; nearest: {', '.join(near)}"
+
+
+SCORE_STEP = 1e-4  # what a passage moved first scores above the one after it (shown to 4 places)
+
+
+def _falling(hits: list[Hit]) -> list[Hit]:
+    """The hits with scores that fall with rank: a passage moved first (the earliest release,
+    a better restatement) scores just above the one after it, so a TREC run file, which
+    trec_eval orders by score, says what the ranking says. Scores already falling stay."""
+    out: list[Hit] = []
+    floor = None
+    for h in reversed(hits):
+        score = h.score if floor is None or h.score > floor else floor + SCORE_STEP
+        out.append(h if score == h.score else replace(h, score=score))
+        floor = score
+    return out[::-1]
 
 
 def _ms(since: float) -> float:

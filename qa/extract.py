@@ -96,7 +96,7 @@ def score_sentences(
     return [Candidate(i, s, float(v)) for (i, s), v in zip(spans, scores)]
 
 
-def best_sentence_scores(
+def best_sentences(
     question: str,
     passages: Sequence[str],
     *,
@@ -106,14 +106,16 @@ def best_sentence_scores(
     query_vector: np.ndarray | None = None,
     split: Callable[[str], Sequence[Span]] = split_sentences,
     terms: Callable[[str], Iterable[str]] | None = None,
-) -> list[float]:
-    """The score of each passage's best sentence (as ``score_sentences``, without the rank prior; 0 if none)."""
+) -> list[tuple[float, str | None]]:
+    """Each passage's best sentence and its score (as ``score_sentences``, without the rank
+    prior); ``(0.0, None)`` for a passage with no sentence."""
     spans = [(i, span.text) for i, text in enumerate(passages) for span in split(text)]
-    best = [0.0] * len(passages)
+    best: list[tuple[float, str | None]] = [(0.0, None)] * len(passages)
     if spans:
         scores = _sentence_scores(question, [t for _, t in spans], tokenize, idf, embed, query_vector, terms)
-        for (i, _), v in zip(spans, scores):
-            best[i] = max(best[i], float(v))
+        for (i, text), v in zip(spans, scores):
+            if best[i][1] is None or v > best[i][0]:
+                best[i] = (float(v), text)
     return best
 
 

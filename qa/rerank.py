@@ -9,7 +9,7 @@ mixing in each candidate's best-sentence score costs no model pass.
 
 from __future__ import annotations
 
-from typing import Literal, Sequence
+from typing import Literal, NamedTuple, Sequence
 
 import numpy as np
 
@@ -18,6 +18,50 @@ RERANK_DEPTH = 20  # candidates re-ranked, whatever top_k; the rest keep their r
 Normalise = Literal["top", "minmax"]
 RERANK_NORMALISE: Normalise = "minmax"  # retrieval scores mapped to 0..1 over the candidates
 RERANK_MODES = frozenset({"hybrid", "dense", "bm25"})  # in bm25 mode the evidence is term coverage only
+# A passage of another document of the same release whose best sentence restates the top
+# passage's (cosine at least RESTATED) and answers the question better goes first; looked for
+# among the first RESTATED_DEPTH. Measured on the three bundled sets (the 2.14 news article
+# restates the 2.14 blog): hit@1 0.763 / 0.833 / 0.771 -> 0.781 / 0.833 / 0.833; at 0.6
+# 0.763 / 0.867 / 0.833, at 0.8 0.772 / 0.833 / 0.771; any chunk of the same release instead
+# of another document's was worse (0.719 on the first set at 0.6).
+RESTATED = 0.7
+RESTATED_DEPTH = 5
+
+
+class Statement(NamedTuple):
+    """What ``restated_first`` knows of a passage: its document and release, and its best
+    sentence's score for the question and unit vector (None: the passage has no sentence)."""
+
+    document: str
+    version: str | None
+    score: float
+    vector: np.ndarray | None
+
+
+def restated_first(statements: Sequence[Statement], threshold: float = RESTATED) -> int | None:
+    """Which passage should replace the first, or None.
+
+    Two documents of one release often state the same fact (a release blog and a news
+    article about it). Their passages' retrieval scores then reflect everything else they
+    say; which one answers is better told by the sentence that states it. So among the
+    passages after the first that come from another document of the same release and whose
+    best sentence restates the first's (cosine >= ``threshold``), the one whose best sentence
+    scores highest goes first, if it scores higher than the first's.
+
+    Args:
+        statements: the candidates in rank order, the current first passage first.
+        threshold: the cosine at which two sentences state the same thing.
+    """
+    if len(statements) < 2 or statements[0].vector is None or not statements[0].version:
+        return None
+    top = statements[0]
+    best, best_score = None, top.score
+    for i, s in enumerate(statements[1:], 1):
+        if s.vector is None or s.document == top.document or s.version != top.version:
+            continue
+        if float(np.dot(top.vector, s.vector)) >= threshold and s.score > best_score:
+            best, best_score = i, s.score
+    return best
 
 
 def rerank(

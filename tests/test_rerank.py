@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from qa.rerank import RERANK_DEPTH, rerank
+from qa.rerank import RERANK_DEPTH, RESTATED, Statement, rerank, restated_first
 
 
 def test_minmax_mix_promotes_the_passage_with_the_answering_sentence() -> None:
@@ -50,3 +51,80 @@ def test_engine_ranking_does_not_depend_on_top_k(engine, mode: str) -> None:
     assert [p.chunk_id for p in short] == [p.chunk_id for p in long[:5]]
     scores = [p.score for p in long]
     assert scores == sorted(scores, reverse=True)
+
+
+def _unit(*xs: float) -> np.ndarray:
+    v = np.array(xs, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+FACT = _unit(1.0, 0.0, 0.0)
+SAME_FACT = _unit(1.0, 0.3, 0.0)  # cosine 0.96
+OTHER_FACT = _unit(0.0, 1.0, 0.0)
+
+
+def test_a_restatement_in_another_document_of_the_release_with_a_better_sentence_goes_first() -> None:
+    statements = [
+        Statement("blog", "2.14", 0.60, FACT),
+        Statement("blog", "2.14", 0.90, SAME_FACT),  # same document: not a restatement by another
+        Statement("news", "2.13", 0.95, SAME_FACT),  # another release
+        Statement("news", "2.14", 0.70, SAME_FACT),
+        Statement("news", "2.14", 0.80, OTHER_FACT),  # another fact
+        Statement("news2", "2.14", 0.75, SAME_FACT),  # the better of two restatements wins
+    ]
+    assert restated_first(statements) == 5
+    assert restated_first(statements[:5]) == 3
+
+
+@pytest.mark.parametrize(
+    "statements",
+    [
+        [Statement("blog", "2.14", 0.6, FACT), Statement("news", "2.14", 0.6, SAME_FACT)],  # not better
+        [Statement("blog", "2.14", 0.6, FACT), Statement("news", "2.14", 0.9, OTHER_FACT)],  # another fact
+        [Statement("blog", "2.14", 0.6, None), Statement("news", "2.14", 0.9, SAME_FACT)],  # no sentence
+        [Statement("blog", None, 0.6, FACT), Statement("news", None, 0.9, SAME_FACT)],  # no release known
+        [Statement("blog", "2.14", 0.6, FACT), Statement("news", "2.14", 0.9, None)],
+        [Statement("blog", "2.14", 0.6, FACT)],
+        [],
+    ],
+)
+def test_nothing_moves_without_a_better_restatement(statements) -> None:
+    assert restated_first(statements) is None
+
+
+def test_the_restatement_threshold_is_a_cosine() -> None:
+    just_below = _unit(RESTATED - 0.01, np.sqrt(1 - (RESTATED - 0.01) ** 2), 0.0)
+    just_above = _unit(RESTATED + 0.01, np.sqrt(1 - (RESTATED + 0.01) ** 2), 0.0)
+    top = Statement("blog", "2.14", 0.5, FACT)
+    assert restated_first([top, Statement("news", "2.14", 0.9, just_below)]) is None
+    assert restated_first([top, Statement("news", "2.14", 0.9, just_above)]) == 1
+
+
+def test_engine_puts_the_news_wording_first_when_it_answers_better(engine) -> None:
+    """The 2.14 news article restates the blog; asked in the article's words, its passage leads,
+    the blog section that says the same follows, and scores still fall with rank."""
+    answer = engine.ask("prefill attention speedup on m5 mac", top_k=3)
+    first, second = answer.passages[:2]
+    assert "speedup for fp16 and bf16 dtypes on M5" in first.text and first.citation.document != second.citation.document
+    assert second.citation.section[-1] == "MPS Prefill Attention Acceleration"
+    assert first.score > second.score > answer.passages[2].score
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["prefill attention speedup on m5 mac", "which release added deterministic FlexAttention backward?",
+     "when was torchcomms introduced", "what changed for MPS in 2.14"],
+)
+def test_scores_fall_with_rank_whatever_moved_first(engine, question: str) -> None:
+    scores = [p.score for p in engine.ask(question, top_k=10).passages]
+    assert scores == sorted(scores, reverse=True) and len(set(scores)) == len(scores)
+
+
+def test_falling_lifts_only_what_was_moved() -> None:
+    from fakes import make_chunk
+    from index.search import Hit
+    from qa.engine import SCORE_STEP, _falling
+
+    hits = [Hit(make_chunk(i, "x"), s) for i, s in enumerate([0.749, 0.8999, 0.38, 0.5, 0.1])]
+    assert [h.score for h in _falling(hits)] == pytest.approx([0.8999 + SCORE_STEP, 0.8999, 0.5 + SCORE_STEP, 0.5, 0.1])
+    assert [h.chunk for h in _falling(hits)] == [h.chunk for h in hits]
