@@ -176,7 +176,7 @@ class AnswerCard(Vertical):
         self.remove_class("pending")
         await self.remove_children()
         shown: list = []
-        parts = _understood(self.question, answer.asked_as, answer.releases)
+        parts = _understood(self.question, answer.asked_as, answer.releases, answer.products)
         if parts:
             shown.append(Static(Content.assemble(*parts), classes="asked-as"))
         if answer.sentences:
@@ -209,12 +209,15 @@ class AnswerCard(Vertical):
         return list(self.query(PassageItem))
 
 
-def _understood(question: str, asked_as: str | None, releases: tuple[str, ...]) -> list:
+def _understood(question: str, asked_as: str | None, releases: tuple[str, ...], products: tuple[str, ...] = ()) -> list:
+    """The question as understood: its rewording, release filter and (in a corpus of several) products."""
     parts: list = []
     if asked_as and asked_as != question:
         parts += [("asked as: ", "$text-muted"), (safe(asked_as), "italic")]
     if releases:
         parts += ["  " if parts else "", ("release: ", "$text-muted"), (", ".join(releases), "bold $accent")]
+    if products:
+        parts += ["  " if parts else "", ("product: ", "$text-muted"), (safe(", ".join(products)), "bold $accent")]
     return parts
 
 
