@@ -57,7 +57,7 @@ class _Precomputed:
 def synthetic_chunks(n: int):
     from corpus import load_chunks
     from corpus.model import Chunk
-    from qa.sentences import split_sentences
+    from corpus.sentences import split_sentences
 
     sentences = [s.text for c in load_chunks() for s in split_sentences(c.text)]
     rng = random.Random(n)

@@ -107,13 +107,19 @@ class Searcher:
         return self.index.dense().search(vector, k, allowed=allowed)
 
     def sentences(
-        self, vector: np.ndarray, k: int, allowed: np.ndarray | None, windows: Sequence[tuple[int, float]] = ()
+        self,
+        vector: np.ndarray,
+        k: int,
+        allowed: np.ndarray | None,
+        windows: Sequence[tuple[int, float]] = (),
+        only: np.ndarray | None = None,
     ) -> list[tuple[int, float]] | None:
         """Chunks by their best sentence's cosine with the query ``vector``: (row, score) pairs,
         filtered; None when the index has no sentence map. A chunk with no sentence (a list of
-        names, say) keeps its best window's score from ``windows`` (the dense list), if there."""
+        names, say) keeps its best window's score from ``windows`` (the dense list), if there.
+        ``only``: score only these chunk rows (hybrid passes what BM25 and the windows found)."""
         stored = self.index.sentence_vectors()
-        best = stored.best_per_chunk(vector, len(self.index.chunks)) if stored is not None else None
+        best = stored.best_per_chunk(vector, len(self.index.chunks), only) if stored is not None else None
         if best is None:
             return None
         for row, score in windows:
@@ -167,7 +173,10 @@ class Searcher:
         depth = max(self.fusion.depth, k)
         lexical = self.bm25(query, depth, allowed)
         dense = self.dense(vector, depth, allowed)
-        sentences = self.sentences(vector, depth, allowed, dense) if self.fusion.sentences > 0 else None
+        sentences = None
+        if self.fusion.sentences > 0:  # over the chunks the two lists found: not every sentence of a big corpus
+            found = np.fromiter((r for hits in (lexical, dense) for r, _ in hits), dtype=np.int64)
+            sentences = self.sentences(vector, depth, allowed, dense, only=found)
         fused = fuse(lexical, dense, replace(self.fusion, depth=depth), sentences)
         lex_rank = {r: i for i, (r, _) in enumerate(lexical, 1)}
         dense_rank = {r: i for i, (r, _) in enumerate(dense, 1)}

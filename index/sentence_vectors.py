@@ -71,6 +71,7 @@ class SentenceVectors:
         self.rows = {key: row for row, key in enumerate(keys)}
         self.vectors = vectors
         self.chunks = chunks  # (chunk, sentence row) pairs in chunk order; None from an older index
+        self._offsets: np.ndarray | None = None  # chunk c's pairs are chunks[offsets[c]:offsets[c + 1]]
 
     @classmethod
     def load(cls, directory: Path, n_chunks: int | None = None) -> SentenceVectors:
@@ -110,18 +111,27 @@ class SentenceVectors:
         """Key -> vector, for reuse by the next build."""
         return {key: self.vectors[row] for key, row in self.rows.items()}
 
-    def best_per_chunk(self, query: np.ndarray, n_chunks: int) -> np.ndarray | None:
+    def best_per_chunk(self, query: np.ndarray, n_chunks: int, only: np.ndarray | None = None) -> np.ndarray | None:
         """Each chunk's best sentence cosine with ``query`` (a unit vector), NaN for a chunk with
-        no sentence (a list of names, say); None when the index has no sentence map."""
+        no sentence (a list of names, say) and for chunks not in ``only`` (chunk rows, when
+        given: only their sentences are scored); None when the index has no sentence map."""
         if self.chunks is None:
             return None
         best = np.full(n_chunks, np.nan, dtype=np.float32)
-        if not len(self.chunks):
+        if self._offsets is None or len(self._offsets) != n_chunks + 1:
+            self._offsets = np.searchsorted(self.chunks[:, 0], np.arange(n_chunks + 1))
+        chunks = np.arange(n_chunks) if only is None else np.unique(np.asarray(only, dtype=np.int64))
+        lo, counts = self._offsets[chunks], self._offsets[chunks + 1] - self._offsets[chunks]
+        chunks, lo, counts = chunks[counts > 0], lo[counts > 0], counts[counts > 0]
+        if not len(chunks):
             return best
-        owner, rows = self.chunks[:, 0], self.chunks[:, 1]
-        sims = (self.vectors @ np.asarray(query, dtype=self.vectors.dtype).reshape(-1))[rows]
-        starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
-        best[owner[starts]] = np.maximum.reduceat(sims, starts)
+        starts = np.r_[0, np.cumsum(counts[:-1])]
+        pairs = np.repeat(lo - starts, counts) + np.arange(int(counts.sum()))
+        rows = self.chunks[pairs, 1]
+        q = np.asarray(query, dtype=self.vectors.dtype).reshape(-1)
+        # Few sentences: multiply only theirs (copying them is cheaper than the rest); many: all.
+        sims = self.vectors[rows] @ q if 4 * len(rows) < len(self.vectors) else (self.vectors @ q)[rows]
+        best[chunks] = np.maximum.reduceat(sims, starts)
         return best
 
 

@@ -53,6 +53,11 @@ def test_best_per_chunk_is_the_best_sentence_and_nan_without_one() -> None:
     np.testing.assert_allclose(best[[0, 1, 3]], [1.0, 1 / np.sqrt(2), 0.0], atol=1e-6)
     assert np.isnan(best[2])
     assert SentenceVectors(["a", "b", "c", "d"], vectors).best_per_chunk(unit(0, 1, 0), 4) is None  # older index
+    # Only the chunks asked for are scored (hybrid asks for what BM25 and the windows found).
+    some = stored.best_per_chunk(unit(0, 1, 0), 4, only=np.array([3, 2, 3, 0]))
+    np.testing.assert_allclose(some[[0, 3]], [1.0, 0.0], atol=1e-6)
+    assert np.isnan(some[1]) and np.isnan(some[2])
+    assert np.isnan(stored.best_per_chunk(unit(0, 1, 0), 4, only=np.array([], dtype=np.int64))).all()
 
 
 @pytest.mark.parametrize(
