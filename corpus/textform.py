@@ -14,12 +14,13 @@ import re
 _LINK = re.compile(r"(!?)\[([^\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*\)")
 _URL = re.compile(r"<?(?:https?|ftp)://[^\s<>()\[\]`\"']+>?")
 # "[text][label]" (the text may wrap lines); a definition line "[label]: target "title"".
-_REFERENCE = re.compile(r"(?<![\w\])])(!?)\[([^\]]*)\]\[[^\]\n]*\]")  # not x[0][1]
-_DEFINITION = re.compile(r"^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*\S+(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*$",
-                         re.MULTILINE)
+# The text holds no bracket, so an unclosed "[" cannot send the search across the file.
+_REFERENCE = re.compile(r"(?<![\w\])])(!?)\[([^\[\]]*)\]\[[^\]\n]*\]")  # not x[0][1]
+DEFINITION = re.compile(r"^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*\S+(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*$",
+                        re.MULTILINE)
 
 
 def index_form(text: str) -> str:
     """``text`` with link and image targets, reference definitions and bare URLs removed; link text kept."""
     text = _REFERENCE.sub(lambda m: m.group(2), _LINK.sub(lambda m: m.group(2), text))
-    return _URL.sub("", _DEFINITION.sub("", text))
+    return _URL.sub("", DEFINITION.sub("", text))

@@ -26,6 +26,13 @@ _PRODUCTS = {
 }
 
 
+def product_names(product: str) -> frozenset[str]:
+    """The lower-case words that name ``product`` on their own: its name and its known aliases
+    ("PyTorch" -> pytorch, torch). A prefix cut from a name is not one ("right" is no Pyright)."""
+    name = product.lower()
+    return frozenset({name, *(alias for alias, known in _PRODUCTS.items() if known.lower() == name)})
+
+
 def parse_version(s: str) -> str | None:
     """The first release version in ``s`` ("PyTorch 2.14 Release Blog" -> "2.14"), without "v"."""
     m = _ANY_VERSION.search(s.replace("_", " "))

@@ -13,6 +13,7 @@ from typing import Sequence
 import numpy as np
 
 from corpus.model import Chunk
+from corpus.textform import DEFINITION
 from corpus.versions import version_matches
 
 from .errors import UnknownMode
@@ -50,10 +51,7 @@ def release_mask(chunks: Sequence[Chunk], versions: Sequence[str]) -> np.ndarray
 # What a chunk holds that is not words of its own: HTML tags and comments (anchors such as
 # <a id="1.85.0-Language"></a>), lines that are nothing but one link ("[GitHub release](...)")
 # and reference definitions ("[71269]: https://...").
-_MARKUP = re.compile(
-    r"<!--.*?-->|</?[A-Za-z][^<>]*>|^[ \t]*!?\[[^\]\n]*\]\([^)\n]*\)[ \t]*$|^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*\S[^\n]*$",
-    re.DOTALL | re.MULTILINE,
-)
+_MARKUP = re.compile(r"<!--.*?-->|</?[A-Za-z][^<>]*>|^[ \t]*!?\[[^\]\n]*\]\([^)\n]*\)[ \t]*$", re.DOTALL | re.MULTILINE)
 
 
 def stub_mask(chunks: Sequence[Chunk]) -> np.ndarray:
@@ -62,7 +60,7 @@ def stub_mask(chunks: Sequence[Chunk]) -> np.ndarray:
     the index (no text is lost) but are never returned: their heading path names a release
     while they hold nothing that answers. Only short texts are looked at, so this is cheap."""
     return np.fromiter(
-        (len(c.text) < 400 and not re.search(r"[^\W_]", _MARKUP.sub(" ", c.text)) for c in chunks),
+        (len(c.text) < 400 and not re.search(r"[^\W_]", _MARKUP.sub(" ", DEFINITION.sub(" ", c.text))) for c in chunks),
         dtype=bool, count=len(chunks),
     )
 
@@ -126,7 +124,10 @@ class Searcher:
             if np.isnan(best[row]):
                 best[row] = score
         if allowed is not None:
-            best[~allowed] = np.nan
+            mask = np.asarray(allowed)
+            if mask.dtype != np.bool_ or mask.shape != best.shape:
+                raise ValueError(f"allowed must be a bool array of shape {best.shape}, got {mask.dtype} {mask.shape}")
+            best[~mask] = np.nan
         found = np.flatnonzero(~np.isnan(best))
         if k < len(found):
             found = found[np.argpartition(-best[found], k - 1)[:k]]

@@ -146,7 +146,9 @@ def open_index(
             except IndexCorrupt:
                 previous = {}
             try:  # sentence keys name the text, not the model: reuse only under the same model
-                same_model = current.manifest.model.get("path") == str(encoder.path)
+                model = current.manifest.model
+                same_model = (model.get("name"), model.get("path"), model.get("dim")) == (
+                    encoder.name, str(encoder.path), encoder.dim)
                 previous_sentences = current.previous_sentence_vectors() if same_model else {}
             except IndexCorrupt:
                 previous_sentences = {}

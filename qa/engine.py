@@ -165,7 +165,7 @@ class Engine:
         ranked = [replace(hits[i], score=mixed[i]) for i in order]
         if vector is None:
             return ranked
-        top = [(ranked[k], best[i]) for k, i in enumerate(order[:RESTATED_DEPTH]) if i < len(best)]
+        top = [(ranked[k], best[i]) for k, i in enumerate(order[:RESTATED_DEPTH])]  # the first 20 have evidence
         texts = [text for _, (_, text) in top if text is not None]
         vectors = dict(zip(texts, self._embed(texts))) if texts else {}
         statements = [

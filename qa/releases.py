@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from corpus.versions import product_names
+
 _NUM = r"(\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc)\d+)?)"
 # a number followed by a unit or a multiplier is a quantity, not a release ("2.5x", "2.5 GHz")
 _NOT_A_QUANTITY = (
@@ -58,11 +60,11 @@ def _names(products: tuple[str, ...]) -> set[str]:
 
 
 def named_products(question: str, products: tuple[str, ...]) -> tuple[str, ...]:
-    """The products of ``products`` that ``question`` names as a whole word (case aside; the
-    import name of a "Py..." product counts: "torch" names PyTorch), in corpus order."""
+    """The products of ``products`` that ``question`` names as a whole word (case aside; a
+    known alias counts: "torch" names PyTorch, but "test" does not name pytest), in corpus order."""
     found = []
     for product in products:
-        names = sorted(_names((product,)), key=len, reverse=True)
+        names = sorted(product_names(product), key=len, reverse=True)
         if names and re.search(r"(?<!\w)(?:" + "|".join(re.escape(n) for n in names) + r")(?!\w)",
                                question, re.IGNORECASE):
             found.append(product)

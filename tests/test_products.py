@@ -41,6 +41,14 @@ def engine(tmp_path_factory: pytest.TempPathFactory) -> Engine:
     return Engine(loaded)
 
 
+def test_a_shortened_name_is_not_the_product() -> None:
+    products = ("Pyright", "pytest", "PyYAML", "Pylint", "PyTorch")
+    for question in ("the right way to enable strict mode", "how do I test async validators",
+                     "is yaml output supported", "run lint on save"):
+        assert named_products(question, products) == ()
+    assert named_products("pytest fixtures and torch.compile", products) == ("pytest", "PyTorch")
+
+
 @pytest.mark.parametrize(
     ("question", "expected"),
     [

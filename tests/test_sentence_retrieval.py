@@ -123,8 +123,9 @@ def test_sentence_list_ranks_chunks_by_their_best_sentence(built) -> None:
     query = encoder.encode(["Graph breaks can now resume or error in marked regions of compiled code."])[0]
     hits = searcher.sentences(query, 10, None)
     assert hits[0] == (3, pytest.approx(1.0, abs=1e-5))
-    assert [r for r, _ in hits] == sorted([0, 1, 3], key=lambda r: -dict(hits)[r])  # no sentence, no windows: absent
-    assert 2 not in dict(hits)
+    scores = [s for _, s in hits]
+    assert sorted(r for r, _ in hits) == [0, 1, 3] and scores == sorted(scores, reverse=True)  # 2: no sentence
+    assert [r for r, _ in hits][0] == 3
     # A chunk with no sentence keeps the score its best window had in the dense list.
     with_windows = dict(searcher.sentences(query, 10, None, windows=[(2, 0.42), (3, 0.1)]))
     assert with_windows[2] == pytest.approx(0.42) and with_windows[3] == pytest.approx(1.0, abs=1e-5)
@@ -191,3 +192,11 @@ def test_three_list_fusion_is_a_sorted_merge_within_bounds(lexical, dense, sente
     scores = [s for _, s in fused]
     assert scores == sorted(scores, reverse=True)
     assert all(0.0 <= s <= 1.0 + 1e-9 for s in scores)
+
+
+def test_a_bad_mask_is_refused_like_the_other_retrievers(built) -> None:
+    loaded, encoder = built
+    vector = encoder.encode(["graph breaks"])[0]
+    for bad in (np.array([1, 0, 1, 1]), np.ones(3, dtype=bool)):
+        with pytest.raises(ValueError, match="allowed must be a bool array of shape"):
+            Searcher(loaded).sentences(vector, 5, bad)

@@ -102,7 +102,7 @@ async def test_a_product_named_in_a_corpus_of_several_is_shown_on_the_card():
     async with app.run_test(size=SIZE) as pilot:
         await app.workers.wait_for_complete()
         card = await ask(app, pilot, "pydantic MPS kernels")
-        assert "product: pydantic" in shown(card.query_one(".asked-as"))
+        assert "products: pydantic" in shown(card.query_one(".asked-as"))
         plain = await ask(app, pilot, "MPS kernels")
         assert not plain.query(".asked-as")
 

@@ -217,7 +217,7 @@ def _understood(question: str, asked_as: str | None, releases: tuple[str, ...], 
     if releases:
         parts += ["  " if parts else "", ("release: ", "$text-muted"), (", ".join(releases), "bold $accent")]
     if products:
-        parts += ["  " if parts else "", ("product: ", "$text-muted"), (safe(", ".join(products)), "bold $accent")]
+        parts += ["  " if parts else "", ("products: ", "$text-muted"), (safe(", ".join(products)), "bold $accent")]
     return parts
 
 
