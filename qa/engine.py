@@ -220,6 +220,7 @@ class Engine:
         releases: Sequence[str] | None = None,
         *,
         typed: str | None = None,
+        products: Sequence[str] | None = None,
     ) -> Answer:
         """Answer ``question`` with ranked, cited passages and an extractive answer.
 
@@ -230,6 +231,8 @@ class Engine:
             releases: restrict to these releases (added to those the question names).
             typed: what the user typed when ``question`` is a resolved follow-up
                 (``FollowUp.text``); it becomes ``Answer.question``. Default: ``question``.
+            products: restrict to these products too (a follow-up's ``FollowUp.products``);
+                only in a corpus of several, and only products it holds.
 
         Raises:
             BadQuestion: the question is empty, too long, holds control characters or a bad ``release:``.
@@ -249,7 +252,8 @@ class Engine:
         wanted = tuple(dict.fromkeys([*(r.lstrip("vV") for r in releases or ()), *parsed.releases]))
         asked_as = parsed.text or text
         # A product named restricts only in a corpus of several ("pydantic 1.10" among Rust's notes).
-        products = parsed.products if len(self.products) > 1 else ()
+        named = [p for p in products or () if p in self.products]
+        products = tuple(dict.fromkeys([*named, *parsed.products])) if len(self.products) > 1 else ()
         missing = [r for r in wanted if not self.held(r, products)]
         if missing:
             of = f" of {' or '.join(products)}" if products else ""
@@ -332,7 +336,8 @@ class Engine:
         if releases:
             follow = follow.cleared()
         wanted = [*(releases or ()), *follow.releases]
-        return follow, self.ask(follow.text, top_k=top_k, mode=mode, releases=wanted, typed=question)
+        return follow, self.ask(follow.text, top_k=top_k, mode=mode, releases=wanted, typed=question,
+                                products=follow.products)
 
 
 def _holding(held: Sequence[str], missing: Sequence[str], most: int = 12) -> str:

@@ -112,15 +112,18 @@ class Turn:
     question: str
     asked_as: str
     releases: tuple[str, ...] = ()
+    products: tuple[str, ...] = ()  # the products it was restricted to (a corpus of several)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.releases, tuple) or not all(isinstance(r, str) for r in self.releases):
-            raise ValueError(f"releases must be a tuple of strings, got {self.releases!r}")
+        for name in ("releases", "products"):
+            value = getattr(self, name)
+            if not isinstance(value, tuple) or not all(isinstance(r, str) for r in value):
+                raise ValueError(f"{name} must be a tuple of strings, got {value!r}")
 
     @classmethod
     def from_answer(cls, answer: Answer) -> Turn:
         """The turn an answer closes: the next question is resolved against it."""
-        return cls(answer.question, answer.asked_as, tuple(answer.releases))
+        return cls(answer.question, answer.asked_as, tuple(answer.releases), tuple(answer.products))
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +136,7 @@ class FollowUp:
     inherited: bool = False  # the releases came from the previous question (show a removable chip)
     carried: bool = False  # the previous question's topic carried over into ``text``
     how: How = "new"  # which rule applied: "new", "release", "pronoun" or "subject"
+    products: tuple[str, ...] = ()  # the previous question's products, when this one names none
 
     def __post_init__(self) -> None:
         if self.how not in HOWS:
@@ -200,7 +204,9 @@ def resolve(
     if not releases and previous is not None and not find_releases(text, known, products).which_release:
         releases = tuple(r for r in previous.releases if not known or any(version_matches(k, r) for k in known))
         inherited = bool(releases)
-    return FollowUp(question, text, releases, inherited, how != "new", how)
+    # "pydantic 1.10 sort" then "is it stable now?": still pydantic's, unless this one names a product.
+    carried_products = () if parsed.products or previous is None else previous.products
+    return FollowUp(question, text, releases, inherited, how != "new", how, carried_products)
 
 
 def _words(text: str) -> list[str]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
@@ -44,12 +44,14 @@ def default_path() -> Path:
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One asked question: as typed, as understood, its release filter, and when (ISO 8601, UTC)."""
+    """One asked question: as typed, as understood, its release filter, when (ISO 8601, UTC),
+    and the products it was restricted to (a corpus of several products)."""
 
     question: str
     asked_as: str
     releases: tuple[str, ...] = ()
     time: str = ""
+    products: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.question, str) or not self.question.strip():
@@ -66,7 +68,8 @@ class Entry:
     @classmethod
     def from_answer(cls, answer: Answer) -> Entry:
         """The entry for an answered question."""
-        return cls.now(answer.question, answer.asked_as, tuple(answer.releases))
+        return replace(cls.now(answer.question, answer.asked_as, tuple(answer.releases)),
+                       products=tuple(answer.products))
 
     @classmethod
     def from_json(cls, data: object) -> Entry | None:
@@ -75,25 +78,32 @@ class Entry:
             return None
         asked_as = data.get("asked_as")
         releases = data.get("releases")
+        products = data.get("products")  # absent from lines written before products were kept
         stamp = data.get("time")
+
+        def strings(value) -> tuple[str, ...]:
+            return tuple(value) if isinstance(value, list) and all(isinstance(r, str) for r in value) else ()
+
         try:
             return cls(
                 data["question"],
                 asked_as if isinstance(asked_as, str) and asked_as.strip() else data["question"],
-                tuple(releases) if isinstance(releases, list) and all(isinstance(r, str) for r in releases) else (),
+                strings(releases),
                 stamp if isinstance(stamp, str) else "",
+                strings(products),
             )
         except ValueError:
             return None
 
     def to_json(self) -> dict:
         """The line's object."""
-        return {"question": self.question, "asked_as": self.asked_as, "releases": list(self.releases),
+        line = {"question": self.question, "asked_as": self.asked_as, "releases": list(self.releases),
                 "time": self.time}
+        return {**line, "products": list(self.products)} if self.products else line
 
     def turn(self) -> Turn:
         """The entry as the previous turn of a follow-up (``qa.followup.resolve``)."""
-        return Turn(self.question, self.asked_as, self.releases)
+        return Turn(self.question, self.asked_as, self.releases, self.products)
 
 
 def _parse(raw: bytes) -> Entry | None:

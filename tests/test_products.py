@@ -130,3 +130,25 @@ def test_json_and_markdown_name_the_products(tmp_path: Path) -> None:
     assert {p["citation"]["product"] for p in record["passages"]} == {"pydantic"}
     text = runner.invoke(cli, ["ask", "pydantic faster builds", *args])
     assert text.exit_code == 0 and "products: pydantic" in text.stdout
+
+
+def test_a_follow_up_keeps_the_product_unless_it_names_another(engine: Engine) -> None:
+    from qa.followup import Turn
+
+    first = engine.ask("what changed in pydantic 1.10 sort", top_k=5)
+    assert first.products == ("pydantic",)
+    follow, answer = engine.follow_up(Turn.from_answer(first), "is the sort stable now?")
+    assert follow.products == ("pydantic",) and answer.products == ("pydantic",)
+    assert {p.citation.product for p in answer.passages} == {"pydantic"}
+    _, other = engine.follow_up(Turn.from_answer(answer), "and in rust?")
+    assert other.products == ("Rust",)
+    assert engine.ask("faster builds", products=["NotAProduct"]).products == ()  # only products the corpus holds
+
+
+def test_the_history_keeps_products_and_reads_older_lines(tmp_path: Path) -> None:
+    from qa.history import Entry
+
+    entry = Entry("pydantic 1.10 sort", "pydantic 1.10 sort", ("1.10",), "2026-11-29T10:00:00+00:00", ("pydantic",))
+    assert Entry.from_json(entry.to_json()) == entry and entry.turn().products == ("pydantic",)
+    older = {"question": "q", "asked_as": "q", "releases": [], "time": ""}
+    assert Entry.from_json(older).products == () and "products" not in Entry.from_json(older).to_json()

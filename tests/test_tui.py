@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import threading
-from dataclasses import replace
 
 import pytest
 from textual.widgets import Static
 
 from index.errors import IndexCorrupt
 from qa.history import History
-from qa.releases import find_releases
 from qa.tui.app import ChatApp, make_app
 from qa.tui.screens import ErrorScreen, HelpScreen, PassageScreen, ReleasePicker
 from qa.tui.widgets import AnswerCard, FilterChip, PassageItem, QuestionBubble, QuestionInput, StatusBar
@@ -94,17 +92,16 @@ async def test_a_product_named_in_a_corpus_of_several_is_shown_on_the_card():
     class TwoProducts(FakeBackend):
         products = ("PyTorch", "pydantic")
 
-        def ask(self, question, top_k, mode, releases, typed=None):
-            answer = super().ask(question, top_k, mode, releases, typed)
-            return replace(answer, products=find_releases(question, self.releases, self.products).products)
-
-    app = app_with(TwoProducts())
+    backend = TwoProducts()
+    app = app_with(backend)
     async with app.run_test(size=SIZE) as pilot:
         await app.workers.wait_for_complete()
         card = await ask(app, pilot, "pydantic MPS kernels")
         assert "products: pydantic" in shown(card.query_one(".asked-as"))
-        plain = await ask(app, pilot, "MPS kernels")
-        assert not plain.query(".asked-as")
+        follow = await ask(app, pilot, "and lu_solve?")  # a follow-up keeps the product
+        assert "products: pydantic" in shown(follow.query_one(".asked-as"))
+        other = await ask(app, pilot, "pytorch MPS kernels")  # naming another product replaces it
+        assert "products: PyTorch" in shown(other.query_one(".asked-as"))
 
 
 async def test_number_key_and_click_open_passages():

@@ -58,7 +58,8 @@ class FakeBackend:
         self.info = IndexInfo(corpus="fake notes", documents=3, chunks=len(PASSAGES),
                               created="2026-11-29T10:00:00+00:00", directory="/fake")
 
-    def ask(self, question: str, top_k: int, mode: str, releases: Sequence[str], typed: str | None = None) -> Answer:
+    def ask(self, question: str, top_k: int, mode: str, releases: Sequence[str], typed: str | None = None,
+            products: Sequence[str] = ()) -> Answer:
         if self.gate is not None:
             self.gate.wait(10)
         if self.fail in question:
@@ -82,6 +83,7 @@ class FakeBackend:
             question=typed or question, asked_as=parsed.text or question, releases=wanted, mode=mode,
             passages=passages, sentences=sentences, confident=bool(ranked),
             note=None if ranked else "No passage matches this question.",
+            products=tuple(dict.fromkeys([*products, *parsed.products])) if len(self.products) > 1 else (),
         )
 
     def held(self, release: str) -> bool:

@@ -205,17 +205,17 @@ class ChatApp(App):
             previous = replace(previous, releases=self.release_filter)
         follow = resolve(previous, question, backend.releases, backend.products)
         card.asking(follow.text, follow.releases)
-        self._answer(seq, question, follow.text, follow.releases, self.top_k, self.mode, card)
+        self._answer(seq, question, follow.text, follow.releases, self.top_k, self.mode, card, follow.products)
 
     @work(thread=True, group="answer")
     def _answer(self, seq: int, question: str, text: str, releases: tuple[str, ...], top_k: int, mode: str,
-                card: AnswerCard) -> None:
+                card: AnswerCard, products: tuple[str, ...] = ()) -> None:
         if seq != self.latest:  # a newer question came in while this one waited
             self.call_from_thread(card.superseded)
             return
         started = time.perf_counter()
         try:
-            answer = self.backend.ask(text, top_k, mode, releases, typed=question)
+            answer = self.backend.ask(text, top_k, mode, releases, typed=question, products=products)
         except USER_ERRORS as exc:
             self.call_from_thread(self._failed, seq, card, str(exc))
             return
@@ -233,7 +233,7 @@ class ChatApp(App):
         if answer.releases and held != tuple(answer.releases):
             self.notify(answer.note or "The corpus does not hold that release.", title="Unknown release",
                         severity="warning", markup=False)
-        self.turn = Turn(question, answer.asked_as, held)
+        self.turn = Turn(question, answer.asked_as, held, tuple(answer.products))
         if held or answer.releases:
             self.set_filter(held)
         elif self.release_filter:

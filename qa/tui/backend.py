@@ -86,9 +86,11 @@ class EngineBackend:
         self.products = engine.products
         self._lock = threading.Lock()  # the engine's caches are not shared between threads
 
-    def ask(self, question: str, top_k: int, mode: str, releases: Sequence[str], typed: str | None = None) -> Answer:
+    def ask(self, question: str, top_k: int, mode: str, releases: Sequence[str], typed: str | None = None,
+            products: Sequence[str] = ()) -> Answer:
         with self._lock:
-            return self.engine.ask(question, top_k=top_k, mode=mode, releases=list(releases), typed=typed)
+            return self.engine.ask(question, top_k=top_k, mode=mode, releases=list(releases), typed=typed,
+                                   products=list(products))
 
     def section(self, passage: Passage) -> SectionView:
         return section_view(self.engine.index.chunks, passage)
