@@ -103,15 +103,16 @@ class Engine:
     def __init__(self, index: LoadedIndex) -> None:
         self.index = index
         self.searcher = Searcher(index)
-        self.releases: tuple[str, ...] = tuple(
-            sorted({c.version for c in index.chunks if c.version}, key=version_key)
-        )
-        self.products: tuple[str, ...] = tuple(sorted({c.product for c in index.chunks if c.product}))
-        by_product: dict[str | None, set[str]] = {}
+        by_product: dict[str | None, set[str]] = {}  # product (None: unknown) -> its releases
+        products: set[str] = set()
         for c in index.chunks:
+            if c.product:
+                products.add(c.product)
             if c.version:
                 by_product.setdefault(c.product, set()).add(c.version)
         self._releases_of = {p: tuple(sorted(v, key=version_key)) for p, v in by_product.items()}
+        self.releases: tuple[str, ...] = tuple(sorted(set().union(*by_product.values()), key=version_key))
+        self.products: tuple[str, ...] = tuple(sorted(products))
         self._sentence_vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._splits: OrderedDict[str, tuple[Span, ...]] = OrderedDict()
         self._terms: OrderedDict[str, frozenset[str]] = OrderedDict()
