@@ -43,6 +43,10 @@ def test_search_finds_the_mps_linear_algebra_passage(bundled_index: Path, mode: 
     hits = [json.loads(line) for line in result.output.splitlines()]
     assert len(hits) == 5
     assert any("lu_factor" in h["text"] and h["version"] == "2.14" for h in hits[:3])
+    # Each hit says where each list ranked it; the sentence list exists in hybrid only.
+    listed = {"bm25": ["bm25_rank"], "dense": ["dense_rank"], "hybrid": ["bm25_rank", "dense_rank", "sentence_rank"]}[mode]
+    assert all(isinstance(hits[0][name], int) for name in listed)
+    assert all(h[name] is None for h in hits for name in {"bm25_rank", "dense_rank", "sentence_rank"} - set(listed))
 
 
 def test_search_release_filter(bundled_index: Path) -> None:
