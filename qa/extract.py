@@ -7,7 +7,7 @@ model (when the model is loaded), plus a small prior for higher-ranked passages.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Sequence
 
 import numpy as np
@@ -88,35 +88,29 @@ def score_sentences(
     by cosine; without them, by term coverage alone. ``split`` and ``terms`` (a sentence's
     tokens, default ``tokenize``) let a caller cache both per passage and sentence.
     """
-    spans = [(i, span) for i, text in enumerate(passages[:PASSAGES], 1) for span in split(text)]
+    scored = _candidates(question, passages[:PASSAGES], tokenize, idf, embed, query_vector, split, terms)
+    return [replace(c, score=c.score - RANK_PRIOR * (c.passage - 1)) for c in scored]
+
+
+def best_sentences(question: str, passages: Sequence[str], **scoring) -> list[tuple[float, str | None]]:
+    """Each passage's best sentence and its score (as ``score_sentences``, whose keyword
+    arguments ``scoring`` takes, over every passage and without the rank prior);
+    ``(0.0, None)`` for a passage with no sentence."""
+    best: list[tuple[float, str | None]] = [(0.0, None)] * len(passages)
+    for c in _candidates(question, passages, **scoring):
+        if best[c.passage - 1][1] is None or c.score > best[c.passage - 1][0]:
+            best[c.passage - 1] = (c.score, c.span.text)
+    return best
+
+
+def _candidates(question, passages, tokenize, idf, embed=None, query_vector=None, split=split_sentences,
+                terms=None) -> list[Candidate]:
+    """Every sentence of ``passages`` (numbered from 1) with its ``_sentence_scores`` score."""
+    spans = [(i, span) for i, text in enumerate(passages, 1) for span in split(text)]
     if not spans:
         return []
     scores = _sentence_scores(question, [s.text for _, s in spans], tokenize, idf, embed, query_vector, terms)
-    scores = scores - RANK_PRIOR * np.array([i - 1 for i, _ in spans])
     return [Candidate(i, s, float(v)) for (i, s), v in zip(spans, scores)]
-
-
-def best_sentences(
-    question: str,
-    passages: Sequence[str],
-    *,
-    tokenize: Callable[[str], list[str]],
-    idf: Callable[[Sequence[str]], list[float]],
-    embed: Callable[[list[str]], np.ndarray] | None = None,
-    query_vector: np.ndarray | None = None,
-    split: Callable[[str], Sequence[Span]] = split_sentences,
-    terms: Callable[[str], Iterable[str]] | None = None,
-) -> list[tuple[float, str | None]]:
-    """Each passage's best sentence and its score (as ``score_sentences``, without the rank
-    prior); ``(0.0, None)`` for a passage with no sentence."""
-    spans = [(i, span.text) for i, text in enumerate(passages) for span in split(text)]
-    best: list[tuple[float, str | None]] = [(0.0, None)] * len(passages)
-    if spans:
-        scores = _sentence_scores(question, [t for _, t in spans], tokenize, idf, embed, query_vector, terms)
-        for (i, text), v in zip(spans, scores):
-            if best[i][1] is None or v > best[i][0]:
-                best[i] = (float(v), text)
-    return best
 
 
 def _sentence_scores(question, sentences, tokenize, idf, embed, query_vector, terms) -> np.ndarray:
