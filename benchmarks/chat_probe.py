@@ -18,7 +18,7 @@ T0 = float(os.environ.get("PROBE_T0", time.time()))
 
 
 def main() -> None:
-    from qa.cmd_chat import chat_app
+    from qa.cli.chat import chat_app
 
     question = sys.argv[1] if len(sys.argv) > 1 else "what changed for MPS?"
     app = chat_app(update=False)

@@ -68,7 +68,8 @@ def worker(spec: dict) -> dict:
     import numpy as np
 
     if spec["env"] is None:
-        from index.dense import DenseIndex, Encoder
+        from index.dense import DenseIndex
+        from index.encoders import Encoder
 
         encoder = Encoder()
         encode = encoder.encode_query
@@ -79,7 +80,7 @@ def worker(spec: dict) -> dict:
         import torch
         from sentence_transformers import SentenceTransformer
 
-        from index.dense import bundled_model_path
+        from index.encoders import bundled_model_path
 
         if spec["torch"]:
             torch.set_num_threads(spec["torch"])

@@ -13,9 +13,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from index.search import Searcher  # noqa: E402
-from index.service import open_index  # noqa: E402
-from qa.evalset import load_questions  # noqa: E402
-from qa.evaluate import evaluate  # noqa: E402
+from index.lifecycle import open_index  # noqa: E402
+from qa.eval.questions import load_questions  # noqa: E402
+from qa.eval.run import evaluate  # noqa: E402
 
 
 def main() -> None:

@@ -1,4 +1,4 @@
-"""The grid behind qa.rerank's constants: weight x depth x normalisation on both shipped question sets.
+"""The grid behind qa.answer.rerank's constants: weight x depth x normalisation on both shipped question sets.
 
     .venv/bin/python benchmarks/rerank_grid.py [--index DIR] [--weights 0.1,0.2] [--depths 10,20]
 
@@ -15,11 +15,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-import qa.engine as engine_module  # noqa: E402
-from index.service import open_index  # noqa: E402
-from qa.engine import Engine  # noqa: E402
-from qa.evalset import load_questions  # noqa: E402
-from qa.evaluate import evaluate  # noqa: E402
+import qa.answer.engine as engine_module  # noqa: E402
+from index.lifecycle import open_index  # noqa: E402
+from qa.answer.engine import Engine  # noqa: E402
+from qa.eval.questions import load_questions  # noqa: E402
+from qa.eval.run import evaluate  # noqa: E402
 
 SETS = ("pytorch.jsonl", "pytorch-fresh.jsonl")
 MODES = ("bm25", "dense", "hybrid")

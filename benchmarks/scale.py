@@ -88,7 +88,7 @@ def _timed(call, items) -> tuple[float, float]:
 
 def query_encoder():
     """The product's query path: the bundled index's ONNX encoder (built if needed), else sentence-transformers."""
-    from index.service import open_index
+    from index.lifecycle import open_index
 
     return open_index(None, notify=lambda m: print(m, file=sys.stderr))[0].encoder()
 
@@ -96,8 +96,8 @@ def query_encoder():
 def run_size(n: int, queries: int) -> dict:
     from index.reader import LoadedIndex
     from index.search import Searcher
-    from index.store import build_index
-    from qa.evalset import load_questions
+    from index.build import build_index
+    from qa.eval.questions import load_questions
 
     chunks = synthetic_chunks(n)
     questions = [q.question for q in load_questions(REPO / "benchmarks" / "questions" / "pytorch.jsonl")]
@@ -131,7 +131,7 @@ def run_size(n: int, queries: int) -> dict:
 
 def embedding_throughput() -> float:
     from corpus import load_chunks
-    from index.dense import Encoder
+    from index.encoders import Encoder
 
     texts = [c.index_text for c in load_chunks()]
     encoder = Encoder()

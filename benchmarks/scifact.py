@@ -26,7 +26,8 @@ configure_runtime()
 
 import numpy as np  # noqa: E402
 
-from index.dense import DenseIndex, Encoder  # noqa: E402
+from index.dense import DenseIndex  # noqa: E402
+from index.encoders import Encoder  # noqa: E402
 from index.fusion import DEFAULT_FUSION, FusionParams, fuse  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "beir-scifact"
@@ -101,7 +102,7 @@ def bm25_ranker(texts: Sequence[str]) -> tuple[str, Callable[[str, int], list[tu
     """A BM25 search function: index.lexical when it exists, else rank_bm25 as a stand-in."""
     try:
         from index.lexical import DEFAULT_PARAMS, LexicalIndex
-        from index.tokenize import tokenize
+        from index.tokenizer import tokenize
     except ImportError:
         return _rank_bm25_ranker(texts)
     lex = LexicalIndex.build([tokenize(t) for t in texts], DEFAULT_PARAMS)

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import beir  # noqa: E402
 
 from index.lexical import DEFAULT_PARAMS, BM25Params, LexicalIndex  # noqa: E402
-from index.tokenize import make_tokenizer, tokenize, tokenizer_settings  # noqa: E402
+from index.tokenizer import make_tokenizer, tokenize, tokenizer_settings  # noqa: E402
 
 # Anserini's BM25 (k1=0.9, b=0.4) and rank_bm25's own defaults, for reference rows.
 REFERENCE = {

@@ -1,0 +1,87 @@
+"""Chunks in, ranked chunks out: the index package's public API, the only door ``qa`` uses.
+
+    loaded, report = open_index(paths)          # build or update when missing or stale
+    searcher = Searcher(loaded)
+    hits = searcher.search("nccl2 backend", k=5, mode="hybrid", versions=["2.14"])
+    cosines = searcher.similarity.cosines("nccl2 backend", ["a sentence", "another"])
+
+Errors and modes import at once (the CLI needs them for ``--help``); everything else, which
+brings numpy (and faiss or onnxruntime on first search), is imported on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+from .errors import (
+    DenseIndexFileError,
+    IndexBusy,
+    IndexCorrupt,
+    IndexMissing,
+    IndexStale,
+    IndexWriteError,
+    ModelNotFound,
+    QueryEncoderUnavailable,
+    RelnotesIndexError,
+    UnknownMode,
+)
+from .modes import MODES, Mode, check_mode
+
+_LAZY = {
+    "BuildReport": "build",
+    "Hit": "search",
+    "IndexStatus": "lifecycle",
+    "LoadedIndex": "reader",
+    "Searcher": "search",
+    "Similarity": "similarity",
+    "default_index_dir": "lifecycle",
+    "index_status": "lifecycle",
+    "open_index": "lifecycle",
+    "tokenize": "tokenizer",
+}
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .build import BuildReport
+    from .lifecycle import IndexStatus, default_index_dir, index_status, open_index
+    from .reader import LoadedIndex
+    from .search import Hit, Searcher
+    from .similarity import Similarity
+    from .tokenizer import tokenize
+
+
+def __getattr__(name: str):
+    """Import the heavy parts of the API on first use (PEP 562)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'index' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+__all__ = [
+    "MODES",
+    "BuildReport",
+    "DenseIndexFileError",
+    "Hit",
+    "IndexBusy",
+    "IndexCorrupt",
+    "IndexMissing",
+    "IndexStale",
+    "IndexStatus",
+    "IndexWriteError",
+    "LoadedIndex",
+    "Mode",
+    "ModelNotFound",
+    "QueryEncoderUnavailable",
+    "RelnotesIndexError",
+    "Searcher",
+    "Similarity",
+    "UnknownMode",
+    "check_mode",
+    "default_index_dir",
+    "index_status",
+    "open_index",
+    "tokenize",
+]

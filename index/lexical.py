@@ -13,10 +13,10 @@ from typing import Literal
 import numpy as np
 
 from .errors import IndexCorrupt
+from .layout import LEXICAL_ARRAYS as ARRAYS_FILE
+from .layout import LEXICAL_META as META_FILE
 
 FORMAT_VERSION = 1
-META_FILE = "lexical.json"
-ARRAYS_FILE = "lexical.npz"
 VARIANTS = ("okapi", "plus", "l")
 _ARRAY_NAMES = ("indptr", "doc_ids", "weights", "idf", "doc_len")
 
@@ -187,7 +187,7 @@ class LexicalIndex:
         """The k best rows holding at least one query token, by score desc then row asc.
 
         Args:
-            query_tokens: tokens from `index.tokenize.tokenize`.
+            query_tokens: tokens from `index.tokenizer.tokenize`.
             k: how many rows at most.
             allowed: optional bool mask of length n_docs; only True rows are ranked (filter before ranking).
 

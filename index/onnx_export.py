@@ -31,7 +31,7 @@ def write_query_encoder(
 
     Args:
         tmp: the temporary build directory.
-        encoder: the build's ``index.dense.Encoder``; any other encoder gets no export.
+        encoder: the build's ``index.encoders.Encoder``; any other encoder gets no export.
         previous: the index being replaced; its exported files are reused when they still match.
         notify: called with a one-line notice when the export fails.
 

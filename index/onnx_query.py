@@ -15,12 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from .encoding import TextEncoder
+from .encoders import TextEncoder
 from .errors import QueryEncoderUnavailable
+from .layout import QUERY_ENCODER as ONNX_FILE
+from .layout import QUERY_TOKENIZER as TOKENIZER_FILE
 from .runtime import configure_runtime, cpu_count
 
-ONNX_FILE = "query_encoder.onnx"
-TOKENIZER_FILE = "query_tokenizer.json"
 EXPORT_VERSION = 1
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 _SUPPORTED_MODEL_TYPES = ("bert",)

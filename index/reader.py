@@ -13,11 +13,11 @@ import numpy as np
 from corpus.model import Chunk
 
 from .errors import DenseIndexFileError, IndexCorrupt, QueryEncoderUnavailable
-from .sentence_vectors import FILES as SENTENCE_FILES
-from .sentence_vectors import SENTENCE_CHUNKS, SENTENCE_VECTORS, SentenceVectors
+from .layout import CHUNKS, LAZY_FILES, OPTIONAL_FILES, SENTENCE_CHUNKS, SENTENCE_FILES, SENTENCE_VECTORS, VECTORS
+from .layout import QUERY_ENCODER as ONNX_FILE
+from .layout import QUERY_TOKENIZER as TOKENIZER_FILE
 from .manifest import Manifest, read_manifest, verify_files
-from .onnx_query import ONNX_FILE, TOKENIZER_FILE
-from .store import CHUNKS, VECTORS
+from .sentence_vectors import SentenceVectors
 
 _REBUILD = "rebuild it with: relnotes index --rebuild"
 ONNX_ENV = "RELNOTES_ONNX"  # "0" keeps queries on sentence-transformers
@@ -69,7 +69,7 @@ class LoadedIndex:
 
         self.directory = Path(directory)
         self.manifest: Manifest = read_manifest(self.directory)
-        lazy = (VECTORS, ONNX_FILE, TOKENIZER_FILE, *SENTENCE_FILES)
+        lazy = (*LAZY_FILES, *OPTIONAL_FILES)
         names = [name for name in self.manifest.files if name not in lazy]
         if verify:
             verify_files(self.directory, self.manifest, names)
@@ -124,7 +124,7 @@ class LoadedIndex:
         if self._encoder is None:
             self._encoder = self._onnx_encoder()
         if self._encoder is None:
-            from .dense import Encoder
+            from .encoders import Encoder
 
             self._encoder = Encoder(self.model_path or None)
         return self._encoder

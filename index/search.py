@@ -16,11 +16,10 @@ from corpus.model import Chunk
 from corpus.textform import DEFINITION
 from corpus.versions import version_matches
 
-from .errors import UnknownMode
-from .modes import MODES, Mode
+from .modes import check_mode
 from .reader import LoadedIndex
-from .tokenize import tokenize
-
+from .similarity import Similarity
+from .tokenizer import tokenize
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,13 +31,6 @@ class Hit:
     bm25_rank: int | None = None
     dense_rank: int | None = None
     sentence_rank: int | None = None  # in the sentence list (hybrid only)
-
-
-def check_mode(mode: str) -> Mode:
-    """Return ``mode`` if valid, else raise UnknownMode listing the valid ones."""
-    if mode not in MODES:
-        raise UnknownMode(f"Unknown mode {mode!r}; use one of: {', '.join(MODES)}")
-    return mode  # type: ignore[return-value]
 
 
 def release_mask(chunks: Sequence[Chunk], versions: Sequence[str]) -> np.ndarray:
@@ -72,14 +64,27 @@ def product_mask(chunks: Sequence[Chunk], products: Sequence[str]) -> np.ndarray
 
 
 class Searcher:
-    """Runs queries against one LoadedIndex; caches release masks between queries."""
+    """Runs queries against one LoadedIndex; caches release masks and query vectors between queries.
+
+    ``similarity`` gives the answer the cosines it needs (question against sentences) as floats.
+    """
 
     def __init__(self, index: LoadedIndex, fusion=None) -> None:
         from .fusion import DEFAULT_FUSION
 
         self.index = index
         self.fusion = fusion or DEFAULT_FUSION
+        self.similarity = Similarity(index)
         self._masks: dict[tuple[tuple[str, ...], tuple[str, ...]], np.ndarray | None] = {}
+
+    @property
+    def chunks(self) -> tuple[Chunk, ...]:
+        """Every chunk of the index, in corpus order."""
+        return self.index.chunks
+
+    def idf(self, tokens: Sequence[str]) -> list[float]:
+        """BM25 idf of each token; a word the corpus never uses gets the highest weight."""
+        return self.index.lexical.idf(tokens, missing=None)
 
     def mask(self, versions: Sequence[str] | None, products: Sequence[str] | None = None) -> np.ndarray | None:
         """The filter for ``versions`` and ``products``, never a stub chunk (None: every chunk)."""
@@ -101,7 +106,7 @@ class Searcher:
 
     def dense(self, query: str | np.ndarray, k: int, allowed: np.ndarray | None) -> list[tuple[int, float]]:
         """Dense (row, score) pairs for a query text or its vector, filtered inside faiss."""
-        vector = self.index.encoder().encode_query(query) if isinstance(query, str) else query
+        vector = self.similarity.query_vector(query) if isinstance(query, str) else query
         return self.index.dense().search(vector, k, allowed=allowed)
 
     def sentences(
@@ -140,7 +145,6 @@ class Searcher:
         k: int = 10,
         mode: str = "hybrid",
         versions: Sequence[str] | None = None,
-        query_vector: np.ndarray | None = None,
         products: Sequence[str] | None = None,
     ) -> list[Hit]:
         """Top ``k`` chunks for ``query``.
@@ -150,7 +154,6 @@ class Searcher:
             k: how many hits at most.
             mode: "bm25", "dense" or "hybrid".
             versions: keep only chunks of these releases (applied in every retriever before fusion).
-            query_vector: the query's embedding when the caller already has it.
             products: keep only chunks of these products (and those of no known product), likewise.
 
         Returns:
@@ -168,7 +171,7 @@ class Searcher:
             return []
         if mode == "bm25":
             return [Hit(chunks[r], s, bm25_rank=i) for i, (r, s) in enumerate(self.bm25(query, k, allowed), 1)]
-        vector = self.index.encoder().encode_query(query) if query_vector is None else query_vector
+        vector = self.similarity.query_vector(query)
         if mode == "dense":
             return [Hit(chunks[r], s, dense_rank=i) for i, (r, s) in enumerate(self.dense(vector, k, allowed), 1)]
         depth = max(self.fusion.depth, k)

@@ -27,11 +27,8 @@ import numpy as np
 from corpus.sentences import split_sentences
 
 from .errors import IndexCorrupt
+from .layout import SENTENCE_CHUNKS, SENTENCE_FILES, SENTENCE_KEYS, SENTENCE_VECTORS
 
-SENTENCE_VECTORS = "sentences.npy"
-SENTENCE_KEYS = "sentences.json"
-SENTENCE_CHUNKS = "sentence_chunks.npy"
-FILES = (SENTENCE_VECTORS, SENTENCE_KEYS, SENTENCE_CHUNKS)
 
 
 def sentence_key(text: str) -> str:
@@ -59,7 +56,7 @@ def write_sentence_vectors(
     (directory / SENTENCE_KEYS).write_text(json.dumps(list(keys)), encoding="utf-8")
     with open(directory / SENTENCE_CHUNKS, "wb") as fh:
         np.save(fh, np.ascontiguousarray(chunks, dtype=np.int32).reshape(-1, 2), allow_pickle=False)
-    return FILES
+    return SENTENCE_FILES
 
 
 class SentenceVectors:

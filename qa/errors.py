@@ -1,4 +1,9 @@
-"""Errors a user can fix when asking questions; the CLI prints them as one line, exit 1."""
+"""Errors a user can fix when asking, batching or evaluating; front ends show them as one line."""
+
+from __future__ import annotations
+
+from corpus.errors import CorpusError
+from index import RelnotesIndexError
 
 
 class QAError(Exception):
@@ -6,8 +11,20 @@ class QAError(Exception):
 
 
 class BadQuestion(QAError):
-    """Raised for an empty, overlong or control-character question."""
+    """Raised for an empty, overlong or control-character question, or a malformed ``release:``."""
 
 
-class UnknownRelease(QAError):
-    """Raised when a requested release is not in the corpus."""
+class BatchInputError(QAError):
+    """Raised for a batch line that is not a usable question; the message names the line."""
+
+
+class QuestionSetError(QAError):
+    """Raised when a question-set file is unreadable or a line is not a valid question."""
+
+
+class BEIRError(QAError):
+    """Raised when a BEIR folder lacks a file or holds a malformed one."""
+
+
+# Every error a front end turns into a message (CLI: one line, exit 1; chat: a dialog or the card).
+USER_ERRORS = (CorpusError, RelnotesIndexError, QAError)

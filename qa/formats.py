@@ -8,6 +8,7 @@ import json
 import re
 from typing import Iterable, Sequence
 
+from . import cite
 from .model import Answer
 
 FORMATS = ("jsonl", "json", "csv", "trec", "markdown")
@@ -72,22 +73,23 @@ def trec_lines(record: dict, tag: str) -> list[str]:
     return [f"{qid} Q0 {p['chunk_id']} {p['rank']} {p['score']:.6f} {tag}" for p in record["passages"]]
 
 
-def markdown_report(records: Sequence[dict]) -> str:
-    """A readable report: each question, its answer and its cited passages (text quoted, not rendered)."""
+def markdown_report(answers: Sequence[tuple[str, Answer]]) -> str:
+    """A readable report of (id, answer) pairs: each question, its answer and its cited passages
+    (text quoted, not rendered)."""
     lines = ["# relnotes answers", ""]
-    for r in records:
-        lines += [f"## {_inline(str(r['id']))}: {_inline(r['question'])}", ""]
-        if r["releases"]:
-            lines += [f"Releases: {_inline(', '.join(r['releases']))}", ""]
-        if r.get("products"):
-            lines += [f"Products: {_inline(', '.join(r['products']))}", ""]
-        lines += [f"**Answer:** {_inline(r['answer']['text'])}" if r["answer"] else f"*{_inline(r['note'] or '')}*", ""]
-        for p in r["passages"]:
-            c = p["citation"]
-            where = _inline(f"{c['source']}:{c['lines'][0]}-{c['lines'][1]}")
-            head = f"**{p['rank']}\\.** {_inline(c['version'] or '-')} · {_inline(' > '.join(c['section']))} · {where}"
-            lines += [head + (f" · {_inline(c['url'])}" if c["url"] else ""), ""]
-            lines += _fenced(p["text"])
+    for qid, a in answers:
+        lines += [f"## {_inline(str(qid))}: {_inline(a.question)}", ""]
+        if a.releases:
+            lines += [f"Releases: {_inline(', '.join(a.releases))}", ""]
+        if a.products:
+            lines += [f"Products: {_inline(', '.join(a.products))}", ""]
+        lines += [f"**Answer:** {_inline(a.text)}" if a.sentences else f"*{_inline(a.note or '')}*", ""]
+        for p in a.passages:
+            c = p.citation
+            head = (f"**{p.rank}\\.** {_inline(cite.release(c))} · {_inline(cite.heading(c, ' > '))} · "
+                    f"{_inline(cite.location(c))}")
+            lines += [head + (f" · {_inline(c.url)}" if c.url else ""), ""]
+            lines += _fenced(p.text)
             lines.append("")
     return "\n".join(lines) + "\n"
 

@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from .followup import Turn
+from .answer.followup import Turn
 from .model import Answer
 from .text import safe
 

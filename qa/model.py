@@ -23,12 +23,6 @@ class Citation:
         if self.lines[0] < 1 or self.lines[1] < self.lines[0]:
             raise ValueError(f"bad line range {self.lines}")
 
-    @property
-    def location(self) -> str:
-        """``file:start-end`` (with the JSON body field when lines count inside it)."""
-        where = f"{self.source}:{self.lines[0]}-{self.lines[1]}"
-        return f"{where} ({self.body_field})" if self.body_field else where
-
     def to_json(self) -> dict:
         """The citation object of the batch schema."""
         return {

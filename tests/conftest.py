@@ -81,6 +81,6 @@ def bundled_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def engine(bundled_index: Path):
     """The engine over the bundled index (the model loads on first dense use)."""
     from index.reader import LoadedIndex
-    from qa.engine import Engine
+    from qa.answer.engine import Engine
 
     return Engine(LoadedIndex(bundled_index))

@@ -37,10 +37,10 @@ def write_notes(folder: Path, notes: dict[str, str] = NOTES) -> Path:
 @pytest.fixture
 def fake_model(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every Encoder the CLI creates is a FakeEncoder (as tests/hardening_run.py does out of process)."""
-    import index.dense
+    import index.encoders
 
     monkeypatch.setattr(
-        index.dense, "Encoder",
+        index.encoders, "Encoder",
         lambda model_path=None: FakeEncoder(name=Path(model_path).name if model_path else "fake-encoder"),
     )
 
@@ -125,7 +125,7 @@ def unprivileged() -> Iterator[None]:
         yield
         return
     # Modules imported lazily under /root would be unreadable as nobody: import them first.
-    import index.fusion, index.lexical, index.search, index.service, qa.engine, qa.render  # noqa: E401,F401
+    import index.fusion, index.lexical, index.search, index.lifecycle, qa.answer.engine, qa.cli.render  # noqa: E401,F401
 
     os.setegid(65534)
     os.seteuid(65534)

@@ -87,18 +87,18 @@ def install_fake_encoder() -> None:
     sys.path.insert(0, str(HERE))
     from fakes import FakeEncoder
 
-    import index.dense
+    import index.encoders
 
     dim = int(os.environ.get("RELNOTES_TEST_FAKE_DIM", "32"))
-    index.dense.Encoder = lambda model_path=None: FakeEncoder(  # type: ignore[assignment]
+    index.encoders.Encoder = lambda model_path=None: FakeEncoder(  # type: ignore[assignment]
         name=Path(model_path).name if model_path else "fake-encoder", dim=dim
     )
 
 
 def install_pause(point: str, seconds: float) -> None:
     """Stop at ``point`` of an index build: print ``PAUSE point`` on stderr, then sleep."""
-    import index.service as service
-    import index.store as store
+    import index.lifecycle as service
+    import index.build as store
 
     def pause() -> None:
         sys.stderr.write(f"PAUSE {point}\n")

@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from index.dense import DenseIndex, Encoder, bundled_model_path
+from index.dense import DenseIndex
+from index.encoders import Encoder, bundled_model_path
 from index.errors import DenseIndexFileError, ModelNotFound, RelnotesIndexError
 
 REPO = Path(__file__).resolve().parent.parent
@@ -24,7 +25,7 @@ socket.socket.connect = deny
 socket.create_connection = deny
 socket.getaddrinfo = deny
 start = time.perf_counter()
-from index.dense import Encoder
+from index.encoders import Encoder
 from index.errors import ModelNotFound
 try:
     Encoder(sys.argv[1])

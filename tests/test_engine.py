@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from qa.engine import NOT_CONFIDENT
+from qa import cite
+from qa.answer.engine import NOT_CONFIDENT
 from qa.errors import BadQuestion
 from corpus.sentences import split_sentences
 
@@ -68,7 +69,8 @@ def test_citations_carry_everything_a_reader_needs(engine) -> None:
     assert (c.title, c.product, c.version) == ("PyTorch 2.14 Release Blog", "PyTorch", "2.14")
     assert c.section[0] == "PyTorch 2.14 Release Blog" and c.body_field == "body_md"
     assert c.url.startswith("https://pytorch.org/blog/pytorch-2-14-release-blog/#")
-    assert c.location.startswith("corpus/data/pytorch-2.14-release-blog.json:")
+    assert cite.location(c).startswith("corpus/data/pytorch-2.14-release-blog.json:")
+    assert cite.location(c).endswith(" (body_md)")
 
 
 @pytest.mark.parametrize(
@@ -107,7 +109,7 @@ def test_bm25_mode_never_imports_torch(bundled_index: Path) -> None:
     code = (
         "import sys\n"
         "from index.reader import LoadedIndex\n"
-        "from qa.engine import Engine\n"
+        "from qa.answer.engine import Engine\n"
         f"a = Engine(LoadedIndex({str(bundled_index)!r})).ask('nccl2 backend', mode='bm25')\n"
         "assert a.passages\n"
         "heavy = [m for m in ('torch', 'sentence_transformers', 'faiss') if m in sys.modules]\n"
@@ -117,9 +119,9 @@ def test_bm25_mode_never_imports_torch(bundled_index: Path) -> None:
 
 
 def test_sentence_vector_cache_is_bounded_and_changes_nothing(bundled_index: Path, monkeypatch) -> None:
-    import qa.engine as engine_module
+    import index.similarity as similarity_module
     from index.reader import LoadedIndex
-    from qa.engine import Engine
+    from qa.answer.engine import Engine
 
     fresh = Engine(LoadedIndex(bundled_index))
     monkeypatch.setattr(fresh.index, "sentence_vectors", lambda: None)  # an index without build-time sentence vectors
@@ -127,14 +129,14 @@ def test_sentence_vector_cache_is_bounded_and_changes_nothing(bundled_index: Pat
     again = fresh.ask("how does MPS run linear algebra now", top_k=5)
     assert [s.text for s in first.sentences] == [s.text for s in again.sentences]
     assert [s.score for s in first.sentences] == [s.score for s in again.sentences]
-    monkeypatch.setattr(engine_module, "SENTENCE_CACHE", 5)
+    monkeypatch.setattr(similarity_module, "SENTENCE_CACHE", 5)
     fresh.ask("nccl2 backend fault tolerance", top_k=5)
-    assert len(fresh._sentence_vectors) == 5
+    assert fresh.searcher.similarity.sentences_cached() == 5
 
 
 def test_the_chat_usage_of_follow_ups(engine) -> None:
     """The calls the chat makes: resolve, ask the resolved text, keep the answer's turn."""
-    from qa.followup import Turn, resolve
+    from qa.answer.followup import Turn, resolve
 
     turn = None
     follow = resolve(turn, "what changed for MPS in 2.14?", engine.releases, engine.products)
@@ -159,7 +161,7 @@ def test_the_chat_usage_of_follow_ups(engine) -> None:
 
 
 def test_follow_up_in_one_call(engine) -> None:
-    from qa.followup import Turn
+    from qa.answer.followup import Turn
 
     previous = Turn("MPS native Metal kernels in 2.14", "MPS native Metal kernels in 2.14", ("2.14",))
     follow, answer = engine.follow_up(previous, "and in 2.13?", mode="bm25")
@@ -189,18 +191,20 @@ def test_typed_is_the_question_asked_as_is_the_text(engine) -> None:
 
 def test_passage_and_query_caches_are_bounded(bundled_index: Path, monkeypatch) -> None:
     """Memory does not grow with the number of questions: every cache has a bound."""
-    import qa.engine as engine_module
+    import index.similarity as similarity_module
+    import qa.answer.engine as engine_module
     from index.reader import LoadedIndex
-    from qa.engine import Engine
+    from qa.answer.engine import Engine
 
     monkeypatch.setattr(engine_module, "PASSAGE_CACHE", 4)
-    monkeypatch.setattr(engine_module, "QUERY_CACHE", 2)
+    monkeypatch.setattr(similarity_module, "QUERY_CACHE", 2)
     monkeypatch.setattr(engine_module, "SENTENCE_CACHE", 30)
+    monkeypatch.setattr(similarity_module, "SENTENCE_CACHE", 30)
     fresh = Engine(LoadedIndex(bundled_index))
     questions = ["nccl2 backend", "MPS lu_factor", "which release added FlexAttention", "ROCm wheels", "cuBLASLt"]
     first = [fresh.ask(q, mode="hybrid") for q in questions]
-    assert len(fresh._splits) == 4 and len(fresh._queries) == 2
-    assert len(fresh._terms) <= 30 and len(fresh._sentence_vectors) <= 30
+    assert fresh._split.cache_info().currsize == 4 and fresh.searcher.similarity.queries_cached() == 2
+    assert fresh._sentence_terms.cache_info().currsize <= 30 and fresh.searcher.similarity.sentences_cached() <= 30
     again = [fresh.ask(q, mode="hybrid") for q in questions]
     for a, b in zip(first, again):
         assert [(s.text, s.score) for s in a.sentences] == [(s.text, s.score) for s in b.sentences]
@@ -208,7 +212,8 @@ def test_passage_and_query_caches_are_bounded(bundled_index: Path, monkeypatch) 
 
 
 def test_length_groups() -> None:
-    from qa.engine import PAD_SLACK, SENTENCE_BATCH, _length_groups
+    from index.similarity import PAD_SLACK, SENTENCE_BATCH
+    from index.similarity import length_groups as _length_groups
 
     texts = ["x" * n for n in (5, 200, 30, 190, 41, 100, 160)]
     groups = _length_groups(texts)
@@ -235,7 +240,7 @@ def test_grouping_sentences_by_length_keeps_their_vectors(engine) -> None:
 def test_answers_use_the_sentence_vectors_made_at_build_time(bundled_index: Path, monkeypatch) -> None:
     """No model pass for answer sentences, and the same answers as embedding them per question."""
     from index.reader import LoadedIndex
-    from qa.engine import Engine
+    from qa.answer.engine import Engine
 
     stored = Engine(LoadedIndex(bundled_index))
     per_question = Engine(LoadedIndex(bundled_index))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from qa.followup import FollowUp, Turn, resolve
-from qa.releases import find_releases
+from qa.answer.followup import FollowUp, Turn, resolve
+from qa.answer.question import find_releases
 
 KNOWN = ("2.9", "2.13", "2.14")
 PRODUCTS = ("PyTorch",)

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 from corpus.errors import CorpusError
 from fakes import FakeEncoder, make_chunk
 from hardening import assert_one_error, cli, fake_model, write_notes  # noqa: F401 (fixture)
-from index import store
+from index import build as store
 from index.errors import RelnotesIndexError
 from index.reader import LoadedIndex
-from qa.engine import Engine
+from qa.answer.engine import Engine
 from qa.errors import QAError
 
 NOT_CONFIDENT = "No passage answers this confidently; the nearest passages follow."

@@ -9,7 +9,7 @@ import pytest
 
 from index.errors import IndexCorrupt
 from index.lexical import DEFAULT_PARAMS, BM25Params, LexicalIndex
-from index.tokenize import tokenize
+from index.tokenizer import tokenize
 
 DATA = Path(__file__).resolve().parent.parent / "corpus" / "data"
 

@@ -9,8 +9,8 @@ import pytest
 import pytrec_eval
 
 from fakes import make_chunk
-from qa.evalset import Question, QuestionSetError, load_questions, normalise
-from qa.metrics import Ranking, hit_at, mrr_at, ndcg_at, ndcg_reference
+from qa.eval.questions import Question, QuestionSetError, load_questions, normalise
+from qa.eval.metrics import Ranking, hit_at, mrr_at, ndcg_at, ndcg_reference
 
 RANKINGS = [
     Ranking("a", ("x", "r1", "y", "r2"), frozenset({"r1", "r2"})),  # first hit at 2

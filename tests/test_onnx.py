@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 
 from index import onnx_export
-from index.dense import Encoder, bundled_model_path
+from index.encoders import Encoder, bundled_model_path
 from index.onnx_query import ONNX_FILE, TOKENIZER_FILE, OnnxQueryEncoder, export_spec
 from index.reader import LoadedIndex
 from index.search import Searcher
-from index.store import build_index
+from index.build import build_index
 
 from fakes import FakeEncoder, make_chunk
 

@@ -10,11 +10,11 @@ import pytest
 from click.testing import CliRunner
 
 from fakes import FakeEncoder, make_chunk
-from index import store
+from index import build as store
 from index.reader import LoadedIndex
 from qa.cli import cli
-from qa.engine import Engine
-from qa.releases import find_releases, named_products
+from qa.answer.engine import Engine
+from qa.answer.question import find_releases, named_products
 
 CORPUS = {"fingerprint": "f0", "inputs": ["<test>"], "documents": {"d": {"source": "x", "sha256": "0"}}}
 NOTES = [  # (product, version, text): both products have a 1.5 and talk about the same things
@@ -133,7 +133,7 @@ def test_json_and_markdown_name_the_products(tmp_path: Path) -> None:
 
 
 def test_a_follow_up_keeps_the_product_unless_it_names_another(engine: Engine) -> None:
-    from qa.followup import Turn
+    from qa.answer.followup import Turn
 
     first = engine.ask("what changed in pydantic 1.10 sort", top_k=5)
     assert first.products == ("pydantic",)

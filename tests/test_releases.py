@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from qa.releases import find_releases
+from qa.answer.question import find_releases
 
 KNOWN = ("2.9", "2.13", "2.14")
 PRODUCTS = ("PyTorch",)

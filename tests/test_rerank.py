@@ -5,7 +5,22 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from qa.rerank import RERANK_DEPTH, RESTATED, Statement, rerank, restated_first
+from qa.answer.rerank import DEFAULT_RERANK, RerankConfig, Statement, rerank
+from qa.answer.rerank import restated_first as restated_by_text
+
+RERANK_DEPTH = DEFAULT_RERANK.depth
+RESTATED = DEFAULT_RERANK.restated
+
+
+def restated_first(statements):
+    """``restated_first`` over statements that carry unit vectors: cosines are their dot products."""
+    vectors = {f"s{i}": s.text for i, s in enumerate(statements) if s.text is not None}
+    by_text = [s._replace(text=f"s{i}" if s.text is not None else None) for i, s in enumerate(statements)]
+
+    def cosines(first, others):
+        return [float(np.dot(vectors[first], vectors[o])) for o in others]
+
+    return restated_by_text(by_text, cosines, RESTATED)
 
 
 def test_minmax_mix_promotes_the_passage_with_the_answering_sentence() -> None:
@@ -32,6 +47,14 @@ def test_ties_keep_retrieval_order_and_weight_zero_changes_nothing() -> None:
     assert rerank([0.5, 0.5, 0.5], [0.2, 0.2, 0.2])[0] == [0, 1, 2]
     assert rerank([3.0, 2.0, 1.0], [0.0, 0.5, 1.0], weight=0.0)[0] == [0, 1, 2]
     assert rerank([], []) == ([], [])
+
+
+def test_the_config_refuses_what_makes_no_sense() -> None:
+    with pytest.raises(ValueError, match="top, minmax"):
+        RerankConfig(normalise="zscore")
+    with pytest.raises(ValueError, match="within 0..1"):
+        RerankConfig(weight=1.5)
+    assert not RerankConfig(weight=0.0).applies("hybrid") and DEFAULT_RERANK.applies("bm25")
 
 
 def test_bad_arguments_are_refused() -> None:
@@ -123,7 +146,7 @@ def test_scores_fall_with_rank_whatever_moved_first(engine, question: str) -> No
 def test_falling_lifts_only_what_was_moved() -> None:
     from fakes import make_chunk
     from index.search import Hit
-    from qa.engine import SCORE_STEP, _falling
+    from qa.answer.engine import SCORE_STEP, _falling
 
     hits = [Hit(make_chunk(i, "x"), s) for i, s in enumerate([0.749, 0.8999, 0.38, 0.5, 0.1])]
     assert [h.score for h in _falling(hits)] == pytest.approx([0.8999 + SCORE_STEP, 0.8999, 0.5 + SCORE_STEP, 0.5, 0.1])

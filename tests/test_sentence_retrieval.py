@@ -11,13 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fakes import FakeEncoder, make_chunk
-from index import store
+from index import build as store
 from index.errors import IndexCorrupt
 from index.fusion import DEFAULT_FUSION, FusionParams, fuse
 from index.reader import LoadedIndex
 from index.search import Searcher
+from index.layout import SENTENCE_CHUNKS
 from index.sentence_vectors import (
-    SENTENCE_CHUNKS,
     SentenceVectors,
     corpus_sentences,
     sentence_key,

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-import index.dense
-import index.service as service
+import index.encoders
+import index.lifecycle as service
 from fakes import FakeEncoder
 from index.errors import IndexStale
-from index.manifest import MANIFEST
+from index.layout import MANIFEST
 
 NOTES = {
     "a.md": "# Tool 1.0\n\n## Features\n\nAdded the frobnicator for fast widgets.\n\n## Fixes\n\nFixed a crash on start.\n",
@@ -38,7 +38,7 @@ def encoders(monkeypatch: pytest.MonkeyPatch) -> list[FakeEncoder]:
         made.append(encoder)
         return encoder
 
-    monkeypatch.setattr(index.dense, "Encoder", factory)
+    monkeypatch.setattr(index.encoders, "Encoder", factory)
     return made
 
 

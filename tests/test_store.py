@@ -12,12 +12,13 @@ import numpy as np
 import pytest
 
 from fakes import FakeEncoder, make_chunk
-from index import store
+from index import atomic
+from index import build as store
 from index.errors import IndexCorrupt, IndexMissing, IndexWriteError
 from index.manifest import FORMAT_VERSION, read_manifest
 from index.reader import LoadedIndex
 from index.search import Searcher
-from index.tokenize import tokenize
+from index.tokenizer import tokenize
 
 TEXTS = [
     ("MPS gets native Metal kernels for lu_factor and lu_solve, over 100x faster.", "2.14"),
@@ -177,7 +178,7 @@ def test_read_only_directory_is_a_clear_error(tmp_path: Path, monkeypatch) -> No
     def refuse(*args, **kwargs):
         raise PermissionError(errno.EACCES, "Permission denied")
 
-    monkeypatch.setattr(store.tempfile, "mkdtemp", refuse)
+    monkeypatch.setattr(atomic.tempfile, "mkdtemp", refuse)
     with pytest.raises(IndexWriteError, match=r"Permission denied.*--index DIR"):
         build(tmp_path / "idx", chunks()[:2])
     assert LoadedIndex(tmp_path / "idx").chunks == tuple(items)
@@ -286,7 +287,7 @@ def test_vectors_read_back_are_counted_by_window(tmp_path: Path, monkeypatch: py
 
 def test_every_sentence_is_embedded_at_build_time_for_the_answers(tmp_path: Path) -> None:
     from corpus.sentences import split_sentences
-    from index.sentence_vectors import FILES
+    from index.layout import SENTENCE_FILES as FILES
 
     items = chunks()
     report, encoder = build(tmp_path / "idx", items)
@@ -302,7 +303,7 @@ def test_every_sentence_is_embedded_at_build_time_for_the_answers(tmp_path: Path
 
 def test_a_damaged_sentence_file_is_corrupt_not_a_crash(tmp_path: Path) -> None:
     from index.errors import IndexCorrupt
-    from index.sentence_vectors import SENTENCE_VECTORS
+    from index.layout import SENTENCE_VECTORS
 
     _, encoder = build(tmp_path / "idx", chunks())
     path = tmp_path / "idx" / SENTENCE_VECTORS

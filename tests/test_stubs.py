@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from fakes import FakeEncoder, make_chunk
-from index import store
+from index import build as store
 from index.reader import LoadedIndex
 from index.search import Searcher, stub_mask
 

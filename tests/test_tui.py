@@ -541,7 +541,7 @@ def test_section_view_shows_text_shared_by_neighbouring_chunks_once():
 
     from fakes import make_chunk
     from qa.model import Passage
-    from qa.tui.backend import overlap, section_view
+    from qa.answer.section import overlap, section_view
     from tui_fakes import citation
 
     def sibling(n, text, lines):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from qa.history import History
 from qa.tui.app import make_app
-from qa.tui.backend import load_backend
+from qa import cite
+from qa.service import AnswerService
 from qa.tui.screens import PassageScreen
 from qa.tui.widgets import PassageItem, QuestionInput, StatusBar
 
@@ -14,7 +15,7 @@ async def test_real_chat_answers_with_a_checkable_citation(bundled_index, tmp_pa
 
     def factory(notify):
         notices.append("loading")
-        return load_backend(index_dir=bundled_index, update=False, notify=notify)
+        return AnswerService.open(index_dir=bundled_index, update=False, warm=True, notify=notify)
 
     app = make_app(factory, history=History(tmp_path / "history.jsonl"))
     async with app.run_test(size=(120, 40)) as pilot:
@@ -32,7 +33,7 @@ async def test_real_chat_answers_with_a_checkable_citation(bundled_index, tmp_pa
         assert {p.citation.version for p in answer.passages} == {"2.14"}
         assert any("MPS" in p.text for p in answer.passages[:3])
         first = app.cards[-1].query(PassageItem).first()
-        assert answer.passages[0].citation.location in str(first.render())
+        assert cite.location(answer.passages[0].citation) in str(first.render())
 
         # the follow-up keeps the release and the topic
         box.value = "and in 2.13?"
@@ -55,7 +56,7 @@ async def test_real_chat_answers_with_a_checkable_citation(bundled_index, tmp_pa
 
 
 async def test_chat_over_a_missing_corpus_shows_the_error_and_keeps_running(tmp_path):
-    from qa.cmd_chat import chat_app
+    from qa.cli.chat import chat_app
     from qa.tui.screens import ErrorScreen
 
     app = chat_app([tmp_path / "nowhere"], index_dir=tmp_path / "idx")

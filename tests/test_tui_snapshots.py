@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 
 from qa.history import History
 from qa.tui.app import make_app
-from qa.tui.backend import IndexInfo
+from qa.service import IndexInfo
 from tui_fakes import FakeBackend
 
 SIZE = (80, 24)

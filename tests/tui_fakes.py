@@ -8,8 +8,9 @@ from typing import Sequence
 from corpus.versions import version_matches
 from qa.errors import BadQuestion
 from qa.model import Answer, AnswerSentence, Citation, Passage
-from qa.releases import find_releases
-from qa.tui.backend import IndexInfo, SectionView
+from qa.answer.question import find_releases
+from qa.answer.section import SectionView
+from qa.service import IndexInfo
 
 RELEASES = ("2.9", "2.13", "2.14")
 

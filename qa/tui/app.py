@@ -23,18 +23,16 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
-from corpus.errors import CorpusError
-from index.errors import RelnotesIndexError
+from index import MODES
 
-from ..errors import QAError
-from ..followup import Turn, resolve
+from ..answer.followup import Turn, resolve
+from ..errors import USER_ERRORS
 from ..history import Entry, History
 from .backend import ChatBackend
+from .commands import PALETTE
 from .screens import ErrorScreen, HelpScreen, PassageScreen, ReleasePicker
 from .widgets import AnswerCard, ChipBar, FilterChip, PassageItem, QuestionBubble, QuestionInput, StatusBar
 
-USER_ERRORS = (CorpusError, RelnotesIndexError, QAError)
-MODES = ("hybrid", "bm25", "dense")
 REFRESH_SECONDS = 60
 TOP_KS = (3, 5, 10)
 
@@ -332,11 +330,10 @@ class ChatApp(App):
     # --- export -------------------------------------------------------------------------
     def transcript_markdown(self) -> str:
         """Every answered question of this session as the Markdown report of ``relnotes batch``."""
-        from ..formats import answer_record, markdown_report
+        from ..formats import markdown_report
 
         answered = [c.answer for c in self.cards if c.answer is not None]
-        records = [answer_record(answer, str(n)) for n, answer in enumerate(answered, 1)]
-        return markdown_report(records)
+        return markdown_report([(str(n), answer) for n, answer in enumerate(answered, 1)])
 
     def action_export(self) -> None:
         folder = self.export_dir or Path.cwd()
@@ -367,20 +364,6 @@ class ChatApp(App):
             item.action_copy_text()
         else:
             item.action_copy_citation()
-
-
-PALETTE = (
-    ("Help", "Keys, follow-ups and filters (F1)", "help"),
-    ("Switch mode", "hybrid, bm25, dense (F2)", "cycle_mode"),
-    ("Change top-k", "3, 5, 10 passages (F3)", "cycle_top_k"),
-    ("Filter on a release", "Pick one of the corpus's releases (F4)", "pick_release"),
-    ("Clear the release filter", "Search every release again (Ctrl+L)", "clear_filter"),
-    ("Open the first passage", "Of the newest answer (1)", "open_passage(1)"),
-    ("Copy citation", "Of the focused passage, else the newest answer's first (c)", "copy_top('citation')"),
-    ("Copy passage text", "Of the focused passage, else the newest answer's first (t)", "copy_top('text')"),
-    ("Export the transcript", "To relnotes-chat-*.md as Markdown (Ctrl+S)", "export"),
-    ("Retry loading the index", "After a failed load, once the cause is fixed (Ctrl+R)", "retry_load"),
-)
 
 
 def make_app(backend_factory: BackendFactory, **options) -> ChatApp:

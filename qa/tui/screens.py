@@ -12,9 +12,9 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from .. import cite
+from ..answer.section import SectionView
 from ..text import safe
-from .backend import SectionView
-from .widgets import citation_text
 
 _WORD = re.compile(r"[^\W_]+(?:[._-][^\W_]+)*")
 
@@ -25,9 +25,9 @@ def emphasise(text: str, question: str, sentences: tuple[str, ...] = (), passage
     Terms match by the index's own tokenizer (stemmed, code-aware), so "enabling" in the text
     lights up for "enable" in the question. The text itself is never parsed as markup.
     """
-    from index.tokenize import tokenize  # PyStemmer and numpy: not needed to put the chat on screen
+    from index import tokenize  # PyStemmer: not needed to put the chat on screen
 
-    from ..extract import QUESTION_WORDS
+    from ..answer.question import ASKING_TERMS
 
     shown = safe(text)
     content = Content(shown)
@@ -37,7 +37,7 @@ def emphasise(text: str, question: str, sentences: tuple[str, ...] = (), passage
         at = shown.find(sentence)
         if at >= 0:
             content = content.stylize("$text on $warning-muted", at, at + len(sentence))
-    terms = set(tokenize(question)) - QUESTION_WORDS
+    terms = set(tokenize(question)) - ASKING_TERMS
     if terms:
         for match in _WORD.finditer(shown):
             if terms.intersection(tokenize(match.group())):
@@ -63,8 +63,8 @@ class PassageScreen(Screen):
 
     def compose(self) -> ComposeResult:
         c = self.view.citation
-        head = [(safe(c.title), "bold"), "  ", (f" {c.version or '-'} ", "bold $text on $accent"), "\n",
-                (safe(" › ".join(c.section)), "bold $primary"), "\n", (safe(c.location), "$success")]
+        head = [(safe(c.title), "bold"), "  ", (f" {cite.release(c)} ", "bold $text on $accent"), "\n",
+                (safe(cite.heading(c)), "bold $primary"), "\n", (safe(cite.location(c)), "$success")]
         if c.url:
             head += ["\n", (safe(c.url), "underline $secondary")]
         yield Static(Content.assemble(*head), id="citation")
@@ -84,7 +84,7 @@ class PassageScreen(Screen):
         self.query_one("#section").focus()
 
     def action_copy_citation(self) -> None:
-        self.app.copy_to_clipboard(citation_text(self.passage))
+        self.app.copy_to_clipboard(cite.plain(self.passage.citation))
         self.notify("Copied the citation", markup=False)
 
     def action_copy_text(self) -> None:

@@ -13,6 +13,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Input, LoadingIndicator, Static
 
+from .. import cite
 from ..model import Answer, Passage
 from ..text import safe
 
@@ -37,11 +38,11 @@ def citation_line(passage: Passage) -> Content:
     """release badge · heading path · file:lines, styled from the theme."""
     c = passage.citation
     return Content.assemble(
-        (f" {c.version or '-'} ", "bold $text on $accent"),
+        (f" {cite.release(c)} ", "bold $text on $accent"),
         " ",
-        (safe(" › ".join(c.section) or c.title), "bold"),
+        (safe(cite.heading(c) or c.title), "bold"),
         "  ",
-        (safe(c.location), "$success"),
+        (safe(cite.location(c)), "$success"),
     )
 
 
@@ -134,19 +135,12 @@ class PassageItem(Static, can_focus=True):
         self.action_open()
 
     def action_copy_citation(self) -> None:
-        self.app.copy_to_clipboard(citation_text(self.passage))
+        self.app.copy_to_clipboard(cite.plain(self.passage.citation))
         self.notify(f"Copied the citation of passage [{self.passage.rank}]", markup=False)
 
     def action_copy_text(self) -> None:
         self.app.copy_to_clipboard(self.passage.text)
         self.notify(f"Copied the text of passage [{self.passage.rank}]", markup=False)
-
-
-def citation_text(passage: Passage) -> str:
-    """The citation as one line of plain text: title · release · heading path · file:lines · URL."""
-    c = passage.citation
-    parts = [c.title, c.version or "-", " > ".join(c.section), c.location]
-    return " · ".join(parts + ([c.url] if c.url else []))
 
 
 class AnswerCard(Vertical):

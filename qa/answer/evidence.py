@@ -1,8 +1,9 @@
-"""The extractive answer: the 1 to 3 sentences of the top passages that best answer a question.
+"""Sentence evidence: how well each sentence of a passage answers a question, and the quoted answer.
 
 A sentence's score mixes how much of the question's idf-weighted terms it holds (the same
 tokenizer and statistics as BM25) with its cosine to the question under the same embedding
-model (when the model is loaded), plus a small prior for higher-ranked passages.
+model (``index.Similarity``, in every mode but bm25); the quoted answer is the 1 to 3 best
+sentences of the top passages, with a small prior for higher-ranked passages.
 """
 
 from __future__ import annotations
@@ -10,11 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Sequence
 
-import numpy as np
-
 from corpus.sentences import Span, split_sentences
 
-from .model import AnswerSentence
+from ..model import AnswerSentence
+from .question import ASKING_TERMS
 
 PASSAGES = 3  # sentences come from the top passages only
 MAX_SENTENCES = 3
@@ -27,6 +27,9 @@ RANK_PRIOR = 0.04  # per rank below the first
 CONFIDENT = {"hybrid": 0.25, "dense": 0.25, "bm25": 0.3}
 
 
+Cosines = Callable[[list[str]], Sequence[float]]  # sentences -> their cosines with the question
+
+
 @dataclass(frozen=True, slots=True)
 class Candidate:
     """A sentence of passage ``passage`` (1-based) with its score."""
@@ -36,19 +39,17 @@ class Candidate:
     score: float
 
 
-# Words that say a question is being asked, not what it is about (stemmed as the tokenizer does).
-QUESTION_WORDS = frozenset(
-    "what which how when where who whom whose why doe do did done can could should would will "
-    "i me my we our you your is are was were been be has have had get got ani there whi".split()
-)
 
 
 def coverage_scorer(question_tokens: Sequence[str], idf: Callable) -> Callable[[Iterable[str]], float]:
-    """``lexical_coverage`` for one question: its terms and their idf are looked up once.
+    """The share of the question's idf mass a sentence holds (0..1), as a function of the
+    sentence's tokens (any iterable; a set is used as is); the question's terms and their idf
+    are looked up once.
 
-    Returns a function of a sentence's tokens (any iterable; a set is used as is).
+    ``idf`` must give words the corpus never uses a high weight: a question about something
+    the corpus does not mention is not answered by its other words.
     """
-    terms = [t for t in dict.fromkeys(question_tokens) if t not in QUESTION_WORDS]
+    terms = [t for t in dict.fromkeys(question_tokens) if t not in ASKING_TERMS]
     weights = idf(terms)
     total = sum(weights)
     pairs = tuple(zip(terms, weights))
@@ -62,33 +63,23 @@ def coverage_scorer(question_tokens: Sequence[str], idf: Callable) -> Callable[[
     return cover
 
 
-def lexical_coverage(question_tokens: Sequence[str], sentence_tokens: Sequence[str], idf: Callable) -> float:
-    """Share of the question's idf mass found in the sentence (0..1).
-
-    ``idf`` must give words the corpus never uses a high weight: a question about
-    something the corpus does not mention is not answered by its other words.
-    """
-    return coverage_scorer(question_tokens, idf)(sentence_tokens)
-
-
 def score_sentences(
     question: str,
     passages: Sequence[str],
     *,
     tokenize: Callable[[str], list[str]],
     idf: Callable[[Sequence[str]], list[float]],
-    embed: Callable[[list[str]], np.ndarray] | None = None,
-    query_vector: np.ndarray | None = None,
+    cosines: Cosines | None = None,
     split: Callable[[str], Sequence[Span]] = split_sentences,
     terms: Callable[[str], Iterable[str]] | None = None,
 ) -> list[Candidate]:
     """Every sentence of the first PASSAGES passages, scored against ``question``.
 
-    With ``embed`` and ``query_vector`` (the question's embedding), sentences are also scored
-    by cosine; without them, by term coverage alone. ``split`` and ``terms`` (a sentence's
+    With ``cosines`` (sentences -> their cosines with the question), sentences are also scored
+    by cosine; without it, by term coverage alone. ``split`` and ``terms`` (a sentence's
     tokens, default ``tokenize``) let a caller cache both per passage and sentence.
     """
-    scored = _candidates(question, passages[:PASSAGES], tokenize, idf, embed, query_vector, split, terms)
+    scored = _candidates(question, passages[:PASSAGES], tokenize, idf, cosines, split, terms)
     return [replace(c, score=c.score - RANK_PRIOR * (c.passage - 1)) for c in scored]
 
 
@@ -103,25 +94,25 @@ def best_sentences(question: str, passages: Sequence[str], **scoring) -> list[tu
     return best
 
 
-def _candidates(question, passages, tokenize, idf, embed=None, query_vector=None, split=split_sentences,
+def _candidates(question, passages, tokenize, idf, cosines=None, split=split_sentences,
                 terms=None) -> list[Candidate]:
     """Every sentence of ``passages`` (numbered from 1) with its ``_sentence_scores`` score."""
     spans = [(i, span) for i, text in enumerate(passages, 1) for span in split(text)]
     if not spans:
         return []
-    scores = _sentence_scores(question, [s.text for _, s in spans], tokenize, idf, embed, query_vector, terms)
+    scores = _sentence_scores(question, [s.text for _, s in spans], tokenize, idf, cosines, terms)
     return [Candidate(i, s, float(v)) for (i, s), v in zip(spans, scores)]
 
 
-def _sentence_scores(question, sentences, tokenize, idf, embed, query_vector, terms) -> np.ndarray:
-    """Term coverage of each sentence, mixed with its cosine to the question when there is a vector."""
+def _sentence_scores(question, sentences, tokenize, idf, cosines, terms) -> list[float]:
+    """Term coverage of each sentence, mixed with its cosine to the question (clipped to 0..1)."""
     cover = coverage_scorer(tokenize(question), idf)
     sentence_terms = terms or tokenize
-    lexical = np.array([cover(sentence_terms(s)) for s in sentences])
-    if embed is not None and query_vector is not None:
-        dense = np.clip(embed(list(sentences)) @ query_vector, 0.0, 1.0)
-        return LEXICAL_WEIGHT * lexical + (1 - LEXICAL_WEIGHT) * dense
-    return lexical
+    lexical = [cover(sentence_terms(s)) for s in sentences]
+    if cosines is None:
+        return lexical
+    dense = [min(max(float(c), 0.0), 1.0) for c in cosines(list(sentences))]
+    return [LEXICAL_WEIGHT * w + (1 - LEXICAL_WEIGHT) * d for w, d in zip(lexical, dense)]
 
 
 def pick(candidates: Sequence[Candidate], threshold: float) -> tuple[tuple[AnswerSentence, ...], bool]:

@@ -16,11 +16,7 @@ from pathlib import Path
 from corpus.model import Chunk
 from corpus.versions import version_matches
 
-from .errors import QAError
-
-
-class QuestionSetError(QAError):
-    """Raised when a question-set file is unreadable or a line is not a valid question."""
+from ..errors import QuestionSetError
 
 
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-"})

@@ -5,8 +5,9 @@ from __future__ import annotations
 from rich.console import Console
 from rich.text import Text
 
-from .model import Answer
-from .text import safe
+from .. import cite
+from ..model import Answer
+from ..text import safe
 
 PREVIEW_LINES = 6
 
@@ -43,11 +44,11 @@ def render_answer(answer: Answer, out: Console) -> None:
         out.print()
         out.print(Text.assemble(
             (f"[{p.rank}] ", "bold cyan"),
-            (f"{c.version or '-'}", "bold magenta"),
+            (cite.release(c), "bold magenta"),
             " · ",
-            (safe(" › ".join(c.section)), "bold"),
+            (safe(cite.heading(c)), "bold"),
             " · ",
-            (safe(c.location), "green"),
+            (safe(cite.location(c)), "green"),
             (f"  score {p.score:.4f}", "dim"),
         ))
         if c.url:

@@ -6,12 +6,8 @@ import json
 from dataclasses import dataclass
 from typing import Iterable
 
-from .engine import check_question
-from .errors import QAError
-
-
-class BatchInputError(QAError):
-    """Raised for a batch line that is not a usable question; the message names the line."""
+from ..answer.question import check_question
+from ..errors import BatchInputError, QAError
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import click
 
-from index.modes import MODES
+from index import MODES
 
-from .options import corpus_option, index_option, model_option
+from .common import corpus_option, index_option, model_option
 
 TOP_K_CHOICES = click.IntRange(1, 50)
 
@@ -41,12 +41,12 @@ def chat_cmd(corpus_paths, index_dir, model_path, mode, top_k, releases, no_upda
 def chat_app(corpus_paths=(), index_dir=None, model_path=None, *, mode="hybrid", top_k=5, releases=(),
              update=True, export_dir=None):
     """The chat app as ``relnotes chat`` runs it (benchmarks/startup.py drives it headless)."""
-    from .tui.app import make_app
-    from .tui.backend import load_backend
+    from ..service import AnswerService
+    from ..tui.app import make_app
 
-    def factory(notify):
-        return load_backend(corpus_paths, index_dir, model_path, update=update,
-                            notify=notify, progress=_progress(notify))
+    def factory(notify):  # the chat searches the vectors: a damaged vectors file is rebuilt, not a failed question
+        return AnswerService.open(corpus_paths, index_dir, model_path, update=update, dense=True, warm=True,
+                                  notify=notify, progress=_progress(notify))
 
     return make_app(factory, mode=mode, top_k=top_k, releases=tuple(r.lstrip("vV") for r in releases),
                     export_dir=export_dir)
@@ -65,4 +65,6 @@ def _progress(notify):
             notify(f"Embedding chunks: {done}/{total}")
 
     return update
+
+
 COMMANDS = [chat_cmd]

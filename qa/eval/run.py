@@ -7,7 +7,7 @@ from typing import Callable, Sequence
 
 from corpus.model import Chunk
 
-from .evalset import Question, normalise
+from .questions import Question, normalise
 from .metrics import Ranking, summarise
 
 Retrieve = Callable[[str, str, int], Sequence[Chunk]]  # (question, mode, k) -> ranked chunks

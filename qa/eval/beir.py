@@ -12,11 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-from .errors import QAError
-
-
-class BEIRError(QAError):
-    """Raised when a BEIR folder lacks a file or holds a malformed one."""
+from ..errors import BEIRError
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +77,7 @@ def evaluate_beir(
     modes: Sequence[str],
     ks: Sequence[int],
     *,
-    open_engine: Callable,
+    open_service: Callable,
     depth: int = 100,
 ) -> tuple[list[BEIRResult], int]:
     """Metrics per mode (hit@k, MRR@10, nDCG@10, Recall@100) over the split's judged queries.
@@ -91,7 +87,7 @@ def evaluate_beir(
         split: "test" or "train" (the qrels file name).
         modes: retrieval modes to compare.
         ks: the k of each hit@k.
-        open_engine: called with the corpus path list; returns a qa Engine over its index.
+        open_service: called with the corpus path list; returns a ``qa.service.AnswerService`` over its index.
         depth: documents ranked per query.
 
     Returns:
@@ -109,13 +105,13 @@ def evaluate_beir(
     if not qrels:
         raise BEIRError(f"No judged query of qrels/{split}.tsv is in {directory / 'queries.jsonl'}")
     doc_ids = _read_jsonl_ids(corpus)
-    engine = open_engine([corpus])
+    service = open_service([corpus])
     record_of = {d.id: d.record for d in load_documents([corpus], skip_bad=True, on_skip=lambda e: None)}
     results = []
     for mode in modes:
         rankings = []
         for qid, judged in qrels.items():
-            hits = engine.searcher.search(queries[qid], k=depth * 5, mode=mode)
+            hits = service.engine.searcher.search(queries[qid], k=depth * 5, mode=mode)
             ranked: list[str] = []
             for hit in hits:
                 record = record_of.get(hit.chunk.document)

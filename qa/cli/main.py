@@ -1,7 +1,8 @@
-"""The ``relnotes`` command line: a click group whose commands live in small modules.
+"""The ``relnotes`` click group: our errors as one line on stderr (exit 1), the commands registered.
 
-Heavy libraries (torch, sentence-transformers, faiss) are imported inside the commands
-that need them, so ``relnotes --help`` starts at once.
+Heavy libraries (torch, sentence-transformers, faiss) are imported inside the commands that
+need them, so ``relnotes --help`` starts at once. Commands never import each other: what they
+share is in ``options``, ``progress`` and ``qa.service``.
 """
 
 from __future__ import annotations
@@ -10,13 +11,8 @@ import sys
 
 import click
 
-from corpus.errors import CorpusError
-from index.errors import RelnotesIndexError
-
-from .errors import QAError
-from .text import one_line
-
-USER_ERRORS = (CorpusError, RelnotesIndexError, QAError)
+from ..errors import USER_ERRORS
+from ..text import one_line
 
 
 class RelnotesGroup(click.Group):
@@ -48,9 +44,9 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from . import cmd_ask, cmd_chat, cmd_corpus, cmd_eval, cmd_index
+    from . import ask, batch, chat, evaluate, indexing, search, sections
 
-    for module in (cmd_corpus, cmd_index, cmd_ask, cmd_eval, cmd_chat):
+    for module in (sections, indexing, search, ask, batch, evaluate, chat):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -7,11 +7,9 @@ from pathlib import Path
 
 import click
 
-from index.modes import MODES
+from index import MODES
 
-from .cmd_ask import open_engine
-from .options import corpus_option, index_option, model_option
-
+from .common import corpus_option, index_option, model_option, open_service
 
 
 def _csv_of(kind, valid=None):
@@ -56,8 +54,8 @@ def eval_cmd(questions, beir_dir, split, modes, ks, as_json, plot, min_mrr, min_
     With --beir DIR the dataset's own corpus is indexed (in its own cached index) and
     judged by its qrels: hit@k, MRR@10, nDCG@10 and Recall@100 over documents.
     """
-    from .evalset import load_questions
-    from .evaluate import evaluate
+    from ..eval.questions import load_questions
+    from ..eval.run import evaluate
 
     if any(k < 1 for k in ks):
         raise click.BadParameter("every k must be >= 1", param_hint="--k")
@@ -67,14 +65,14 @@ def eval_cmd(questions, beir_dir, split, modes, ks, as_json, plot, min_mrr, min_
         _eval_beir(beir_dir, split, modes, ks, as_json, min_mrr, min_hit1, index_dir, model_path)
         return
     qs = load_questions(questions)
-    engine = open_engine(corpus_paths, index_dir, model_path, no_update=False)
-    by_id = {c.id: c for c in engine.index.chunks}
+    service = open_service(corpus_paths, index_dir, model_path, no_update=False)
+    by_id = {c.id: c for c in service.chunks}
     depth = max(20, *ks)
 
     def retrieve(question: str, mode: str, k: int):
-        return [by_id[p.chunk_id] for p in engine.ask(question, top_k=k, mode=mode).passages]
+        return [by_id[p.chunk_id] for p in service.ask(question, top_k=k, mode=mode).passages]
 
-    results = evaluate(qs, engine.index.chunks, retrieve, modes, ks=ks, depth=depth)
+    results = evaluate(qs, service.chunks, retrieve, modes, ks=ks, depth=depth)
     if as_json:
         click.echo(json.dumps({
             "questions": len(qs),
@@ -100,11 +98,11 @@ def _check_floors(mode: str, metrics: dict, min_mrr, min_hit1) -> None:
 
 def _eval_beir(directory: Path, split: str, modes, ks, as_json, min_mrr, min_hit1, index_dir, model_path) -> None:
     """``eval --beir``: the dataset's corpus in its own index, judged by its qrels."""
-    from .beir import evaluate_beir
+    from ..eval.beir import evaluate_beir
 
     results, n = evaluate_beir(
         directory, split, modes, ks,
-        open_engine=lambda paths: open_engine(paths, index_dir, model_path, no_update=False),
+        open_service=lambda paths: open_service(paths, index_dir, model_path, no_update=False),
     )
     if as_json:
         click.echo(json.dumps({"dataset": str(directory), "split": split, "queries": n,
@@ -153,7 +151,7 @@ def _plot(results, path: Path) -> None:
         import matplotlib.pyplot as plt
     except ImportError:
         raise click.ClickException("--plot needs matplotlib; install it with: .venv/bin/pip install matplotlib") from None
-    from .metrics import hit_at
+    from ..eval.metrics import hit_at
 
     fig, ax = plt.subplots(figsize=(6, 4))
     ks = list(range(1, 21))

@@ -49,25 +49,21 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, Sequence
 
 from corpus.versions import version_matches
 
-from .model import Answer
-from .releases import find_releases
+from ..model import Answer
+from .question import MAX_QUESTION_CHARS, QUESTION_WORDS, find_releases
 
 How = Literal["new", "release", "pronoun", "subject"]
 HOWS = ("new", "release", "pronoun", "subject")
 SHORT = 8  # words (release mentions removed) a follow-up may have
 PRONOUN_OWN = 3  # words of its own a pronoun follow-up may have
 SUBJECT_OWN = 2  # words of its own the X of "what about X?" may have
-MAX_TEXT = 2000  # the engine's longest question (qa.engine.MAX_QUESTION_CHARS)
+MAX_TEXT = MAX_QUESTION_CHARS  # the engine's longest question
 
 ANAPHORA = frozenset("it its that this they them their these those".split())
-QUESTION_WORDS = frozenset(
-    "what which how when where who whom whose why is are was were am be been do does did can could "
-    "should would will shall may might must has have had".split()
-)
 FUNCTION_WORDS = QUESTION_WORDS | frozenset(
     "i me my we us our you your a an the and or but so then also too now again else ok okay well please "
     "in on at for of to from with about by as into than vs versus between there here any some much many "
@@ -157,7 +153,11 @@ class FollowUp:
 
 
 def resolve(
-    previous: Turn | None, question: str, known: tuple[str, ...] = (), products: tuple[str, ...] = ()
+    previous: Turn | None,
+    question: str,
+    known: tuple[str, ...] = (),
+    products: tuple[str, ...] = (),
+    releases: Sequence[str] = (),
 ) -> FollowUp:
     """Read ``question`` in the context of ``previous`` (see the module docstring for the rules).
 
@@ -166,10 +166,20 @@ def resolve(
         question: what the user typed.
         known: the releases the corpus holds (``Engine.releases``).
         products: the product names in the corpus (``Engine.products``).
+        releases: an explicit release filter (``--release``): it replaces an inherited one and
+            comes first in ``FollowUp.releases``, before those the question names.
 
     Returns:
         A FollowUp: the text to ask, the release filter and whether it was inherited.
     """
+    follow = _resolve(previous, question, known, products)
+    if not releases:
+        return follow
+    return replace(follow.cleared(), releases=tuple(dict.fromkeys([*releases, *follow.cleared().releases])))
+
+
+def _resolve(previous: Turn | None, question: str, known: tuple[str, ...], products: tuple[str, ...]) -> FollowUp:
+    """``resolve`` without an explicit release filter."""
     q = " ".join(str(question).split())
     parsed = find_releases(q, known=known, products=products)
     if not q or parsed.bad_filters:

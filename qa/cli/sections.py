@@ -6,15 +6,14 @@ import json
 
 import click
 
-from .options import corpus_option, skip_bad_option
-from .progress import notice
-from .text import safe
+from ..text import safe
+from .common import corpus_option, skip_bad_option, skipped
 
 
 def _load(corpus_paths, skip_bad):
     from corpus import load_corpus
 
-    return load_corpus(list(corpus_paths) or None, skip_bad=skip_bad, on_skip=lambda exc: notice(f"skipped: {exc}"))
+    return load_corpus(list(corpus_paths) or None, skip_bad=skip_bad, on_skip=skipped)
 
 
 def _section_json(section) -> dict:

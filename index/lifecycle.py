@@ -1,10 +1,12 @@
-"""Open the index for a corpus, building or updating it first when it is missing or stale."""
+"""The index's life: where it lives (the user cache), whether it is stale, and opening it,
+building or updating it first when it is missing, stale or damaged."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -12,12 +14,12 @@ from corpus import Document, chunk_sections, load_documents, parse_sections
 from corpus.chunking import CHUNKER_VERSION
 
 from .errors import IndexCorrupt, IndexMissing, IndexStale
+from .atomic import build_lock, recover
+from .build import BuildReport, Progress, build_index
+from .layout import OPTIONAL_FILES, SENTENCE_CHUNKS, SENTENCE_VECTORS
 from .manifest import FORMAT_VERSION, Manifest, read_manifest, verify_files
-from .onnx_query import ONNX_FILE, TOKENIZER_FILE
 from .reader import LoadedIndex
-from .sentence_vectors import SENTENCE_CHUNKS, SENTENCE_VECTORS
-from .store import BuildReport, Progress, build_index, build_lock, recover
-from .tokenize import TOKENIZER_VERSION, tokenizer_settings
+from .tokenizer import TOKENIZER_VERSION, tokenizer_settings
 
 Notify = Callable[[str], None]
 
@@ -118,7 +120,7 @@ def open_index(
         IndexStale: the index is stale or damaged and update is False.
         IndexWriteError, IndexBusy, ModelNotFound: as raised by the build.
     """
-    from .dense import Encoder
+    from .encoders import Encoder
 
     documents = load_documents(paths, skip_bad=skip_bad, on_skip=on_skip)
     corpus = describe_corpus(documents, paths)
@@ -202,31 +204,62 @@ def _check(directory: Path, corpus: dict, encoder, dense: bool = False) -> tuple
         return None, [_reason(exc)]
 
 
-def index_status(paths: Sequence[Path] | None, index_dir: Path | None, model_path: Path | None, **load) -> dict:
-    """Where the index for a corpus is, what built it and whether (and why) it is stale."""
-    from .dense import Encoder
+@dataclass(frozen=True, slots=True)
+class IndexStatus:
+    """Where the index of a corpus is, what built it, and whether (and why) it is stale."""
+
+    index: str  # the index directory
+    corpus: tuple[str, ...]  # the corpus inputs, as given ("<bundled>" for the bundled notes)
+    documents: int  # documents the corpus holds now
+    exists: bool  # an index (a readable manifest) is there
+    stale: bool
+    reasons: tuple[str, ...] = ()  # why it is stale, or why there is none
+    created: str | None = None  # when it was built (ISO 8601), when it exists
+    model: dict | None = None  # {"name", "path", "dim", ...} of the model that built it
+    chunks: int | None = None
+    format_version: int | None = None
+
+    def to_json(self) -> dict:
+        """The object ``relnotes status --json`` prints (no build facts when there is no index)."""
+        out: dict = {"index": self.index, "corpus": list(self.corpus), "documents": self.documents,
+                     "exists": self.exists}
+        if self.exists:
+            out.update(created=self.created, model=self.model, chunks=self.chunks,
+                       format_version=self.format_version)
+        return {**out, "stale": self.stale, "reasons": list(self.reasons)}
+
+
+def index_status(paths: Sequence[Path] | None, index_dir: Path | None, model_path: Path | None, **load) -> IndexStatus:
+    """Where the index for a corpus is, what built it and whether (and why) it is stale.
+
+    ``load`` goes to ``corpus.load_documents`` (``skip_bad``, ``on_skip``).
+
+    Raises:
+        CorpusError: an input file is bad (and skip_bad is off).
+    """
+    from .encoders import Encoder
     from .lexical import DEFAULT_PARAMS
 
     documents = load_documents(paths, **load)
     corpus = describe_corpus(documents, paths)
     directory = Path(index_dir) if index_dir else default_index_dir(paths, model_path)
-    info: dict = {"index": str(directory), "corpus": corpus["inputs"], "documents": len(documents)}
+    where = {"index": str(directory), "corpus": tuple(corpus["inputs"]), "documents": len(documents)}
     try:
         manifest = read_manifest(directory)
     except (IndexMissing, IndexCorrupt) as exc:
-        return {**info, "exists": False, "stale": True, "reasons": [str(exc)]}
+        return IndexStatus(**where, exists=False, stale=True, reasons=(str(exc),))
     reasons = stale_reasons(manifest, corpus, Encoder(model_path), DEFAULT_PARAMS.to_json())
     try:  # every file but the optional ONNX export, whose damage only costs speed
-        verify_files(directory, manifest, [n for n in manifest.files if n not in (ONNX_FILE, TOKENIZER_FILE)])
+        verify_files(directory, manifest, [n for n in manifest.files if n not in OPTIONAL_FILES])
     except IndexCorrupt as exc:
         reasons.append(_reason(exc))
-    return {
-        **info,
-        "exists": True,
-        "created": manifest.created,
-        "model": manifest.model,
-        "chunks": manifest.counts.get("chunks"),
-        "format_version": manifest.format_version,
-        "stale": bool(reasons),
-        "reasons": reasons,
-    }
+    return IndexStatus(
+        **where,
+        exists=True,
+        stale=bool(reasons),
+        reasons=tuple(reasons),
+        created=manifest.created,
+        model=manifest.model,
+        chunks=manifest.counts.get("chunks"),
+        format_version=manifest.format_version,
+    )

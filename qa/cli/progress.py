@@ -8,7 +8,7 @@ from typing import Callable, Iterator
 
 import click
 
-from .text import one_line
+from ..text import one_line
 
 Progress = Callable[[int, int], None]
 

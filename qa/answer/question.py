@@ -1,4 +1,7 @@
-"""Find the releases a question names ("in 2.13", "v2.13", "PyTorch 2.13", "release:2.14"),
+"""What a question says besides its topic: checked as text, the releases and products it names,
+and whether it asks which release did something.
+
+Find the releases a question names ("in 2.13", "v2.13", "PyTorch 2.13", "release:2.14"),
 and the products of the corpus it names ("pydantic", "torch" for PyTorch).
 
 A number counts as a release only where the wording says so: after "v", "release",
@@ -14,6 +17,35 @@ import re
 from dataclasses import dataclass
 
 from corpus.versions import product_names
+
+from ..errors import BadQuestion
+from ..text import CONTROL_CHARS
+
+MAX_QUESTION_CHARS = 2000
+# Words that make a sentence a question (interrogatives and auxiliaries), as typed.
+QUESTION_WORDS = frozenset(
+    "what which how when where who whom whose why is are was were am be been do does did can could "
+    "should would will shall may might must has have had".split()
+)
+# The tokens (stemmed as ``index.tokenize`` gives them) of words that say a question is being
+# asked rather than what it is about: left out of a question's term coverage and highlighting.
+ASKING_TERMS = frozenset(
+    "what which how when where who whom whose why doe do did done can could should would will "
+    "i me my we our you your is are was were been be has have had get got ani there whi".split()
+)
+
+
+def check_question(question: str) -> str:
+    """The question with runs of whitespace made one space, or BadQuestion saying what is wrong."""
+    if not isinstance(question, str) or not question.strip():
+        raise BadQuestion("The question is empty; type what you want to know, e.g. 'what changed for MPS?'")
+    if len(question) > MAX_QUESTION_CHARS:
+        raise BadQuestion(
+            f"The question is {len(question):,} characters long; keep it under {MAX_QUESTION_CHARS:,}"
+        )
+    if CONTROL_CHARS.search(question):
+        raise BadQuestion("The question holds control characters (such as terminal escapes); remove them")
+    return " ".join(question.split())
 
 _NUM = r"(\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc)\d+)?)"
 # a number followed by a unit or a multiplier is a quantity, not a release ("2.5x", "2.5 GHz")

@@ -1,41 +1,32 @@
-"""Build an index directory atomically and incrementally: chunks, BM25 statistics, vectors.
-
-A build writes everything into a temporary sibling directory, records checksums in the
-manifest, then swaps it into place with two renames under an exclusive lock, so a crash,
-a full disk or Ctrl-C leaves the previous index intact and two builders never mix files.
-"""
+"""The build pipeline: chunks in, an index directory out (BM25 statistics, window and sentence
+vectors, manifest), reusing the vectors of unchanged texts; written atomically (``index.atomic``)."""
 
 from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import hashlib
 import json
 import os
 import re
 import shutil
-import signal
-import tempfile
 import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
 from corpus.chunking import CHUNKER_VERSION, embedding_windows
 from corpus.model import Chunk
 
-from .errors import DenseIndexFileError, IndexBusy, IndexWriteError
+from .atomic import build_lock, fsync_tree, make_tmp, recover, sigterm_as_interrupt, swap_into_place
+from .errors import DenseIndexFileError, IndexWriteError
+from .layout import CHUNKS, VECTORS
 from .manifest import FORMAT_VERSION, Manifest, sha256_file, write_manifest
 from .sentence_vectors import corpus_sentences, sentence_key, write_sentence_vectors
-from .tokenize import TOKENIZER_VERSION, tokenize, tokenizer_settings
-
-CHUNKS = "chunks.jsonl"
-VECTORS = "vectors.faiss"
-LOCK_TIMEOUT_S = 600.0
+from .tokenizer import TOKENIZER_VERSION, tokenize, tokenizer_settings
 
 Progress = Callable[[int, int], None]
 
@@ -56,120 +47,6 @@ def embed_key(text: str, encoder) -> str:
     """Content hash of an embedded text and the model: equal keys may reuse a stored vector."""
     model = f"{encoder.name}\0{encoder.path}\0{encoder.dim}"
     return hashlib.sha256(f"{model}\0{text}".encode("utf-8")).hexdigest()[:24]
-
-
-@contextlib.contextmanager
-def build_lock(directory: Path, timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
-    """Hold an exclusive lock beside ``directory`` for the duration of a build."""
-    lock_path = directory.parent / f".{directory.name}.lock"
-    try:
-        directory.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError as exc:
-        reason = "a file is in the way" if isinstance(exc, FileExistsError) else exc.strerror
-        raise IndexWriteError(
-            f"Cannot write in {directory.parent} ({reason}); choose a writable place with --index DIR"
-        ) from None
-    try:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise IndexBusy(
-                        f"Another relnotes process has been building {directory} for {timeout:.0f} s; "
-                        "wait for it to finish, then run the command again"
-                    ) from None
-                time.sleep(0.1)
-        yield
-    finally:
-        os.close(fd)  # closing releases the lock
-
-
-@contextlib.contextmanager
-def _sigterm_as_interrupt() -> Iterator[None]:
-    """Turn SIGTERM into KeyboardInterrupt while building, so cleanup runs as for Ctrl-C."""
-    def handler(signum, frame):  # noqa: ARG001
-        raise KeyboardInterrupt
-
-    try:
-        previous = signal.signal(signal.SIGTERM, handler)
-    except ValueError:  # not the main thread: leave signals alone
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
-@contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    """Hold SIGINT and SIGTERM until the block ends, then raise KeyboardInterrupt if one came.
-
-    Python runs signal handlers in the main thread between bytecodes, so without this an
-    interrupt could land between the two renames of a swap and leave no index in place.
-    """
-    caught: list[int] = []
-
-    def hold(signum, frame):  # noqa: ARG001
-        caught.append(signum)
-
-    try:
-        previous = {sig: signal.signal(sig, hold) for sig in (signal.SIGINT, signal.SIGTERM)}
-    except ValueError:  # not the main thread: no handler can run here anyway
-        yield
-        return
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-    if caught:
-        raise KeyboardInterrupt
-
-
-def recover(directory: Path) -> None:
-    """Undo a swap cut short by a hard kill, then delete temporary litter; call under the build lock.
-
-    Between the two renames of a swap the index lives in ``.NAME.old-*``: when ``directory``
-    is missing, the newest such copy is put back, so a SIGKILL there never loses the index.
-    """
-    olds = sorted(directory.parent.glob(f".{directory.name}.old-*"), key=lambda p: p.stat().st_mtime)
-    if olds and not directory.exists():
-        with contextlib.suppress(OSError):
-            os.rename(olds[-1], directory)
-    _remove_litter(directory)
-
-
-def _remove_litter(directory: Path) -> None:
-    """Delete temporary directories left by builds that were killed hard (SIGKILL, power loss)."""
-    for pattern in (f".{directory.name}.tmp-*", f".{directory.name}.old-*"):
-        for path in directory.parent.glob(pattern):
-            shutil.rmtree(path, ignore_errors=True)
-
-
-def _swap_into_place(tmp: Path, directory: Path) -> None:
-    """Replace ``directory`` by ``tmp`` with two renames; the old copy is removed last.
-
-    Signals are held for the whole swap, so Ctrl-C or SIGTERM leaves either index, never none.
-    """
-    with _signals_held():
-        old = None
-        if directory.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{directory.name}.old-", dir=directory.parent))
-            os.rmdir(old)
-            os.rename(directory, old)
-        try:
-            os.rename(tmp, directory)
-        except BaseException:
-            if old is not None:
-                os.rename(old, directory)
-            raise
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
 
 
 def _write_vectors(path: Path, vectors: np.ndarray, owners: np.ndarray) -> None:
@@ -200,18 +77,6 @@ def _write_chunks(path: Path, chunks: Sequence[Chunk], keys: Sequence[Sequence[s
     with open(path, "w", encoding="utf-8") as fh:
         for chunk, chunk_keys in zip(chunks, keys):
             fh.write(json.dumps({**chunk.to_json(), "embed_keys": list(chunk_keys)}, ensure_ascii=False) + "\n")
-
-
-def _fsync_tree(directory: Path) -> None:
-    """Flush every file of ``directory`` and the directory itself to disk before it is swapped in."""
-    for path in directory.iterdir():
-        with open(path, "rb") as fh:
-            os.fsync(fh.fileno())
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def _embed(
@@ -252,7 +117,7 @@ def build_index(
     Args:
         directory: the index directory; replaced atomically.
         chunks: every chunk of the corpus, in corpus order.
-        encoder: an ``index.dense.Encoder`` (its ``name``, ``path``, ``dim``, ``encode``).
+        encoder: an ``index.encoders.Encoder`` (its ``name``, ``path``, ``dim``, ``encode``).
         corpus: the corpus description for the manifest (fingerprint, inputs, documents).
         previous: embedding key -> vector from the index being replaced (incremental).
         previous_sentences: sentence key -> vector from the index being replaced.
@@ -279,19 +144,14 @@ def build_index(
     owners = np.repeat(np.arange(len(chunks)), [len(texts) for texts in windows])
     flat_texts = [text for texts in windows for text in texts]
     flat_keys = [key for chunk_keys in keys for key in chunk_keys]
-    with build_lock(directory) if lock else contextlib.nullcontext(), _sigterm_as_interrupt():
+    with build_lock(directory) if lock else contextlib.nullcontext(), sigterm_as_interrupt():
         recover(directory)
         vectors, embedded = _embed(flat_texts, flat_keys, encoder, previous or {}, progress)
         # Embedded now, so answers need no model pass; the map makes them a retriever too.
         sentences, sentence_map = corpus_sentences(c.text for c in chunks)
         sentence_keys = [sentence_key(s) for s in sentences]
         sentence_vectors, _ = _embed(sentences, sentence_keys, encoder, previous_sentences or {}, progress)
-        try:
-            tmp = Path(tempfile.mkdtemp(prefix=f".{directory.name}.tmp-", dir=directory.parent))
-        except OSError as exc:
-            raise IndexWriteError(
-                f"Cannot write in {directory.parent} ({exc.strerror}); choose a writable place with --index DIR"
-            ) from None
+        tmp = make_tmp(directory)
         try:
             _write_chunks(tmp / CHUNKS, chunks, keys)
             lexical_files = LexicalIndex.build([tokenize(c.index_text) for c in chunks], params).save(tmp)
@@ -316,8 +176,8 @@ def build_index(
                 files={name: sha256_file(tmp / name) for name in names},
             )
             write_manifest(tmp, manifest)
-            _fsync_tree(tmp)
-            _swap_into_place(tmp, directory)
+            fsync_tree(tmp)
+            swap_into_place(tmp, directory)
         except OSError as exc:
             shutil.rmtree(tmp, ignore_errors=True)
             reason = "disk full" if exc.errno == errno.ENOSPC else (exc.strerror or str(exc))

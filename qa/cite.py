@@ -1,0 +1,55 @@
+"""The one citation formatter: what every front end prints to say where a passage comes from.
+
+A citation names the release, the heading path and ``file:start-end`` (with the JSON body
+field when lines count inside it), and the URL where the source has one. Front ends style
+these parts (rich on the terminal, Textual content in the chat, Markdown in reports) but never
+format them on their own.
+"""
+
+from __future__ import annotations
+
+from corpus.model import Chunk
+
+from .model import Citation
+
+NO_RELEASE = "-"
+
+
+def citation_of(chunk: Chunk) -> Citation:
+    """The citation of a retrieved chunk; the URL gets a #heading anchor where the source has one."""
+    url = chunk.url
+    if url and chunk.anchor and "#" not in url:
+        url = f"{url}#{chunk.anchor}"
+    return Citation(
+        document=chunk.document,
+        title=chunk.title,
+        product=chunk.product,
+        version=chunk.version,
+        section=chunk.section,
+        source=chunk.source,
+        lines=chunk.lines,
+        url=url,
+        body_field=chunk.body_field,
+    )
+
+
+def release(c: Citation | Chunk) -> str:
+    """The release, or "-" for text of no known release."""
+    return c.version or NO_RELEASE
+
+
+def heading(c: Citation | Chunk, sep: str = " › ") -> str:
+    """The heading path, outermost first."""
+    return sep.join(c.section)
+
+
+def location(c: Citation | Chunk) -> str:
+    """``file:start-end``, with the JSON body field when lines count inside it."""
+    where = f"{c.source}:{c.lines[0]}-{c.lines[1]}"
+    return f"{where} ({c.body_field})" if c.body_field else where
+
+
+def plain(c: Citation) -> str:
+    """The citation as one line of plain text: title · release · heading path · file:lines · URL."""
+    parts = [c.title, release(c), heading(c, " > "), location(c)]
+    return " · ".join(parts + ([c.url] if c.url else []))

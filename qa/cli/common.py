@@ -1,0 +1,87 @@
+"""What the commands share: the corpus/index/model options, the retrieval options, and opening
+the index or the answering service with notices and a progress bar on stderr."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from index import MODES
+
+from .progress import embedding_progress, notice
+
+corpus_option = click.option(
+    "--corpus",
+    "corpus_paths",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="File or folder of release notes (repeatable). Default: the bundled PyTorch notes.",
+)
+index_option = click.option(
+    "--index",
+    "index_dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Index directory. Default: the user cache, one per corpus.",
+)
+model_option = click.option(
+    "--model",
+    "model_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Local sentence-transformers model folder. Default: the bundled all-MiniLM-L6-v2.",
+)
+skip_bad_option = click.option(
+    "--skip-bad", is_flag=True, help="Report bad input files on stderr and go on without them."
+)
+mode_option = click.option("--mode", type=click.Choice(MODES), default="hybrid", show_default=True)
+no_update_option = click.option("--no-update", is_flag=True,
+                                help="Fail instead of rebuilding a missing or stale index.")
+
+
+def retrieval_options(func):
+    """--top-k, --mode, --release, --no-update, --corpus, --index, --model."""
+    for option in reversed([
+        click.option("--top-k", "-k", "top_k", type=click.IntRange(1, 100), default=5, show_default=True,
+                     help="How many passages."),
+        mode_option,
+        click.option("--release", "releases", multiple=True, metavar="V",
+                     help="Only this release (repeatable), e.g. --release 2.14."),
+        no_update_option,
+        corpus_option, index_option, model_option,
+    ]):
+        func = option(func)
+    return func
+
+
+def skipped(exc: Exception) -> None:
+    """Report a bad input file that ``--skip-bad`` leaves out."""
+    notice(f"skipped: {exc}")
+
+
+def load(corpus_paths, index_dir, model_path, *, skip_bad=False, quiet=False, rebuild=False, update=True,
+         dense=True):
+    """Open (building if needed) the index, with notices and progress on stderr.
+
+    ``dense``: the vectors will be searched, so a damaged vectors file is rebuilt now (False
+    for bm25, which never loads faiss).
+    """
+    from ..service import open_loaded
+
+    with embedding_progress(quiet) as progress:
+        return open_loaded(corpus_paths, index_dir, model_path, rebuild=rebuild, update=update,
+                           skip_bad=skip_bad, on_skip=skipped, notify=None if quiet else notice,
+                           progress=progress, dense=dense)
+
+
+def open_service(corpus_paths, index_dir, model_path, no_update, quiet=False, dense=True):
+    """The answering service over the (built or updated) index; notices and progress on stderr.
+
+    ``dense=False`` (bm25 questions) leaves the vectors unchecked and faiss unloaded.
+    """
+    from ..service import AnswerService
+
+    with embedding_progress(quiet) as progress:
+        return AnswerService.open(corpus_paths, index_dir, model_path, update=not no_update, dense=dense,
+                                  notify=None if quiet else notice, progress=progress)

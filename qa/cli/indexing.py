@@ -1,0 +1,63 @@
+"""``relnotes index`` and ``relnotes status``: build the index of a corpus, and say whether it is fresh."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from .common import corpus_option, index_option, load, model_option, skip_bad_option, skipped
+
+
+
+@click.command("index")
+@corpus_option
+@index_option
+@model_option
+@skip_bad_option
+@click.option("--rebuild", is_flag=True, help="Re-embed everything, even chunks that did not change.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar or notices.")
+def index_cmd(corpus_paths, index_dir, model_path, skip_bad, rebuild, quiet) -> None:
+    """Build or update the hybrid index (BM25 + embeddings) for a corpus.
+
+    Only text that changed is embedded again (a chunk is embedded as one or more
+    windows); an index that is already fresh is left alone.
+    """
+    loaded, report = load(corpus_paths, index_dir, model_path, skip_bad=skip_bad, quiet=quiet, rebuild=rebuild)
+    if report is None:
+        counts = loaded.manifest.counts
+        click.echo(
+            f"Index at {loaded.directory} is up to date: {counts.get('documents')} documents, "
+            f"{counts.get('chunks')} chunks"
+        )
+        return
+    click.echo(
+        f"Indexed {report.documents} documents, {report.chunks} chunks "
+        f"({report.embedded} windows embedded, {report.reused} reused) in {report.seconds:.1f} s at {report.directory}"
+    )
+
+
+@click.command("status")
+@corpus_option
+@index_option
+@model_option
+@skip_bad_option
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def status_cmd(corpus_paths, index_dir, model_path, skip_bad, as_json) -> None:
+    """Show where the index is, what built it and whether it is stale."""
+    from index import index_status
+
+    info = index_status(list(corpus_paths) or None, index_dir, model_path, skip_bad=skip_bad, on_skip=skipped)
+    if as_json:
+        click.echo(json.dumps(info.to_json(), indent=2))
+        return
+    click.echo(f"index:     {info.index}")
+    click.echo(f"corpus:    {', '.join(info.corpus)} ({info.documents} documents)")
+    if info.exists:
+        click.echo(f"built:     {info.created} with {info.model.get('name')} (dim {info.model.get('dim')})")
+        click.echo(f"chunks:    {info.chunks}")
+    state = "stale: " + "; ".join(info.reasons) if info.stale else "up to date"
+    click.echo(f"state:     {state}")
+
+
+COMMANDS = [index_cmd, status_cmd]

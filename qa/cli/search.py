@@ -1,0 +1,40 @@
+"""``relnotes search``: the top chunks for a query, straight from the index (no answer, no re-rank)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from .. import cite
+from ..text import safe
+from .common import corpus_option, index_option, load, mode_option, model_option, no_update_option
+
+
+@click.command("search")
+@click.argument("query")
+@corpus_option
+@index_option
+@model_option
+@mode_option
+@click.option("--top-k", "-k", "top_k", type=click.IntRange(1, 1000), default=10, show_default=True)
+@click.option("--release", "releases", multiple=True, help="Only this release (repeatable), e.g. 2.14.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per hit.")
+@no_update_option
+def search_cmd(query, corpus_paths, index_dir, model_path, mode, top_k, releases, as_json, no_update) -> None:
+    """Show the top chunks for QUERY (raw retrieval, no answer extraction)."""
+    from index import Searcher
+
+    loaded, _ = load(corpus_paths, index_dir, model_path, update=not no_update, dense=mode != "bm25")
+    hits = Searcher(loaded).search(query, k=top_k, mode=mode, versions=list(releases) or None)
+    for rank, hit in enumerate(hits, 1):
+        c = hit.chunk
+        if as_json:
+            click.echo(json.dumps({"rank": rank, "score": round(hit.score, 6), "bm25_rank": hit.bm25_rank,
+                                   "dense_rank": hit.dense_rank, "sentence_rank": hit.sentence_rank,
+                                   **c.to_json()}, ensure_ascii=False))
+        else:
+            click.echo(safe(f"{rank:>2}. {hit.score:.4f}  [{cite.release(c)}] {cite.heading(c, ' > ')}  {cite.location(c)}"))
+
+
+COMMANDS = [search_cmd]

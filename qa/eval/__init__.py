@@ -1,0 +1,1 @@
+"""Evaluation: question sets (``questions``), the run over modes (``run``), metrics, and BEIR datasets."""

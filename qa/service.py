@@ -1,0 +1,216 @@
+"""The one way every front end gets answers: the index opened (built or updated when allowed), the
+engine over it, the facts a front end shows about the index, and the follow-up state.
+
+    service = AnswerService.open(corpus_paths, notify=print)   # CLI, chat, MCP, HTTP alike
+    answer = service.ask("what changed for MPS in 2.14?")
+    talk = Conversation(service)                                # follow-ups, as in a chat
+    follow, answer = talk.ask("and in 2.13?")
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable, Sequence
+
+from .answer.followup import FollowUp, Turn, resolve
+from .model import Answer, Passage
+
+Notify = Callable[[str], None]
+Progress = Callable[[int, int], None]
+BUNDLED_LABEL = "bundled PyTorch notes"
+
+
+@dataclass(frozen=True, slots=True)
+class IndexInfo:
+    """The facts a front end shows about the index it answers from."""
+
+    corpus: str
+    documents: int
+    chunks: int
+    created: str | None = None
+    stale: bool = False
+    directory: str = ""
+
+    def age(self, now: datetime | None = None) -> str:
+        """How long ago the index was built, for people: "just now", "5 min ago", "3 days ago"."""
+        if not self.created:
+            return "unknown age"
+        try:
+            built = datetime.fromisoformat(self.created.replace("Z", "+00:00"))
+        except ValueError:
+            return "unknown age"
+        if built.tzinfo is None:
+            built = built.replace(tzinfo=timezone.utc)
+        seconds = max(0.0, ((now or datetime.now(timezone.utc)) - built).total_seconds())
+        for unit, size in (("day", 86400), ("h", 3600), ("min", 60)):
+            if seconds >= size:
+                count = int(seconds // size)
+                return f"{count} {unit}{'s' if unit == 'day' and count > 1 else ''} ago"
+        return "just now"
+
+
+def open_loaded(corpus_paths: Sequence[Path] = (), index_dir: Path | None = None, model_path: Path | None = None,
+                **options):
+    """The index of a corpus, built or updated first as ``index.open_index`` decides, and the build report.
+
+    ``options`` go to ``index.open_index`` (update, rebuild, dense, skip_bad, on_skip, notify, progress).
+    """
+    from index import open_index
+
+    return open_index(list(corpus_paths) or None, index_dir=index_dir, model_path=model_path, **options)
+
+
+class AnswerService:
+    """Answers over one opened index; safe to call from worker threads (one question at a time)."""
+
+    def __init__(self, engine, info: IndexInfo, corpus_paths: Sequence[Path] = (),
+                 model_path: Path | None = None) -> None:
+        self.engine = engine
+        self.info = info
+        self.corpus_paths = tuple(corpus_paths)
+        self.model_path = model_path
+        self.releases: tuple[str, ...] = engine.releases
+        self.products: tuple[str, ...] = engine.products
+        self._lock = threading.Lock()  # the engine's caches are not shared between threads
+
+    @classmethod
+    def open(
+        cls,
+        corpus_paths: Sequence[Path] = (),
+        index_dir: Path | None = None,
+        model_path: Path | None = None,
+        *,
+        update: bool = True,
+        dense: bool = True,
+        warm: bool = False,
+        notify: Notify | None = None,
+        progress: Progress | None = None,
+    ) -> AnswerService:
+        """Open (building or updating when ``update``) the index of a corpus and the engine over it.
+
+        Args:
+            corpus_paths: release-note files and folders; empty for the bundled notes.
+            index_dir: the index directory; default one per corpus in the user cache.
+            model_path: a local sentence-transformers folder; default the bundled model.
+            update: build a missing or stale index (else IndexMissing / IndexStale).
+            dense: the vectors will be searched, so a damaged vectors file is rebuilt now
+                (False for bm25 questions, which never load faiss).
+            warm: load the query encoder now rather than on the first question (the chat).
+            notify: one-line notices (rebuilding and why, a skipped export).
+            progress: (done, total) while embedding.
+
+        Raises:
+            CorpusError, RelnotesIndexError: as ``index.open_index``.
+        """
+        from .answer.engine import Engine
+
+        loaded, _ = open_loaded(corpus_paths, index_dir, model_path, update=update, dense=dense,
+                                notify=notify, progress=progress)
+        counts = loaded.manifest.counts
+        info = IndexInfo(
+            corpus=", ".join(Path(p).name for p in corpus_paths) if corpus_paths else BUNDLED_LABEL,
+            documents=int(counts.get("documents", 0)),
+            chunks=int(counts.get("chunks", len(loaded.chunks))),
+            created=loaded.manifest.created or None,
+            directory=str(loaded.directory),
+        )
+        service = cls(Engine(loaded), info, corpus_paths, model_path)
+        if warm:
+            service.engine.searcher.similarity.warm_up()
+        return service
+
+    @property
+    def chunks(self):
+        """Every chunk of the index, in corpus order."""
+        return self.engine.index.chunks
+
+    def ask(self, question: str, top_k: int = 5, mode: str = "hybrid", releases: Sequence[str] = (),
+            typed: str | None = None, products: Sequence[str] = ()) -> Answer:
+        """Answer ``question`` (``Engine.ask``); ``typed`` is what the person typed when it is a resolved follow-up."""
+        with self._lock:
+            return self.engine.ask(question, top_k=top_k, mode=mode, releases=list(releases), typed=typed,
+                                   products=list(products))
+
+    def held(self, release: str) -> bool:
+        """Whether the corpus holds ``release`` (2.13 covers 2.13.1)."""
+        return self.engine.held(release)
+
+    def section(self, passage: Passage):
+        """The whole section ``passage`` comes from (``answer.section.SectionView``)."""
+        from .answer.section import section_view
+
+        return section_view(self.chunks, passage)
+
+    def refresh(self) -> IndexInfo:
+        """Re-check the corpus against the index (a file edited or added meanwhile makes it stale)."""
+        from corpus.errors import CorpusError
+        from index import index_status
+
+        try:
+            status = index_status(list(self.corpus_paths) or None, Path(self.info.directory), self.model_path)
+        except CorpusError:
+            return replace(self.info, stale=True)
+        self.info = replace(self.info, stale=status.stale)
+        return self.info
+
+
+class Conversation:
+    """The follow-up state of one person's questions: the previous turn and the release filter in force.
+
+    The chat and ``relnotes ask --follow-up`` read a follow-up the same way: the filter (the
+    chat's chip, or the previous question's releases) is what a question naming no release
+    inherits (``answer.followup.resolve``); an explicit ``releases`` replaces it.
+    """
+
+    def __init__(self, service, turn: Turn | None = None, releases: Sequence[str] | None = None) -> None:
+        """Args:
+            service: an AnswerService, or anything with its ``releases``, ``products``, ``held`` and ``ask``.
+            turn: the previous question (``Entry.turn()`` from the history), or None.
+            releases: the release filter in force; default the previous question's.
+        """
+        self.service = service
+        self.turn = turn
+        self.releases: tuple[str, ...] = tuple(releases if releases is not None else (turn.releases if turn else ()))
+
+    def resolve(self, question: str, releases: Sequence[str] = ()) -> FollowUp:
+        """``question`` read against the previous turn and the filter in force (nothing is asked yet)."""
+        previous = self.turn if self.turn is not None else Turn("", "", self.releases)
+        if previous.releases != self.releases:
+            previous = replace(previous, releases=self.releases)
+        return resolve(previous, question, self.service.releases, self.service.products, releases)
+
+    def ask(self, question: str, top_k: int = 5, mode: str = "hybrid",
+            releases: Sequence[str] = ()) -> tuple[FollowUp, Answer]:
+        """Resolve ``question``, answer it and make it the previous turn.
+
+        Raises:
+            BadQuestion, UnknownMode: as ``Engine.ask``; the state is left as it was.
+        """
+        follow = self.resolve(question, releases)
+        answer = self.service.ask(follow.text, top_k, mode, follow.releases, typed=question, products=follow.products)
+        self.answered(answer)
+        return follow, answer
+
+    def answered(self, answer: Answer) -> tuple[str, ...]:
+        """Make ``answer`` the previous turn: the releases it was asked about that the corpus holds
+        become the filter; a question that named none (a which-release question) keeps it.
+
+        Returns:
+            The releases of the answer the corpus holds (fewer than asked: say which are not).
+        """
+        held = tuple(r for r in answer.releases if self.service.held(r))
+        self.turn = Turn(answer.question, answer.asked_as, held, tuple(answer.products))
+        if held or answer.releases:
+            self.releases = held
+        elif self.releases:
+            self.turn = replace(self.turn, releases=self.releases)
+        return held
+
+    def set_releases(self, releases: Sequence[str]) -> None:
+        """Put a release filter in force (the chat's F4 picker; () clears it)."""
+        self.releases = tuple(releases)
+        if self.turn is not None:
+            self.turn = replace(self.turn, releases=self.releases)
