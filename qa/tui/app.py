@@ -237,7 +237,7 @@ class ChatApp(App):
         elif self.release_filter:
             self.turn = replace(self.turn, releases=self.release_filter)
         known = len(self.history.warnings)
-        self.history.append(Entry.now(question, answer.asked_as, tuple(answer.releases)))
+        self.history.append(Entry.from_answer(answer))
         for warning in self.history.warnings[known:]:
             self.notify(warning, severity="warning", markup=False)
         self.call_after_refresh(self._bring_into_view, card)

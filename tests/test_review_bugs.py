@@ -1,0 +1,39 @@
+"""Bugs found in review of the one-house layout: each test failed before its fix."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from qa.history import History
+from qa.tui.app import make_app
+from qa.tui.widgets import QuestionInput
+from tui_fakes import FakeBackend
+
+SIZE = (100, 30)
+
+
+class TwoProducts(FakeBackend):
+    """The fake notes as if the corpus held a second product."""
+
+    products = ("PyTorch", "pydantic")
+
+
+async def _ask(app, pilot, question: str) -> None:
+    box = app.query_one(QuestionInput)
+    box.focus()
+    box.value = question
+    await pilot.press("enter")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def test_the_chat_records_the_products_a_question_was_restricted_to(tmp_path) -> None:
+    """``ask --follow-up`` after a chat question keeps the product filter: the history has it."""
+    history = History(tmp_path / "history.jsonl")
+    app = make_app(lambda notify: TwoProducts(), history=history)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await _ask(app, pilot, "pydantic MPS kernels")
+    assert app.cards[-1].answer.products == ("pydantic",)
+    last = History(tmp_path / "history.jsonl").last()
+    assert last.products == ("pydantic",) and last.turn().products == ("pydantic",)
