@@ -37,3 +37,17 @@ async def test_the_chat_records_the_products_a_question_was_restricted_to(tmp_pa
     assert app.cards[-1].answer.products == ("pydantic",)
     last = History(tmp_path / "history.jsonl").last()
     assert last.products == ("pydantic",) and last.turn().products == ("pydantic",)
+
+
+def test_the_chat_backend_protocol_asks_what_the_app_passes() -> None:
+    """The app passes ``products``; the Protocol, the real service and the fake take the same arguments."""
+    import inspect
+
+    from qa.service import AnswerService
+    from qa.tui.backend import ChatBackend
+
+    def parameters(method) -> list[str]:
+        return list(inspect.signature(method).parameters)
+
+    assert parameters(ChatBackend.ask) == parameters(AnswerService.ask) == parameters(FakeBackend.ask)
+    assert "products" in parameters(ChatBackend.ask)

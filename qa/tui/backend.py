@@ -14,14 +14,16 @@ from ..service import IndexInfo
 
 
 class ChatBackend(Protocol):
-    """The engine as the chat sees it."""
+    """The answering service as the chat sees it (``qa.service.AnswerService``)."""
 
     releases: tuple[str, ...]
     products: tuple[str, ...]
     info: IndexInfo
 
-    def ask(self, question: str, top_k: int, mode: str, releases: Sequence[str], typed: str | None = None) -> Answer:
-        """Answer ``question`` (a resolved follow-up); ``typed`` is what the person typed."""
+    def ask(self, question: str, top_k: int = 5, mode: str = "hybrid", releases: Sequence[str] = (),
+            typed: str | None = None, products: Sequence[str] = ()) -> Answer:
+        """Answer ``question`` (a resolved follow-up); ``typed`` is what the person typed and
+        ``products`` the products it is restricted to (a follow-up keeps the previous question's)."""
 
     def section(self, passage: Passage) -> SectionView:
         """The whole section ``passage`` comes from."""
