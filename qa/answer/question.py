@@ -86,9 +86,8 @@ class ReleaseQuery:
 
 
 def _names(products: tuple[str, ...]) -> set[str]:
-    """Product names, lower-cased, with the import name of a "Py..." product (PyTorch -> torch)."""
-    names = {p.lower() for p in products if p}
-    return names | {n[2:] for n in names if n.startswith("py") and len(n) > 4}
+    """Every word that names one of ``products`` (``corpus.versions.product_names``), lower-cased."""
+    return {name for p in products if p for name in product_names(p)}
 
 
 def named_products(question: str, products: tuple[str, ...]) -> tuple[str, ...]:
