@@ -16,13 +16,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
 from .answer.followup import Turn
-from .model import Answer
 from .text import safe
 
 HISTORY_ENV = "RELNOTES_HISTORY"
@@ -60,16 +59,11 @@ class Entry:
             raise ValueError(f"releases must be a tuple of strings, got {self.releases!r}")
 
     @classmethod
-    def now(cls, question: str, asked_as: str, releases: tuple[str, ...] = ()) -> Entry:
-        """An entry stamped with the current time."""
+    def from_turn(cls, turn: Turn) -> Entry:
+        """The entry for an answered question, stamped now: the turn a conversation ended with
+        (``qa.service.Conversation.turn``), so the next ``--follow-up`` reads on from it."""
         stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
-        return cls(question, asked_as or question, tuple(releases), stamp)
-
-    @classmethod
-    def from_answer(cls, answer: Answer) -> Entry:
-        """The entry for an answered question."""
-        return replace(cls.now(answer.question, answer.asked_as, tuple(answer.releases)),
-                       products=tuple(answer.products))
+        return cls(turn.question, turn.asked_as or turn.question, tuple(turn.releases), stamp, tuple(turn.products))
 
     @classmethod
     def from_json(cls, data: object) -> Entry | None:

@@ -47,13 +47,14 @@ def test_append_and_read_back(tmp_path: Path) -> None:
     assert history.warnings == []
 
 
-def test_entries_from_answers_and_as_turns() -> None:
+def test_entries_from_turns_and_back() -> None:
     answer = Answer("and in 2.13?", "MPS in 2.13", ("2.13",), "bm25", (), (), False)
-    e = Entry.from_answer(answer)
+    e = Entry.from_turn(Turn.from_answer(answer))
     assert (e.question, e.asked_as, e.releases) == ("and in 2.13?", "MPS in 2.13", ("2.13",))
     assert datetime.fromisoformat(e.time).tzinfo is not None
     assert e.turn() == Turn("and in 2.13?", "MPS in 2.13", ("2.13",))
-    assert Entry.now("q", "", ()).asked_as == "q"
+    assert Entry.from_turn(Turn("q", "", (), ("pydantic",))).asked_as == "q"
+    assert Entry.from_turn(Turn("q", "", (), ("pydantic",))).products == ("pydantic",)
 
 
 CORRUPT = [

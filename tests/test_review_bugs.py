@@ -62,3 +62,38 @@ def test_a_cut_py_prefix_names_no_product_in_release_cues() -> None:
     assert not find_releases("which dantic version added it", products=("pydantic",)).which_release
     assert find_releases("what changed in pydantic 2.0", known=("2.0",), products=("pydantic",)).releases == ("2.0",)
     assert find_releases("torch 2.13 compile", known=("2.13",), products=("PyTorch",)).releases == ("2.13",)
+
+
+QUESTIONS = ("what changed for MPS in 2.14?", "which release added deterministic FlexAttention backward?",
+             "how do I enable it?")
+
+
+async def test_the_chat_and_ask_follow_up_read_follow_ups_the_same_way(bundled_index, tmp_path, monkeypatch) -> None:
+    """One follow-up implementation: the same three questions, typed in the chat or asked with
+    ``relnotes ask --follow-up`` one process at a time, are understood alike (text, releases)."""
+    import json
+
+    from qa.cli import cli
+    from qa.service import AnswerService
+
+    chat_history = History(tmp_path / "chat.jsonl")
+    app = make_app(lambda notify: AnswerService.open(index_dir=bundled_index, update=False, dense=False),
+                   mode="bm25", history=chat_history)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        for question in QUESTIONS:
+            await _ask(app, pilot, question)
+    in_chat = [(c.answer.asked_as, c.answer.releases) for c in app.cards]
+
+    monkeypatch.setenv("RELNOTES_HISTORY", str(tmp_path / "cli.jsonl"))
+    in_cli = []
+    for n, question in enumerate(QUESTIONS):
+        args = ["ask", question, "--index", str(bundled_index), "--mode", "bm25", "--no-update", "--json"]
+        result = CliRunner().invoke(cli, args + (["--follow-up"] if n else []), catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        record = json.loads(result.stdout)
+        in_cli.append((record["asked_as"], tuple(record["releases"])))
+    assert in_cli == in_chat
+    assert in_chat[1][1] == () and in_chat[2] == ("how do I enable deterministic FlexAttention backward?", ("2.14",))
+    assert [e.to_json() | {"time": ""} for e in History(tmp_path / "cli.jsonl").entries()] == [
+        e.to_json() | {"time": ""} for e in chat_history.entries()]

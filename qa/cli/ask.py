@@ -38,18 +38,19 @@ def ask_cmd(question, top_k, mode, releases, no_update, corpus_paths, index_dir,
 
     history = History(warn=notice) if follow_up or not no_history else None
     service = open_service(corpus_paths, index_dir, model_path, no_update, dense=mode != "bm25")
+    last = history.last() if follow_up else None
+    if follow_up and last is None:
+        notice("No earlier question in the history; asking this one on its own.")
+    talk = Conversation(service, last.turn() if last else None)  # the chat reads follow-ups the same way
     if follow_up:
-        last = history.last()
-        if last is None:
-            notice("No earlier question in the history; asking this one on its own.")
-        talk = Conversation(service, last.turn() if last else None)
         follow, answer = talk.ask(question, top_k=top_k, mode=mode, releases=releases)
         if follow.inherited:
             notice(f"{follow.chip} (from the previous question; name a release or pass --release to change it)")
     else:
         answer = service.ask(question, top_k=top_k, mode=mode, releases=releases)
+        talk.answered(answer)
     if not no_history:
-        history.append(Entry.from_answer(answer))
+        history.append(Entry.from_turn(talk.turn))
     if as_json:
         click.echo(to_jsonl(answer_record(answer, "1")))
         return

@@ -1,8 +1,8 @@
 """``ChatApp``: questions in, answer cards out, over a backend loaded in a worker thread.
 
-The app holds no retrieval logic: follow-up resolution is ``qa.followup.resolve``, answers come
-from the backend (the engine), and every slow call runs in a thread worker so the UI never
-freezes. Our own errors (bad corpus, missing model, corrupt index, bad question) are shown in a
+The app holds no retrieval logic: follow-ups are read by ``qa.service.Conversation`` (as
+``relnotes ask --follow-up`` reads them), answers come from the backend (the answering
+service), and every slow call runs in a thread worker so the UI never freezes. Our own errors (bad corpus, missing model, corrupt index, bad question) are shown in a
 dialog or on the card; the app keeps running.
 """
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 import time
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Callable, Iterable
@@ -25,9 +24,10 @@ from textual.widgets import Footer, Input, Static
 
 from index import MODES
 
-from ..answer.followup import Turn, resolve
+from ..answer.followup import Turn
 from ..errors import USER_ERRORS
 from ..history import Entry, History
+from ..service import Conversation
 from .backend import ChatBackend
 from .commands import PALETTE
 from .screens import ErrorScreen, HelpScreen, PassageScreen, ReleasePicker
@@ -78,13 +78,22 @@ class ChatApp(App):
         self.top_k = top_k
         self.history = history if history is not None else History()
         self.export_dir = export_dir
-        self.turn: Turn | None = None
-        self.release_filter: tuple[str, ...] = tuple(releases)
+        self.talk = Conversation(None, releases=tuple(releases))  # its service is set once loaded
         self.waiting: list[tuple[int, str, AnswerCard]] = []
         self.cards: list[AnswerCard] = []
         self.latest = 0
         self._seq = itertools.count(1)
         self.load_failed = False
+
+    @property
+    def turn(self) -> Turn | None:
+        """The previous question, as follow-ups read it."""
+        return self.talk.turn
+
+    @property
+    def release_filter(self) -> tuple[str, ...]:
+        """The release filter in force (the chip)."""
+        return self.talk.releases
 
     # --- layout -------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -124,6 +133,7 @@ class ChatApp(App):
 
     def _loaded(self, backend: ChatBackend) -> None:
         self.backend = backend
+        self.talk.service = backend
         self.load_failed = False
         self._show_info(backend.info)
         self.query_one(StatusBar).state = "ready"
@@ -197,11 +207,7 @@ class ChatApp(App):
         them as they were), and a question that names no release and inherits none (a
         which-release question) searches all releases without clearing the chip.
         """
-        backend = self.backend
-        previous = self.turn if self.turn is not None else Turn("", "", self.release_filter)
-        if previous.releases != self.release_filter:
-            previous = replace(previous, releases=self.release_filter)
-        follow = resolve(previous, question, backend.releases, backend.products)
+        follow = self.talk.resolve(question)
         card.asking(follow.text, follow.releases)
         self._answer(seq, question, follow.text, follow.releases, self.top_k, self.mode, card, follow.products)
 
@@ -227,17 +233,13 @@ class ChatApp(App):
             for item in older.passages():
                 item.can_focus = False  # Tab and 1-9 reach the newest answer; older ones still open on click
         await card.show(answer)
-        held = tuple(r for r in answer.releases if self.backend.held(r))
+        held = self.talk.answered(answer)
         if answer.releases and held != tuple(answer.releases):
             self.notify(answer.note or "The corpus does not hold that release.", title="Unknown release",
                         severity="warning", markup=False)
-        self.turn = Turn(question, answer.asked_as, held, tuple(answer.products))
-        if held or answer.releases:
-            self.set_filter(held)
-        elif self.release_filter:
-            self.turn = replace(self.turn, releases=self.release_filter)
+        self.query_one(ChipBar).set_releases(self.release_filter)
         known = len(self.history.warnings)
-        self.history.append(Entry.from_answer(answer))
+        self.history.append(Entry.from_turn(self.talk.turn))
         for warning in self.history.warnings[known:]:
             self.notify(warning, severity="warning", markup=False)
         self.call_after_refresh(self._bring_into_view, card)
@@ -255,9 +257,8 @@ class ChatApp(App):
 
     # --- filters, mode, top-k -----------------------------------------------------------
     def set_filter(self, releases: tuple[str, ...]) -> None:
-        self.release_filter = tuple(releases)
-        if self.turn is not None:
-            self.turn = replace(self.turn, releases=self.release_filter)
+        """Put a release filter in force and show it as the chip (() clears it)."""
+        self.talk.set_releases(releases)
         self.query_one(ChipBar).set_releases(self.release_filter)
 
     @on(FilterChip.Cleared)
