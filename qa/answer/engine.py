@@ -20,7 +20,7 @@ import time
 from dataclasses import replace
 from typing import Sequence
 
-from corpus.sentences import Span, split_sentences
+from corpus.sentences import split_sentences
 from corpus.versions import version_key
 from index import Hit, LoadedIndex, Searcher, check_mode, tokenize
 

@@ -9,7 +9,6 @@ normalised), or, for a question without ``answer``, its heading path contains ``
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 import time
-from datetime import datetime
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -22,25 +21,23 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
-from index import MODES
-
 from ..answer.followup import Turn
 from ..errors import USER_ERRORS
 from ..history import Entry, History
 from ..service import Conversation
 from .backend import ChatBackend
+from .actions import ChatActions
 from .commands import PALETTE
-from .screens import ErrorScreen, HelpScreen, PassageScreen, ReleasePicker
+from .screens import ErrorScreen, PassageScreen
 from .widgets import AnswerCard, ChipBar, FilterChip, PassageItem, QuestionBubble, QuestionInput, StatusBar
 
 REFRESH_SECONDS = 60
-TOP_KS = (3, 5, 10)
 
 BackendFactory = Callable[[Callable[[str], None]], ChatBackend]
 """Builds the backend; called in a worker thread with a ``notify(message)`` for progress notices."""
 
 
-class ChatApp(App):
+class ChatApp(ChatActions, App):
     """Ask release notes questions one after another and read cited answers."""
 
     CSS_PATH = "chat.tcss"
@@ -255,41 +252,11 @@ class ChatApp(App):
         if seq == self.latest:
             self.notify(message, title="Could not answer", severity="error", markup=False)
 
-    # --- filters, mode, top-k -----------------------------------------------------------
-    def set_filter(self, releases: tuple[str, ...]) -> None:
-        """Put a release filter in force and show it as the chip (() clears it)."""
-        self.talk.set_releases(releases)
-        self.query_one(ChipBar).set_releases(self.release_filter)
-
+    # --- messages (handlers must be declared on the App class itself) --------------------
     @on(FilterChip.Cleared)
-    def action_clear_filter(self) -> None:
-        """Forget the release filter: the next question searches every release."""
-        if self.release_filter:
-            self.set_filter(())
-            self.notify("Release filter cleared", markup=False)
+    def _chip_cleared(self) -> None:
+        self.action_clear_filter()
 
-    def action_pick_release(self) -> None:
-        if self.backend is None:
-            self.notify("The index is still loading", severity="warning", markup=False)
-            return
-
-        def chosen(releases: tuple[str, ...] | None) -> None:
-            if releases is not None:
-                self.set_filter(releases)
-
-        self.push_screen(ReleasePicker(self.backend.releases, self.release_filter), chosen)
-
-    def action_cycle_mode(self) -> None:
-        self.mode = MODES[(MODES.index(self.mode) + 1) % len(MODES)] if self.mode in MODES else MODES[0]
-        self.query_one(StatusBar).mode = self.mode
-        self.notify(f"Mode: {self.mode}", markup=False)
-
-    def action_cycle_top_k(self) -> None:
-        bigger = [k for k in TOP_KS if k > self.top_k]
-        self.top_k = bigger[0] if bigger else TOP_KS[0]
-        self.query_one(StatusBar).top_k = self.top_k
-
-    # --- passages -----------------------------------------------------------------------
     @on(PassageItem.Opened)
     def _open(self, event: PassageItem.Opened) -> None:
         if self.backend is None:
@@ -305,66 +272,11 @@ class ChatApp(App):
             return self.load_failed  # only after a failed load (the footer shows it then)
         return True
 
-    def action_retry_load(self) -> None:
-        """Load the model and index again (after fixing what the error dialog said)."""
-        if self.load_failed:
-            self.load_failed = False
-            self.query_one(StatusBar).state = "loading"
-            self.refresh_bindings()
-            self.load_backend()
-
-    def action_open_passage(self, number: int) -> None:
-        """Open passage ``number`` of the newest answer."""
-        shown = [c for c in self.cards if c.answer is not None]
-        items = shown[-1].passages() if shown else []
-        if 1 <= number <= len(items):
-            items[number - 1].action_open()
-
-    def action_scroll_transcript(self, direction: int) -> None:
-        transcript = self.query_one("#transcript", VerticalScroll)
-        (transcript.scroll_page_down if direction > 0 else transcript.scroll_page_up)(animate=False)
-
-    def action_help(self) -> None:
-        if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
-
-    # --- export -------------------------------------------------------------------------
-    def transcript_markdown(self) -> str:
-        """Every answered question of this session as the Markdown report of ``relnotes batch``."""
-        from ..formats import markdown_report
-
-        answered = [c.answer for c in self.cards if c.answer is not None]
-        return markdown_report([(str(n), answer) for n, answer in enumerate(answered, 1)])
-
-    def action_export(self) -> None:
-        folder = self.export_dir or Path.cwd()
-        path = folder / f"relnotes-chat-{datetime.now():%Y%m%d-%H%M%S}.md"
-        try:
-            path.write_text(self.transcript_markdown(), encoding="utf-8")
-        except OSError as exc:
-            self.notify(f"Could not write {path}: {exc.strerror or exc}; choose a writable folder with "
-                        "relnotes chat --export-dir DIR", title="Export failed", severity="error", markup=False)
-            return
-        self.notify(f"Transcript written to {path}", markup=False)
-
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         for title, help_text, action in PALETTE:
             yield SystemCommand(title, help_text, lambda action=action: self.run_action(action))
 
-    def _newest_passage(self) -> PassageItem | None:
-        shown = [c for c in self.cards if c.answer is not None and c.passages()]
-        return shown[-1].passages()[0] if shown else None
-
-    def action_copy_top(self, what: str) -> None:
-        """Copy the focused passage's (or else the newest answer's first passage's) citation or text."""
-        item = self.focused if isinstance(self.focused, PassageItem) else self._newest_passage()
-        if item is None:
-            self.notify("No passage to copy yet", severity="warning", markup=False)
-        elif what == "text":
-            item.action_copy_text()
-        else:
-            item.action_copy_citation()
 
 
 def make_app(backend_factory: BackendFactory, **options) -> ChatApp:
