@@ -44,14 +44,6 @@ class Similarity:
         """The embedding of a question, kept (bounded) for questions asked again."""
         return self._query(text)
 
-    def queries_cached(self) -> int:
-        """How many question vectors are kept."""
-        return self._query.cache_info().currsize
-
-    def sentences_cached(self) -> int:
-        """How many sentence vectors made at question time are kept."""
-        return len(self._sentence_vectors)
-
     def warm_up(self) -> None:
         """Load the query encoder now, so the first question does not wait for it."""
         self.index.encoder().encode_query("warm up")

@@ -131,7 +131,7 @@ def test_sentence_vector_cache_is_bounded_and_changes_nothing(bundled_index: Pat
     assert [s.score for s in first.sentences] == [s.score for s in again.sentences]
     monkeypatch.setattr(similarity_module, "SENTENCE_CACHE", 5)
     fresh.ask("nccl2 backend fault tolerance", top_k=5)
-    assert fresh.searcher.similarity.sentences_cached() == 5
+    assert len(fresh.searcher.similarity._sentence_vectors) == 5
 
 
 def test_the_chat_usage_of_follow_ups(engine) -> None:
@@ -203,8 +203,8 @@ def test_passage_and_query_caches_are_bounded(bundled_index: Path, monkeypatch) 
     fresh = Engine(LoadedIndex(bundled_index))
     questions = ["nccl2 backend", "MPS lu_factor", "which release added FlexAttention", "ROCm wheels", "cuBLASLt"]
     first = [fresh.ask(q, mode="hybrid") for q in questions]
-    assert fresh._split.cache_info().currsize == 4 and fresh.searcher.similarity.queries_cached() == 2
-    assert fresh._sentence_terms.cache_info().currsize <= 30 and fresh.searcher.similarity.sentences_cached() <= 30
+    assert fresh._split.cache_info().currsize == 4 and fresh.searcher.similarity._query.cache_info().currsize == 2
+    assert fresh._sentence_terms.cache_info().currsize <= 30 and len(fresh.searcher.similarity._sentence_vectors) <= 30
     again = [fresh.ask(q, mode="hybrid") for q in questions]
     for a, b in zip(first, again):
         assert [(s.text, s.score) for s in a.sentences] == [(s.text, s.score) for s in b.sentences]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Sequence
 from pathlib import Path
 
 import pytest
@@ -10,13 +11,20 @@ import pytrec_eval
 
 from fakes import make_chunk
 from qa.eval.questions import Question, QuestionSetError, load_questions, normalise
-from qa.eval.metrics import Ranking, hit_at, mrr_at, ndcg_at, ndcg_reference
+from qa.eval.metrics import Ranking, hit_at, mrr_at, ndcg_at
 
 RANKINGS = [
     Ranking("a", ("x", "r1", "y", "r2"), frozenset({"r1", "r2"})),  # first hit at 2
     Ranking("b", ("r3", "z"), frozenset({"r3"})),  # first hit at 1
     Ranking("c", ("p", "q", "s"), frozenset({"r4"})),  # never
 ]
+
+
+def ndcg_reference(ranked: Sequence[str], relevant: set[str], k: int = 10) -> float:
+    """nDCG@k written out: DCG over log2(rank + 1), ideal from the relevant count."""
+    dcg = sum(1 / math.log2(i + 1) for i, pid in enumerate(ranked[:k], 1) if pid in relevant)
+    ideal = sum(1 / math.log2(i + 1) for i in range(1, min(k, len(relevant)) + 1))
+    return dcg / ideal if ideal else 0.0
 
 
 def test_hit_and_mrr_by_hand() -> None:

@@ -7,7 +7,6 @@ against pytrec_eval's ``success_k`` and ``recip_rank`` in the tests.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
@@ -57,13 +56,6 @@ def ndcg_at(rankings: Sequence[Ranking], k: int = 10) -> float:
     evaluator = pytrec_eval.RelevanceEvaluator(qrels, {f"ndcg_cut.{k}"})
     scores = evaluator.evaluate(run)
     return sum(scores[q][f"ndcg_cut_{k}"] for q in scores) / len(rankings)
-
-
-def ndcg_reference(ranked: Sequence[str], relevant: set[str], k: int = 10) -> float:
-    """nDCG@k written out (for tests): DCG over log2(rank + 1), ideal from the relevant count."""
-    dcg = sum(1 / math.log2(i + 1) for i, pid in enumerate(ranked[:k], 1) if pid in relevant)
-    ideal = sum(1 / math.log2(i + 1) for i in range(1, min(k, len(relevant)) + 1))
-    return dcg / ideal if ideal else 0.0
 
 
 def summarise(rankings: Sequence[Ranking], ks: Sequence[int] = (1, 5, 10)) -> Mapping[str, float]:
