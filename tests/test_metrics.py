@@ -83,3 +83,14 @@ def test_a_numeric_version_is_refused_not_rounded(tmp_path: Path) -> None:
     path.write_text('{"id": "1", "question": "a", "answer": "b", "version": 2.10}\n')
     with pytest.raises(QuestionSetError, match="'version' must be a string"):
         load_questions(path)
+
+
+def test_metrics_are_typed_and_read_as_a_table_row() -> None:
+    from qa.eval.metrics import Metrics, summarise
+
+    m = summarise(RANKINGS, ks=(1, 2))
+    assert isinstance(m, Metrics) and m.hits == ((1, pytest.approx(1 / 3)), (2, pytest.approx(2 / 3)))
+    assert list(m) == ["hit@1", "hit@2", "MRR@10", "nDCG@10"] and m["MRR@10"] == m.mrr10
+    assert dict(Metrics(((1, 1.0),), 1.0, 1.0, recall100=0.5))["Recall@100"] == 0.5
+    with pytest.raises(ValueError, match="within 0..1"):
+        Metrics(((1, 1.5),), 0.0, 0.0)

@@ -76,7 +76,7 @@ def eval_cmd(questions, beir_dir, split, modes, ks, as_json, plot, min_mrr, min_
     if as_json:
         click.echo(json.dumps({
             "questions": len(qs),
-            "modes": {r.mode: {"metrics": r.metrics, "per_kind": r.per_kind,
+            "modes": {r.mode: {"metrics": dict(r.metrics), "per_kind": {k: dict(m) for k, m in r.per_kind.items()},
                                "misses": [{"id": q, "first_relevant_rank": rank} for q, rank in r.misses]}
                       for r in results},
             "unjudgeable": list(results[0].unjudgeable),
@@ -88,7 +88,7 @@ def eval_cmd(questions, beir_dir, split, modes, ks, as_json, plot, min_mrr, min_
     _check_floors(results[-1].mode, results[-1].metrics, min_mrr, min_hit1)
 
 
-def _check_floors(mode: str, metrics: dict, min_mrr, min_hit1) -> None:
+def _check_floors(mode: str, metrics, min_mrr, min_hit1) -> None:
     """Exit 1 (ClickException) when the last mode falls below a requested floor."""
     if min_mrr is not None and metrics["MRR@10"] < min_mrr:
         raise click.ClickException(f"MRR@10 {metrics['MRR@10']:.3f} of {mode} is below --min-mrr {min_mrr}")
@@ -106,7 +106,7 @@ def _eval_beir(directory: Path, split: str, modes, ks, as_json, min_mrr, min_hit
     )
     if as_json:
         click.echo(json.dumps({"dataset": str(directory), "split": split, "queries": n,
-                               "modes": {r.mode: {"metrics": r.metrics} for r in results}}, indent=2))
+                               "modes": {r.mode: {"metrics": dict(r.metrics)} for r in results}}, indent=2))
     else:
         click.echo(f"{directory} ({split} split): {n} judged queries")
         click.echo("| metric | " + " | ".join(r.mode for r in results) + " |")

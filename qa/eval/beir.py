@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import csv
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
 from ..errors import BEIRError
+from .metrics import Metrics
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,7 +21,7 @@ class BEIRResult:
     """Mean metrics of one mode over the judged queries."""
 
     mode: str
-    metrics: dict
+    metrics: Metrics
 
 
 def _read_jsonl_ids(path: Path, field: str = "_id") -> list[str]:
@@ -121,9 +122,6 @@ def evaluate_beir(
                 if len(ranked) >= depth:
                     break
             rankings.append(Ranking(qid, tuple(ranked), frozenset(d for d, rel in judged.items() if rel > 0)))
-        metrics = dict(summarise(rankings, ks))
-        metrics["Recall@100"] = sum(
-            len(r.relevant & set(r.ranked[:100])) / len(r.relevant) for r in rankings if r.relevant
-        ) / len(rankings)
-        results.append(BEIRResult(mode, metrics))
+        recall = sum(len(r.relevant & set(r.ranked[:100])) / len(r.relevant) for r in rankings if r.relevant)
+        results.append(BEIRResult(mode, replace(summarise(rankings, ks), recall100=recall / len(rankings))))
     return results, len(qrels)

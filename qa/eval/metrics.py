@@ -8,7 +8,8 @@ against pytrec_eval's ``success_k`` and ``recip_rank`` in the tests.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from collections.abc import Mapping
+from typing import Sequence
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,9 +59,38 @@ def ndcg_at(rankings: Sequence[Ranking], k: int = 10) -> float:
     return sum(scores[q][f"ndcg_cut_{k}"] for q in scores) / len(rankings)
 
 
-def summarise(rankings: Sequence[Ranking], ks: Sequence[int] = (1, 5, 10)) -> Mapping[str, float]:
-    """hit@k for each k, MRR@10 and nDCG@10 in one dict."""
-    out = {f"hit@{k}": hit_at(rankings, k) for k in ks}
-    out["MRR@10"] = mrr_at(rankings, 10)
-    out["nDCG@10"] = ndcg_at(rankings, 10)
-    return out
+@dataclass(frozen=True, slots=True)
+class Metrics(Mapping):
+    """Mean metrics of one run: hit@k for each k, MRR@10, nDCG@10 and, for BEIR, Recall@100.
+
+    Also a read-only mapping from column names ("hit@1", "MRR@10", ...) to values, in table order.
+    """
+
+    hits: tuple[tuple[int, float], ...]  # (k, hit@k), in the order asked for
+    mrr10: float
+    ndcg10: float
+    recall100: float | None = None
+
+    def __post_init__(self) -> None:
+        values = [v for _, v in self.hits] + [self.mrr10, self.ndcg10] + ([self.recall100] if self.recall100 is not None else [])
+        if any(not 0 <= v <= 1 for v in values):
+            raise ValueError(f"metrics lie within 0..1, got {values}")
+
+    def _columns(self) -> dict[str, float]:
+        out = {f"hit@{k}": v for k, v in self.hits}
+        out.update({"MRR@10": self.mrr10, "nDCG@10": self.ndcg10})
+        return out if self.recall100 is None else {**out, "Recall@100": self.recall100}
+
+    def __getitem__(self, column: str) -> float:
+        return self._columns()[column]
+
+    def __iter__(self):
+        return iter(self._columns())
+
+    def __len__(self) -> int:
+        return len(self._columns())
+
+
+def summarise(rankings: Sequence[Ranking], ks: Sequence[int] = (1, 5, 10)) -> Metrics:
+    """hit@k for each k, MRR@10 and nDCG@10."""
+    return Metrics(tuple((k, hit_at(rankings, k)) for k in ks), mrr_at(rankings, 10), ndcg_at(rankings, 10))

@@ -8,7 +8,7 @@ from typing import Callable, Sequence
 from corpus.model import Chunk
 
 from .questions import Question, normalise
-from .metrics import Ranking, summarise
+from .metrics import Metrics, Ranking, summarise
 
 Retrieve = Callable[[str, str, int], Sequence[Chunk]]  # (question, mode, k) -> ranked chunks
 
@@ -18,8 +18,8 @@ class ModeResult:
     """Metrics of one mode over the question set, per kind, and the questions it missed."""
 
     mode: str
-    metrics: dict
-    per_kind: dict
+    metrics: Metrics
+    per_kind: dict[str, Metrics]
     misses: tuple[tuple[str, int | None], ...]  # (question id, first relevant rank within depth or None)
     unjudgeable: tuple[str, ...]  # questions no chunk of the corpus is relevant to
     rankings: tuple[Ranking, ...] = ()
@@ -68,8 +68,8 @@ def evaluate(
         results.append(
             ModeResult(
                 mode=mode,
-                metrics=dict(summarise(rankings, ks)),
-                per_kind={kind: dict(summarise(rs, ks)) for kind, rs in sorted(kinds.items())},
+                metrics=summarise(rankings, ks),
+                per_kind={kind: summarise(rs, ks) for kind, rs in sorted(kinds.items())},
                 misses=misses,
                 unjudgeable=tuple(q.id for q in questions if not relevant[q.id]),
                 rankings=tuple(rankings),
