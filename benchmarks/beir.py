@@ -1,15 +1,12 @@
-"""Read a BEIR dataset folder (corpus.jsonl, queries.jsonl, qrels/*.tsv) and score runs against its qrels."""
+"""A BEIR dataset for the benchmarks (read by ``qa.eval.beir``), and runs scored against its qrels."""
 
 from __future__ import annotations
 
-import csv
-import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-DEFAULT_SCIFACT = REPO.parent / "shared" / "data" / "beir-scifact"
+from qa.eval.beir import load_corpus, load_qrels, load_queries
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,31 +25,11 @@ def available(directory: Path) -> bool:
 
 
 def load(directory: Path) -> BeirData:
-    """Load corpus, queries and every qrels/*.tsv split (CRLF-safe)."""
-    doc_ids, doc_texts = [], []
-    with open(directory / "corpus.jsonl", encoding="utf-8") as f:
-        for line in f:
-            if line.strip():
-                record = json.loads(line)
-                doc_ids.append(str(record["_id"]))
-                doc_texts.append(f"{record.get('title', '')} {record.get('text', '')}")
-    queries = {}
-    with open(directory / "queries.jsonl", encoding="utf-8") as f:
-        for line in f:
-            if line.strip():
-                record = json.loads(line)
-                queries[str(record["_id"])] = record["text"]
-    qrels: dict[str, dict[str, dict[str, int]]] = {}
-    for path in sorted((directory / "qrels").glob("*.tsv")):
-        split: dict[str, dict[str, int]] = {}
-        with open(path, encoding="utf-8", newline="") as f:
-            rows = csv.reader((line.rstrip("\r\n") for line in f), delimiter="\t")
-            next(rows)  # header
-            for row in rows:
-                if len(row) >= 3:
-                    split.setdefault(row[0], {})[row[1]] = int(row[2])
-        qrels[path.stem] = split
-    return BeirData(tuple(doc_ids), tuple(doc_texts), queries, qrels)
+    """Corpus, queries and every qrels/*.tsv split, read by ``qa.eval.beir`` (raises its BEIRError)."""
+    doc_ids, doc_texts = load_corpus(directory)
+    splits = sorted(path.stem for path in (directory / "qrels").glob("*.tsv"))
+    qrels = {split: load_qrels(directory, split) for split in splits}
+    return BeirData(tuple(doc_ids), tuple(doc_texts), load_queries(directory), qrels)
 
 
 def own_metrics(run: dict[str, list[str]], qrels: dict[str, dict[str, int]]) -> dict[str, float]:

@@ -14,9 +14,6 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
 QUERIES = [
     "Which release added torch.compile support for dynamic shapes?",
     "deprecated APIs removed in 2.0",

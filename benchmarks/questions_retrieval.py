@@ -9,18 +9,16 @@ import argparse
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from index import Searcher, open_index
+from qa.eval.questions import load_questions
+from qa.eval.run import evaluate
 
-from index.search import Searcher  # noqa: E402
-from index.lifecycle import open_index  # noqa: E402
-from qa.eval.questions import load_questions  # noqa: E402
-from qa.eval.run import evaluate  # noqa: E402
+QUESTIONS = Path(__file__).resolve().parent / "questions"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--questions", type=Path, default=REPO / "benchmarks" / "questions" / "pytorch.jsonl")
+    parser.add_argument("--questions", type=Path, default=QUESTIONS / "pytorch.jsonl")
     parser.add_argument("--index", type=Path, default=None)
     parser.add_argument("--misses", action="store_true", help="list the questions hybrid missed at rank 1")
     args = parser.parse_args()

@@ -1,9 +1,10 @@
-"""The grid behind qa.answer.rerank's constants: weight x depth x normalisation on both shipped question sets.
+"""The grid behind qa.answer.rerank's RerankConfig defaults: weight x depth x normalisation on both shipped question sets.
 
     .venv/bin/python benchmarks/rerank_grid.py [--index DIR] [--weights 0.1,0.2] [--depths 10,20]
 
-Each question goes through ``Engine.ask`` with ``top_k=20``, as ``relnotes eval`` asks it; the
-first row of each mode is the engine without re-ranking. Prints one Markdown table.
+Each question goes through ``Engine.ask`` with ``top_k=20``, as ``relnotes eval`` asks it, on an
+engine built with ``RerankConfig(weight=..., depth=..., normalise=...)``; the first row of each
+mode is the engine without re-ranking (weight 0). Prints one Markdown table.
 """
 
 from __future__ import annotations
@@ -12,15 +13,13 @@ import argparse
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from index import open_index
+from qa.answer.engine import Engine
+from qa.answer.rerank import RerankConfig
+from qa.eval.questions import load_questions
+from qa.eval.run import evaluate
 
-import qa.answer.engine as engine_module  # noqa: E402
-from index.lifecycle import open_index  # noqa: E402
-from qa.answer.engine import Engine  # noqa: E402
-from qa.eval.questions import load_questions  # noqa: E402
-from qa.eval.run import evaluate  # noqa: E402
-
+QUESTIONS = Path(__file__).resolve().parent / "questions"
 SETS = ("pytorch.jsonl", "pytorch-fresh.jsonl")
 MODES = ("bm25", "dense", "hybrid")
 
@@ -37,22 +36,23 @@ def main() -> None:
     parser.add_argument("--normalise", default="top,minmax")
     args = parser.parse_args()
     loaded, _ = open_index(None, index_dir=args.index, notify=lambda m: print(m, file=sys.stderr))
-    engine = Engine(loaded)
     by_id = {c.id: c for c in loaded.chunks}
-    sets = {name: load_questions(REPO / "benchmarks" / "questions" / name) for name in SETS}
-
-    def retrieve(question: str, mode: str, k: int):
-        return [by_id[p.chunk_id] for p in engine.ask(question, top_k=k, mode=mode).passages]
-
+    sets = {name: load_questions(QUESTIONS / name) for name in SETS}
     settings = [(0.0, 0, "-")] + [
         (w, d, n) for n in args.normalise.split(",") for d in args.depths for w in args.weights
     ]
     print("| mode | weight | depth | norm | hit@1 | hit@5 | MRR@10 | fresh hit@1 | hit@5 | MRR@10 | sum MRR+hit@5 |")
     print("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|")
     for weight, depth, norm in settings:
-        engine_module.RERANK_WEIGHT = weight
-        engine_module.RERANK_DEPTH = depth
-        engine_module.RERANK_NORMALISE = norm if norm != "-" else "top"
+        if weight == 0:
+            config = RerankConfig(weight=0.0)  # re-ranking off; depth and normalise unused
+        else:
+            config = RerankConfig(weight=weight, depth=depth, normalise=norm)
+        engine = Engine(loaded, rerank_config=config)
+
+        def retrieve(question: str, mode: str, k: int, engine: Engine = engine):
+            return [by_id[p.chunk_id] for p in engine.ask(question, top_k=k, mode=mode).passages]
+
         rows = {m: [] for m in MODES}
         for questions in sets.values():
             for r in evaluate(questions, loaded.chunks, retrieve, MODES, depth=20):

@@ -25,8 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+QUESTIONS = Path(__file__).resolve().parent / "questions"
 
 
 class RandomEncoder:
@@ -100,7 +99,7 @@ def run_size(n: int, queries: int) -> dict:
     from qa.eval.questions import load_questions
 
     chunks = synthetic_chunks(n)
-    questions = [q.question for q in load_questions(REPO / "benchmarks" / "questions" / "pytorch.jsonl")]
+    questions = [q.question for q in load_questions(QUESTIONS / "pytorch.jsonl")]
     questions = (questions * (queries // len(questions) + 1))[:queries]
     with tempfile.TemporaryDirectory() as tmp:
         started = time.perf_counter()

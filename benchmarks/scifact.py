@@ -1,6 +1,7 @@
 """SciFact (BEIR) benchmark: tune fusion on train, report nDCG@10 and Recall@100 on test.
 
-Usage: .venv/bin/python benchmarks/scifact.py [--data DIR] [--model PATH]
+Usage: .venv/bin/python benchmarks/scifact.py --data DIR [--model PATH] [--no-tune]
+DIR is a BEIR SciFact folder with qrels/train.tsv and qrels/test.tsv, e.g. ../shared/data/beir-scifact.
 Document vectors are cached under benchmarks/.cache/ (keyed by model and texts).
 """
 
@@ -9,7 +10,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import itertools
-import json
 import math
 import re
 import sys
@@ -17,10 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from index.runtime import configure_runtime  # noqa: E402
+from index.runtime import configure_runtime
 
 configure_runtime()
 
@@ -29,9 +26,10 @@ import numpy as np  # noqa: E402
 from index.dense import DenseIndex  # noqa: E402
 from index.encoders import Encoder  # noqa: E402
 from index.fusion import DEFAULT_FUSION, FusionParams, fuse  # noqa: E402
+from qa.errors import BEIRError  # noqa: E402
+from qa.eval.beir import load_corpus, load_qrels, load_queries  # noqa: E402
 
-DEFAULT_DATA = ROOT.parent / "shared" / "data" / "beir-scifact"
-CACHE = ROOT / "benchmarks" / ".cache"
+CACHE = Path(__file__).resolve().parent / ".cache"
 DEPTHS = (100, 200, 500, 1000)
 RRF_KS = (1, 2, 5, 10, 20, 30, 40, 60, 80, 100, 150, 200)
 RATIOS = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
@@ -39,35 +37,6 @@ ALPHAS = tuple(round(a * 0.05, 2) for a in range(21))
 
 Run = dict[str, list[tuple[int, float]]]  # query id -> [(row, score)], best first
 Qrels = dict[str, dict[str, int]]
-
-
-def load_corpus(data: Path) -> tuple[list[str], list[str]]:
-    """Doc ids and texts (title + " " + text) in file order."""
-    ids, texts = [], []
-    with open(data / "corpus.jsonl", encoding="utf-8") as f:
-        for line in f:
-            doc = json.loads(line)
-            ids.append(str(doc["_id"]))
-            texts.append(f"{doc.get('title', '')} {doc.get('text', '')}".strip())
-    return ids, texts
-
-
-def load_queries(data: Path) -> dict[str, str]:
-    """Query id -> text."""
-    with open(data / "queries.jsonl", encoding="utf-8") as f:
-        return {str(q["_id"]): q["text"] for q in map(json.loads, f)}
-
-
-def load_qrels(path: Path) -> Qrels:
-    """Query id -> {doc id: relevance} from a BEIR qrels TSV (header, maybe CRLF)."""
-    qrels: Qrels = {}
-    with open(path, encoding="utf-8") as f:
-        next(f)
-        for line in f:
-            parts = line.strip().split("\t")
-            if len(parts) == 3:
-                qrels.setdefault(parts[0], {})[parts[1]] = int(parts[2])
-    return qrels
 
 
 def cached_vectors(encoder: Encoder, texts: Sequence[str], kind: str) -> np.ndarray:
@@ -198,18 +167,19 @@ def tune(bm25: Run, dense: Run, qrels: Qrels, doc_ids: Sequence[str]) -> list[tu
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="BEIR SciFact folder")
+    parser.add_argument("--data", type=Path, required=True,
+                        help="BEIR SciFact folder (qrels/train.tsv and test.tsv), e.g. ../shared/data/beir-scifact")
     parser.add_argument("--model", type=Path, default=None, help="local sentence-transformers folder")
     parser.add_argument("--no-tune", action="store_true", help="only evaluate DEFAULT_FUSION")
     args = parser.parse_args(argv)
-    if not (args.data / "corpus.jsonl").is_file():
-        print(f"SciFact not found at {args.data}; skipping (pass --data DIR)", file=sys.stderr)
-        return 0
-
-    doc_ids, texts = load_corpus(args.data)
-    queries = load_queries(args.data)
-    train = load_qrels(args.data / "qrels" / "train.tsv")
-    test = load_qrels(args.data / "qrels" / "test.tsv")
+    try:
+        doc_ids, texts = load_corpus(args.data)
+        queries = load_queries(args.data)
+        train = load_qrels(args.data, "train")
+        test = load_qrels(args.data, "test")
+    except BEIRError as exc:
+        print(exc, file=sys.stderr)
+        return 1
     wanted = sorted(set(train) | set(test), key=int)
     depth = max(DEPTHS)
 

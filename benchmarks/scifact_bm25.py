@@ -1,6 +1,7 @@
 """Choose tokenizer options and BM25 parameters on SciFact train, report test, and time LexicalIndex.
 
-Usage: .venv/bin/python benchmarks/scifact_bm25.py [--data DIR] [--quick] [--synthetic-docs N]
+Usage: .venv/bin/python benchmarks/scifact_bm25.py --data DIR [--quick] [--synthetic-docs N]
+DIR is a BEIR SciFact folder with qrels/train.tsv and qrels/test.tsv, e.g. ../shared/data/beir-scifact.
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import beir  # noqa: E402
+from index.lexical import DEFAULT_PARAMS, BM25Params, LexicalIndex
+from index.tokenizer import make_tokenizer, tokenize, tokenizer_settings
+from qa.errors import BEIRError
 
-from index.lexical import DEFAULT_PARAMS, BM25Params, LexicalIndex  # noqa: E402
-from index.tokenizer import make_tokenizer, tokenize, tokenizer_settings  # noqa: E402
+import beir  # benchmarks/beir.py: a script's own folder comes first on sys.path
 
 # Anserini's BM25 (k1=0.9, b=0.4) and rank_bm25's own defaults, for reference rows.
 REFERENCE = {
@@ -180,14 +181,22 @@ def latency(docs: list[list[str]], queries: list[list[str]], n_synthetic: int, p
 def main() -> int:
     """Run the measurements and print markdown tables."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=beir.DEFAULT_SCIFACT, help="BEIR SciFact folder")
+    parser.add_argument("--data", type=Path, required=True,
+                        help="BEIR SciFact folder (qrels/train.tsv and test.tsv), e.g. ../shared/data/beir-scifact")
     parser.add_argument("--quick", action="store_true", help="skip the tokenizer comparison and the grid search")
     parser.add_argument("--synthetic-docs", type=int, default=100_000, help="docs in the latency corpus (0: skip)")
     args = parser.parse_args()
     if not beir.available(args.data):
-        print(f"SciFact not found at {args.data}; skipping (pass --data DIR)")
-        return 0
-    data = beir.load(args.data)
+        print(f"No BEIR folder at {args.data} (corpus.jsonl, queries.jsonl, qrels/); pass --data DIR", file=sys.stderr)
+        return 1
+    try:
+        data = beir.load(args.data)
+    except BEIRError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    if not {"train", "test"} <= set(data.qrels):
+        print(f"{args.data / 'qrels'} needs train.tsv and test.tsv", file=sys.stderr)
+        return 1
     log(f"loaded {len(data.doc_ids)} docs, {len(data.queries)} queries")
     print(f"# BM25 on BEIR SciFact ({len(data.doc_ids)} docs; train {len(data.qrels['train'])} / test {len(data.qrels['test'])} queries)")
     print(f"\nshipped tokenizer: {tokenizer_settings()}; shipped BM25: {label(DEFAULT_PARAMS)}")

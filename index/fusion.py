@@ -146,16 +146,7 @@ def fuse(
     return [(d, score / total) for d, score in fused]
 
 
-# Chosen by measurement on both question sets (depth 1000, min-max):
-# - SciFact train (809 queries, benchmarks/scifact.py): 900-setting grid, best min-max 0.6/0.4 at
-#   nDCG@10 0.7401; 0.5/0.5 gives 0.7373 (test 0.7354; BM25 0.6900, dense 0.6451; RRF k=60 0.7169).
-# - The bundled question set (benchmarks/questions/pytorch.jsonl, engine with release filter):
-#   0.6/0.4 falls below dense alone on hit@5 (0.877 < 0.886); 0.5/0.5 is at least as good as the
-#   better single retriever on every metric (hit@1 0.632, hit@5 0.886, hit@10 0.965, MRR@10 0.751).
-# - The sentence list (``index.sentence_vectors``: a chunk scored by its best sentence's cosine)
-#   at weight 0.5, so the three lists count equally: hybrid hit@1 / hit@5 / MRR@10 on the three
-#   bundled question sets 0.775 / 0.950 / 0.851 -> 0.784 / 0.959 / 0.861 (paraphrases gain most);
-#   weights 0.25 and 0.75 were close, 1.0 and 1.5 worse; taking the max of window and sentence
-#   instead of a third list was worse (benchmarks/questions, README).
+# Equal weights: 0.6 / 0.4 was best on SciFact train but fell below dense alone on the bundled
+# questions, 0.5 / 0.5 did not; the sentence list counts as much (docs/measurements.md).
 # k is unused by minmax; it is kept at the usual RRF value for a switch to method="rrf".
 DEFAULT_FUSION = FusionParams(method="minmax", k=60, weights=(0.5, 0.5), depth=1000, sentences=0.5)

@@ -1,31 +1,10 @@
 """Process set-up for the dense side: offline Hugging Face flags and one steady threading config.
 
-torch (its libgomp + MKL) and faiss-cpu (another libgomp, shared with scikit-learn, + OpenBLAS)
-each bring an OpenMP runtime. Left alone, torch's idle workers spin after each parallel region
-while faiss's two threads try to search, and on 2 cores a query (encode, then search
-100k x 384) spiked to 500-900 ms. Measured with benchmarks/dense_scale.py (400 queries,
-2 cores shared with other work; encode + search, ms):
-
-| config                              | p50   | p95   | max   |
-|-------------------------------------|-------|-------|-------|
-| defaults (nothing set)              | 40.5  | 556.0 | 600.0 |
-| OMP_WAIT_POLICY=ACTIVE              | 140.6 | 819.9 | 919.0 |
-| torch 2 / faiss 1                   | 19.9  | 521.0 | 570.9 |
-| torch 1 / faiss 1                   | 19.3  | 25.4  | 28.3  |
-| PASSIVE, torch 2 / faiss 2          | 44.4  | 55.8  | 62.4  |
-| PASSIVE, torch 2 / faiss 1 (chosen) | 22.8  | 26.3  | 33.9  |
-
-The chosen config, applied by configure_runtime() and the import helpers below:
-
-- OMP_WAIT_POLICY=PASSIVE: idle OpenMP threads sleep at once instead of spinning.
-- torch: one intra-op thread per CPU (bulk encoding at index time uses both cores).
-- faiss: 1 OpenMP thread. A query is one vector; faiss's database-parallel path for a single
-  query was 2x slower than one thread here (14-29 ms vs 6-7 ms at 100k).
-- faiss.cvar.distance_compute_blas_threshold = 3072. In faiss 1.15 it is compared with
-  nx * d (query floats), default 128000: at d=384 BLAS starts at 8 queries (64 queries x 100k:
-  435 ms -> 72 ms). The often-quoted value 20 sends even one query to BLAS (7 ms -> 28 ms).
-- KMP_BLOCKTIME=0, KMP_AFFINITY=disabled: the same for an Intel OpenMP runtime, if one loads.
-- TOKENIZERS_PARALLELISM=false: no extra Rust thread pool competing for the cores.
+torch and faiss-cpu each bring an OpenMP runtime; left alone, idle threads spin and on 2 cores
+a query stalled for 500-900 ms. configure_runtime() and the import helpers below set
+OMP_WAIT_POLICY=PASSIVE (and KMP_BLOCKTIME=0, KMP_AFFINITY=disabled for an Intel runtime),
+TOKENIZERS_PARALLELISM=false, one torch intra-op thread per CPU, one faiss thread and faiss's
+BLAS threshold. Why each, with the measurements (benchmarks/dense_scale.py): docs/measurements.md.
 
 Thread variables the user already set win (setdefault), as do RELNOTES_TORCH_THREADS and
 RELNOTES_FAISS_THREADS; the offline flags are forced, so nothing ever reaches for a model hub.
@@ -50,7 +29,8 @@ THREAD_ENV = {
     "KMP_AFFINITY": "disabled",
     "TOKENIZERS_PARALLELISM": "false",
 }
-# faiss 1.15 compares nx * d (query floats, not queries) with this: 3072 = 8 queries at d=384.
+# faiss 1.15 compares nx * d (query floats, not queries) with this: 3072 = 8 queries at d=384
+# (docs/measurements.md).
 BLAS_THRESHOLD = 3072
 
 _tuned: set[str] = set()
@@ -76,7 +56,7 @@ def _torch_threads() -> int:
 
 
 def _faiss_threads() -> int:
-    """OpenMP threads for faiss search: 1, since a query is one vector (see the module docstring)."""
+    """OpenMP threads for faiss search: 1, since a query is one vector (docs/measurements.md)."""
     return _env_threads("RELNOTES_FAISS_THREADS", 1)
 
 

@@ -30,6 +30,8 @@ class RerankConfig:
         normalise: how retrieval scores are put on 0..1 over the candidates ("top" or "minmax").
         restated: the cosine at which two sentences state the same fact.
         restated_depth: how many of the first passages are looked at for a restatement.
+
+    The defaults were measured with benchmarks/rerank_grid.py and relnotes eval (docs/measurements.md).
     """
 
     weight: float = 0.3

@@ -24,16 +24,28 @@ class BEIRResult:
     metrics: Metrics
 
 
-def _read_jsonl_ids(path: Path, field: str = "_id") -> list[str]:
-    ids = []
-    with open(path, encoding="utf-8") as fh:
-        for number, line in enumerate(fh, 1):
-            if line.strip():
-                try:
-                    ids.append(str(json.loads(line)[field]))
-                except (json.JSONDecodeError, KeyError, TypeError):
-                    raise BEIRError(f"{path} line {number}: expected a JSON object with {field!r}") from None
-    return ids
+def load_corpus(directory: Path) -> tuple[list[str], list[str]]:
+    """Document ids and texts (title + " " + text, stripped) from corpus.jsonl, in file order.
+
+    Raises:
+        BEIRError: the file cannot be read, or a line is not a JSON object with "_id".
+    """
+    path = directory / "corpus.jsonl"
+    ids, texts = [], []
+    try:
+        with open(path, encoding="utf-8") as fh:
+            for number, line in enumerate(fh, 1):
+                if line.strip():
+                    try:
+                        obj = json.loads(line)
+                        doc_id = str(obj["_id"])
+                    except (json.JSONDecodeError, KeyError, TypeError):
+                        raise BEIRError(f"{path} line {number}: expected a JSON object with '_id'") from None
+                    ids.append(doc_id)
+                    texts.append(f"{obj.get('title') or ''} {obj.get('text') or ''}".strip())
+    except OSError as exc:
+        raise BEIRError(f"Cannot read {path} ({exc.strerror}); is {directory} a BEIR folder?") from None
+    return ids, texts
 
 
 def load_queries(directory: Path) -> dict[str, str]:
@@ -105,7 +117,7 @@ def evaluate_beir(
     qrels = {q: r for q, r in load_qrels(directory, split).items() if q in queries}
     if not qrels:
         raise BEIRError(f"No judged query of qrels/{split}.tsv is in {directory / 'queries.jsonl'}")
-    doc_ids = _read_jsonl_ids(corpus)
+    doc_ids, _ = load_corpus(directory)
     service = open_service([corpus])
     record_of = {d.id: d.record for d in load_documents([corpus], skip_bad=True, on_skip=lambda e: None)}
     results = []
