@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fakes import FakeEncoder, make_chunk
 from index import build as store
 from index.errors import IndexCorrupt
 from index.fusion import DEFAULT_FUSION, FusionParams, fuse
@@ -23,6 +22,7 @@ from index.sentence_vectors import (
     sentence_key,
     write_sentence_vectors,
 )
+from tests.support.fakes import FakeEncoder, make_chunk
 
 CORPUS = {"fingerprint": "f0", "inputs": ["<test>"], "documents": {"d": {"source": "x", "sha256": "0"}}}
 

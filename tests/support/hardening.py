@@ -16,9 +16,9 @@ from typing import Iterator
 import pytest
 from click.testing import CliRunner, Result
 
-from fakes import FakeEncoder
+from tests.support.fakes import FakeEncoder
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 RUNNER = Path(__file__).resolve().parent / "hardening_run.py"
 NOTES = {
     "a.md": "# Tool 1.0\n\n## Features\n\nAdded the frobnicator for fast widgets.\n\n## Fixes\n\nFixed a crash on start.\n",
@@ -36,7 +36,7 @@ def write_notes(folder: Path, notes: dict[str, str] = NOTES) -> Path:
 
 @pytest.fixture
 def fake_model(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every Encoder the CLI creates is a FakeEncoder (as tests/hardening_run.py does out of process)."""
+    """Every Encoder the CLI creates is a FakeEncoder (as tests/support/hardening_run.py does out of process)."""
     import index.encoders
 
     monkeypatch.setattr(
@@ -68,7 +68,7 @@ def assert_one_error(result: Result, *needles: str) -> str:
 
 
 def spawn(args: list[str], *, env: dict[str, str] | None = None, cwd: Path = REPO) -> subprocess.Popen:
-    """``relnotes ARGS`` in a child process through tests/hardening_run.py (stdout/stderr piped)."""
+    """``relnotes ARGS`` in a child process through tests/support/hardening_run.py (stdout/stderr piped)."""
     full = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1", **(env or {})}
     return subprocess.Popen(
         [sys.executable, str(RUNNER), *[str(a) for a in args]],

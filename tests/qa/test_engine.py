@@ -12,6 +12,7 @@ from qa import cite
 from qa.answer.engine import NOT_CONFIDENT
 from qa.errors import BadQuestion
 from corpus.sentences import split_sentences
+from tests.support.paths import REPO
 
 
 def test_answer_sentences_are_verbatim_quotes_of_their_passages(engine) -> None:
@@ -115,7 +116,7 @@ def test_bm25_mode_never_imports_torch(bundled_index: Path) -> None:
         "heavy = [m for m in ('torch', 'sentence_transformers', 'faiss') if m in sys.modules]\n"
         "assert not heavy, heavy\n"
     )
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parent.parent)
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO)
 
 
 def test_sentence_vector_cache_is_bounded_and_changes_nothing(bundled_index: Path, monkeypatch) -> None:

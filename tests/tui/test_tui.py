@@ -12,7 +12,7 @@ from qa.history import History
 from qa.tui.app import ChatApp, make_app
 from qa.tui.screens import ErrorScreen, HelpScreen, PassageScreen, ReleasePicker
 from qa.tui.widgets import AnswerCard, FilterChip, PassageItem, QuestionBubble, QuestionInput, StatusBar
-from tui_fakes import FakeBackend
+from tests.support.tui_fakes import FakeBackend
 
 SIZE = (100, 30)
 
@@ -539,10 +539,10 @@ async def test_the_status_bar_says_when_the_corpus_changed_since_the_build():
 def test_section_view_shows_text_shared_by_neighbouring_chunks_once():
     from dataclasses import replace
 
-    from fakes import make_chunk
+    from tests.support.fakes import make_chunk
     from qa.model import Passage
     from qa.answer.section import overlap, section_view
-    from tui_fakes import citation
+    from tests.support.tui_fakes import citation
 
     def sibling(n, text, lines):
         return replace(make_chunk(n, text), section=("S",), lines=lines)

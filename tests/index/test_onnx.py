@@ -17,11 +17,10 @@ from index.onnx_query import ONNX_FILE, TOKENIZER_FILE, OnnxQueryEncoder, export
 from index.reader import LoadedIndex
 from index.search import Searcher
 from index.build import build_index
+from tests.support.fakes import FakeEncoder, make_chunk
+from tests.support.paths import QUESTION_SETS, REPO
 
-from fakes import FakeEncoder, make_chunk
-
-REPO = Path(__file__).resolve().parent.parent
-QUESTIONS = [json.loads(line)["question"] for line in (REPO / "benchmarks/questions/pytorch.jsonl").open()]
+QUESTIONS = [json.loads(line)["question"] for line in (QUESTION_SETS / "pytorch.jsonl").open()]
 HEAVY = ("torch", "transformers", "sentence_transformers")
 CORPUS = {"fingerprint": "f", "inputs": ["<test>"], "documents": {}}
 

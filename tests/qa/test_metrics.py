@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import math
-from typing import Sequence
 from pathlib import Path
+from typing import Sequence
 
 import pytest
 import pytrec_eval
 
-from fakes import make_chunk
 from qa.eval.questions import Question, QuestionSetError, load_questions, normalise
 from qa.eval.metrics import Ranking, hit_at, mrr_at, ndcg_at
+from tests.support.fakes import make_chunk
+from tests.support.paths import QUESTION_SETS
 
 RANKINGS = [
     Ranking("a", ("x", "r1", "y", "r2"), frozenset({"r1", "r2"})),  # first hit at 2
@@ -72,7 +73,7 @@ def test_question_set_errors_name_the_line(tmp_path: Path) -> None:
 
 
 def test_the_shipped_question_set_is_well_formed() -> None:
-    questions = load_questions(Path(__file__).parent.parent / "benchmarks" / "questions" / "pytorch.jsonl")
+    questions = load_questions(QUESTION_SETS / "pytorch.jsonl")
     assert len(questions) >= 80
     assert {q.version for q in questions} == {"2.9", "2.13", "2.14"}
     assert {q.kind for q in questions} == {"lexical", "paraphrase", "release", "number", "howto", "which-release"}

@@ -6,7 +6,6 @@ import shutil
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,8 +13,7 @@ import pytest
 from index.dense import DenseIndex
 from index.encoders import Encoder, bundled_model_path
 from index.errors import DenseIndexFileError, ModelNotFound, RelnotesIndexError
-
-REPO = Path(__file__).resolve().parent.parent
+from tests.support.paths import REPO
 
 _NO_NETWORK_PROBE = """
 import socket, sys, time

@@ -7,7 +7,7 @@ from click.testing import CliRunner
 from qa.history import History
 from qa.tui.app import make_app
 from qa.tui.widgets import QuestionInput
-from tui_fakes import FakeBackend
+from tests.support.tui_fakes import FakeBackend
 
 SIZE = (100, 30)
 

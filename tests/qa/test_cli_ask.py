@@ -11,8 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from qa.cli import cli
-
-REPO = Path(__file__).resolve().parent.parent
+from tests.support.paths import DATA, QUESTION_SETS
 
 
 def run(*args: str, stdin: str | None = None):
@@ -154,7 +153,7 @@ def test_eval_reports_every_mode_and_enforces_floors(bundled_index: Path, tmp_pa
 )
 def test_bundled_question_set_floor(bundled_index: Path, name: str, floors: tuple[float, float, float]) -> None:
     """A shipped question set through the engine, hybrid: floors (hit@1, hit@5, MRR@10) that fail on regressions."""
-    result = run("eval", str(REPO / "benchmarks" / "questions" / name), "--index", str(bundled_index),
+    result = run("eval", str(QUESTION_SETS / name), "--index", str(bundled_index),
                  "--mode", "bm25,hybrid", "--json")
     modes = json.loads(result.stdout)["modes"]
     hybrid, bm25 = modes["hybrid"]["metrics"], modes["bm25"]["metrics"]
@@ -163,7 +162,7 @@ def test_bundled_question_set_floor(bundled_index: Path, name: str, floors: tupl
     assert hybrid["MRR@10"] > bm25["MRR@10"] and hybrid["nDCG@10"] > bm25["nDCG@10"]
 
 
-BEIR_MINI = REPO / "tests" / "data" / "beir-mini"
+BEIR_MINI = DATA / "beir-mini"
 
 
 def test_eval_beir_indexes_the_dataset_and_scores_documents(tmp_path: Path) -> None:

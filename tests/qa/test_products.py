@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from fakes import FakeEncoder, make_chunk
 from index import build as store
 from index.reader import LoadedIndex
 from qa.cli import cli
 from qa.answer.engine import Engine
 from qa.answer.question import find_releases, named_products
+from tests.support.fakes import FakeEncoder, make_chunk
 
 CORPUS = {"fingerprint": "f0", "inputs": ["<test>"], "documents": {"d": {"source": "x", "sha256": "0"}}}
 NOTES = [  # (product, version, text): both products have a 1.5 and talk about the same things

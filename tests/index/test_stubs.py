@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from fakes import FakeEncoder, make_chunk
 from index import build as store
 from index.reader import LoadedIndex
 from index.search import Searcher, stub_mask
+from tests.support.fakes import FakeEncoder, make_chunk
 
 CORPUS = {"fingerprint": "f0", "inputs": ["<test>"], "documents": {"d": {"source": "x", "sha256": "0"}}}
 

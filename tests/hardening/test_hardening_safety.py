@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import NETWORK_ATTEMPTS, NetworkAccessError
-from hardening import cli, fake_model, run_child, write_notes  # noqa: F401 (fixture)
 from index.fusion import FusionParams, fuse, minmax, rrf
+from tests.conftest import NETWORK_ATTEMPTS, NetworkAccessError
+from tests.support.hardening import cli, fake_model, run_child, write_notes  # noqa: F401 (fixture)
 
 GUARDS = {"RELNOTES_TEST_GUARDS": "1"}
 

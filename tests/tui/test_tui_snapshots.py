@@ -1,6 +1,6 @@
 """Snapshots of the chat at 80x24 over the deterministic fake backend (SVGs in __snapshots__/).
 
-Update them after an intended change with: .venv/bin/python -m pytest tests/test_tui_snapshots.py --snapshot-update
+Update them after an intended change with: .venv/bin/python -m pytest tests/tui/test_tui_snapshots.py --snapshot-update
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 from qa.history import History
 from qa.tui.app import make_app
 from qa.service import IndexInfo
-from tui_fakes import FakeBackend
+from tests.support.tui_fakes import FakeBackend
 
 SIZE = (80, 24)
 

@@ -144,7 +144,7 @@ def test_scores_fall_with_rank_whatever_moved_first(engine, question: str) -> No
 
 
 def test_falling_lifts_only_what_was_moved() -> None:
-    from fakes import make_chunk
+    from tests.support.fakes import make_chunk
     from index.search import Hit
     from qa.answer.engine import SCORE_STEP, _falling
 

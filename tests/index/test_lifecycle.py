@@ -9,9 +9,9 @@ import pytest
 
 import index.encoders
 import index.lifecycle as service
-from fakes import FakeEncoder
 from index.errors import IndexStale
 from index.layout import MANIFEST
+from tests.support.fakes import FakeEncoder
 
 NOTES = {
     "a.md": "# Tool 1.0\n\n## Features\n\nAdded the frobnicator for fast widgets.\n\n## Fixes\n\nFixed a crash on start.\n",

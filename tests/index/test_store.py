@@ -11,7 +11,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fakes import FakeEncoder, make_chunk
 from index import atomic
 from index import build as store
 from index.errors import IndexCorrupt, IndexMissing, IndexWriteError
@@ -19,6 +18,7 @@ from index.manifest import FORMAT_VERSION, read_manifest
 from index.reader import LoadedIndex
 from index.search import Searcher
 from index.tokenizer import tokenize
+from tests.support.fakes import FakeEncoder, make_chunk
 
 TEXTS = [
     ("MPS gets native Metal kernels for lu_factor and lu_solve, over 100x faster.", "2.14"),

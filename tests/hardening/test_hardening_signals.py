@@ -1,7 +1,7 @@
 """Hardening catalogue, interruptions and concurrency (docs/hardening.md): real child processes
 of ``relnotes index`` stopped at each point of a build by SIGINT or SIGTERM, two builds at
 once, and questions while a build runs. The child pauses at a named point (see
-tests/hardening_run.py) and the test signals it there."""
+tests/support/hardening_run.py) and the test signals it there."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from hardening import cli, fake_model, listing, spawn, wait_for_line, write_notes  # noqa: F401 (fixture)
 from index.reader import LoadedIndex
+from tests.support.hardening import cli, fake_model, listing, spawn, wait_for_line, write_notes  # noqa: F401 (fixture)
 
 FAKE = {"RELNOTES_TEST_FAKE_ENCODER": "1"}
 CHANGED = {"c.md": "# Tool 1.2\n\n## Features\n\nA brand new gadget.\n"}  # 3 documents, 4 chunks

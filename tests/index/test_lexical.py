@@ -2,7 +2,6 @@
 
 import json
 import random
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,8 +9,7 @@ import pytest
 from index.errors import IndexCorrupt
 from index.lexical import DEFAULT_PARAMS, BM25Params, LexicalIndex
 from index.tokenizer import tokenize
-
-DATA = Path(__file__).resolve().parent.parent / "corpus" / "data"
+from tests.support.paths import BUNDLED
 
 PARAMS = [
     DEFAULT_PARAMS,
@@ -39,7 +37,7 @@ SYNTH_QUERIES = [["w0"], ["w0", "w0", "w1"], ["w3", "w50", "w400"], ["w7", "nope
 def _paragraphs() -> list[str]:
     """The bundled PyTorch docs, split on blank lines."""
     out = []
-    for path in sorted(DATA.iterdir()):
+    for path in sorted(BUNDLED.iterdir()):
         text = path.read_text(encoding="utf-8")
         if path.suffix == ".json":
             record = json.loads(text)

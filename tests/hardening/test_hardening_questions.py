@@ -11,13 +11,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from corpus.errors import CorpusError
-from fakes import FakeEncoder, make_chunk
-from hardening import assert_one_error, cli, fake_model, write_notes  # noqa: F401 (fixture)
 from index import build as store
 from index.errors import RelnotesIndexError
 from index.reader import LoadedIndex
 from qa.answer.engine import Engine
 from qa.errors import QAError
+from tests.support.fakes import FakeEncoder, make_chunk
+from tests.support.hardening import assert_one_error, cli, fake_model, write_notes  # noqa: F401 (fixture)
 
 NOT_CONFIDENT = "No passage answers this confidently; the nearest passages follow."
 

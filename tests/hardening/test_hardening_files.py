@@ -14,8 +14,8 @@ import pytest
 
 from corpus import load_corpus, load_documents, parse_sections
 from corpus.chunking import MODEL_MAX_TOKENS, embedding_windows, estimate_tokens
-from hardening import assert_one_error, cli, fake_model, open_dir, unprivileged  # noqa: F401 (fixtures)
-from test_corpus_chunks import check_invariants
+from tests.support.hardening import assert_one_error, cli, fake_model, open_dir, unprivileged  # noqa: F401 (fixtures)
+from tests.support.invariants import check_invariants
 
 
 def _zip_bytes(tmp: Path) -> bytes:

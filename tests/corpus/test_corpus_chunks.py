@@ -17,46 +17,19 @@ from corpus import (
     EmptyFile,
     JSONShapeError,
     MissingBody,
-    chrome_lines,
     estimate_tokens,
     load_chunks,
     load_corpus,
 )
 from corpus.chunking import MIN_WORDS, TARGET_WORDS, TOKEN_BUDGET, WINDOW_TOKEN_BUDGET, WINDOW_WORDS, embedding_windows
 from corpus.textform import index_form
+from tests.support.invariants import check_invariants, words
+from tests.support.paths import BUNDLED, CHANGELOGS, DATA
 
-DATA = Path(__file__).parent / "data"
-CHANGELOGS = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "changelogs"
 needs_changelogs = pytest.mark.skipif(not CHANGELOGS.is_dir(), reason="../shared/data/changelogs not available")
 INPUTS = {"bundled": None, "fixtures": [DATA]}
 if CHANGELOGS.is_dir():
     INPUTS.update(rust=[CHANGELOGS / "rust-RELEASES.md"], pydantic=[CHANGELOGS / "pydantic-HISTORY.md"])
-
-
-def words(text: str) -> set[str]:
-    text = re.sub(r"<[^>]*>", " ", text)  # heading breadcrumbs drop tags ...
-    text = re.sub(r"\]\([^)]*\)", "] ", text)  # ... and link targets
-    return set(re.findall(r"[A-Za-z0-9]+", text))
-
-
-def squash(text: str) -> str:
-    return "".join(text.split())
-
-
-def check_invariants(loaded) -> None:
-    doc = loaded.document
-    lines = doc.text.split("\n")
-    chrome = set(chrome_lines(doc))
-    kept = "\n".join(line for n, line in enumerate(lines, start=1) if n not in chrome)
-    covered: set[str] = set()
-    for c in loaded.chunks:
-        covered |= words(c.text) | words(" ".join(c.section))
-        start, end = c.lines
-        assert 1 <= start <= end <= len(lines)
-        assert squash(c.text) in squash("\n".join(lines[start - 1 : end])), (c.section, c.lines)
-        assert not set(range(start, end + 1)) & chrome
-    lost = words(kept) - covered
-    assert not lost, sorted(lost)[:20]
 
 
 @pytest.mark.parametrize("name", list(INPUTS), ids=list(INPUTS))
@@ -167,7 +140,7 @@ def test_ids_unique_and_stable(tmp_path):
     assert [c.id for c in a] == [c.id for c in b] and len({c.id for c in a}) == len(a)
     copy = tmp_path / "copy"
     copy.mkdir()
-    for p in (Path(__file__).parents[1] / "corpus" / "data").iterdir():
+    for p in BUNDLED.iterdir():
         shutil.copy(p, copy / p.name)
     assert {c.id for c in load_chunks([copy])} == {c.id for c in first}
 

@@ -1,14 +1,11 @@
 """Tests for section trees: Markdown and plain-text headings, repairs, chrome and changelogs."""
 
-from pathlib import Path
-
 import pytest
 
 from corpus import chrome_lines, load_corpus, load_documents, parse_sections
 from corpus.versions import release_version
+from tests.support.paths import CHANGELOGS, DATA
 
-DATA = Path(__file__).parent / "data"
-CHANGELOGS = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "changelogs"
 needs_changelogs = pytest.mark.skipif(not CHANGELOGS.is_dir(), reason="../shared/data/changelogs not available")
 
 

@@ -1,12 +1,12 @@
-"""Run ``relnotes`` in a child process under test guards (used by tests/test_hardening_*.py).
+"""Run ``relnotes`` in a child process under test guards (used by tests/hardening/test_hardening_*.py).
 
-Usage: ``python tests/hardening_run.py ARGS...`` runs ``relnotes ARGS...``. Environment:
+Usage: ``python tests/support/hardening_run.py ARGS...`` runs ``relnotes ARGS...``. Environment:
 
 - ``RELNOTES_TEST_GUARDS=1``: any socket connect or unpickling ends the process at once with
   exit code 97 (socket) or 98 (pickle) and a ``guard:`` line on stderr, so no library can
   swallow the failure. ``RELNOTES_TEST_GUARD_TORCH=1`` also imports torch first and guards
   ``torch.load``.
-- ``RELNOTES_TEST_FAKE_ENCODER=1``: tests/fakes.py's FakeEncoder replaces the model (fast);
+- ``RELNOTES_TEST_FAKE_ENCODER=1``: tests/support/fakes.py's FakeEncoder replaces the model (fast);
   ``RELNOTES_TEST_FAKE_DIM`` sets its width (default 32).
 - ``RELNOTES_TEST_PAUSE=POINT`` (and ``RELNOTES_TEST_PAUSE_S``, default 5): at that point of
   an index build, print ``PAUSE POINT`` on stderr and sleep, so a test can signal the
@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _die(code: int, what: str) -> None:
@@ -83,9 +83,8 @@ def install_guards() -> None:
 
 
 def install_fake_encoder() -> None:
-    """Every model is tests/fakes.py's FakeEncoder (named after the --model folder, if any)."""
-    sys.path.insert(0, str(HERE))
-    from fakes import FakeEncoder
+    """Every model is tests/support/fakes.py's FakeEncoder (named after the --model folder, if any)."""
+    from tests.support.fakes import FakeEncoder
 
     import index.encoders
 
@@ -147,6 +146,8 @@ def install_pause(point: str, seconds: float) -> None:
 
 
 def main() -> None:
+    # Run as a script, sys.path starts at tests/support/: put this checkout first (its qa, its tests.support).
+    sys.path.insert(0, str(REPO))
     if os.environ.get("RELNOTES_TEST_GUARDS") == "1":
         install_guards()
     if os.environ.get("RELNOTES_TEST_FAKE_ENCODER") == "1":

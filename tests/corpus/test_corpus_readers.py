@@ -19,6 +19,7 @@ from corpus import (
     bundled_paths,
     load_documents,
 )
+from tests.support.paths import DATA
 
 BUNDLED = ["pytorch-2.13-release-blog.txt", "pytorch-2.14-news-apple-silicon-gpu.txt",
            "pytorch-2.14-release-blog.json", "pytorch-2.9-release-blog.txt"]
@@ -115,7 +116,7 @@ def test_same_name_in_two_folders_gets_distinct_ids(tmp_path):
 
 def test_ids_stable_across_folders(tmp_path):
     for root in ("one", "two"):
-        shutil.copytree(Path(__file__).parent / "data", tmp_path / root / "data")
+        shutil.copytree(DATA, tmp_path / root / "data")
     a = load_documents([tmp_path / "one" / "data"])
     b = load_documents([tmp_path / "two" / "data"])
     assert [d.id for d in a] == [d.id for d in b]

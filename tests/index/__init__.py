@@ -1,0 +1,1 @@
+"""Tests of index/: tokenizer, BM25, dense, fusion, sentence list, build, lifecycle, ONNX."""

@@ -1,0 +1,1 @@
+"""Helpers imported by tests in any folder: fakes, the hardening runner, shared invariants, paths."""
