@@ -10,7 +10,7 @@ import csv
 import json
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from ..errors import BEIRError
 from .metrics import Metrics
@@ -24,46 +24,46 @@ class BEIRResult:
     metrics: Metrics
 
 
+def _records(directory: Path, name: str, expected: str, fields: tuple[str, ...]) -> Iterator[dict]:
+    """The JSON objects of ``directory/name``, one a line (blank lines skipped), each with ``fields``.
+
+    Raises:
+        BEIRError: the file cannot be read, or a line is not such an object (``expected`` says what is).
+    """
+    path = directory / name
+    try:
+        with open(path, encoding="utf-8") as fh:
+            for number, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    obj = json.loads(line)
+                    if not isinstance(obj, dict) or any(f not in obj for f in fields):
+                        raise KeyError
+                except (json.JSONDecodeError, KeyError):
+                    raise BEIRError(f"{path} line {number}: expected {expected}") from None
+                yield obj
+    except OSError as exc:
+        raise BEIRError(f"Cannot read {path} ({exc.strerror}); is {directory} a BEIR folder?") from None
+
+
 def load_corpus(directory: Path) -> tuple[list[str], list[str]]:
     """Document ids and texts (title + " " + text, stripped) from corpus.jsonl, in file order.
 
     Raises:
         BEIRError: the file cannot be read, or a line is not a JSON object with "_id".
     """
-    path = directory / "corpus.jsonl"
     ids, texts = [], []
-    try:
-        with open(path, encoding="utf-8") as fh:
-            for number, line in enumerate(fh, 1):
-                if line.strip():
-                    try:
-                        obj = json.loads(line)
-                        doc_id = str(obj["_id"])
-                    except (json.JSONDecodeError, KeyError, TypeError):
-                        raise BEIRError(f"{path} line {number}: expected a JSON object with '_id'") from None
-                    ids.append(doc_id)
-                    texts.append(f"{obj.get('title') or ''} {obj.get('text') or ''}".strip())
-    except OSError as exc:
-        raise BEIRError(f"Cannot read {path} ({exc.strerror}); is {directory} a BEIR folder?") from None
+    for obj in _records(directory, "corpus.jsonl", "a JSON object with '_id'", ("_id",)):
+        ids.append(str(obj["_id"]))
+        texts.append(f"{obj.get('title') or ''} {obj.get('text') or ''}".strip())
     return ids, texts
 
 
 def load_queries(directory: Path) -> dict[str, str]:
     """Query id -> text from queries.jsonl."""
-    path = directory / "queries.jsonl"
-    out = {}
-    try:
-        with open(path, encoding="utf-8") as fh:
-            for number, line in enumerate(fh, 1):
-                if line.strip():
-                    try:
-                        obj = json.loads(line)
-                        out[str(obj["_id"])] = str(obj["text"])
-                    except (json.JSONDecodeError, KeyError, TypeError):
-                        raise BEIRError(f"{path} line {number}: expected {{\"_id\": ..., \"text\": ...}}") from None
-    except OSError as exc:
-        raise BEIRError(f"Cannot read {path} ({exc.strerror}); is {directory} a BEIR folder?") from None
-    return out
+    expected = '{"_id": ..., "text": ...}'
+    return {str(o["_id"]): str(o["text"]) for o in _records(directory, "queries.jsonl", expected, ("_id", "text"))}
 
 
 def load_qrels(directory: Path, split: str) -> dict[str, dict[str, int]]:
