@@ -19,6 +19,7 @@ SENTENCE_KEYS = "sentences.json"  # the key (text hash) of each sentence row
 SENTENCE_CHUNKS = "sentence_chunks.npy"  # (chunk row, sentence row) pairs, in chunk order
 QUERY_ENCODER = "query_encoder.onnx"  # the model's transformer exported for torch-free queries
 QUERY_TOKENIZER = "query_tokenizer.json"  # its tokenizer
+INDEXES = "indexes"  # user cache folder of the default index directories
 
 LEXICAL_FILES = (LEXICAL_META, LEXICAL_ARRAYS)
 SENTENCE_FILES = (SENTENCE_VECTORS, SENTENCE_KEYS, SENTENCE_CHUNKS)
@@ -26,6 +27,13 @@ SENTENCE_FILES = (SENTENCE_VECTORS, SENTENCE_KEYS, SENTENCE_CHUNKS)
 LAZY_FILES = (VECTORS, *SENTENCE_FILES)
 # Optional: a build writes them when the model allows; their damage only costs speed.
 OPTIONAL_FILES = (QUERY_ENCODER, QUERY_TOKENIZER)
+
+
+def cache_home() -> Path:
+    """The user cache directory of relnotes (platformdirs), holding ``indexes/``."""
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("relnotes-qa", appauthor=False))
 
 
 def lock_file(directory: Path) -> Path:

@@ -16,7 +16,7 @@ from corpus.chunking import CHUNKER_VERSION
 from .errors import IndexCorrupt, IndexMissing, IndexStale
 from .atomic import build_lock, recover
 from .build import BuildReport, Progress, build_index
-from .layout import OPTIONAL_FILES, SENTENCE_CHUNKS, SENTENCE_VECTORS
+from .layout import INDEXES, OPTIONAL_FILES, SENTENCE_CHUNKS, SENTENCE_VECTORS, cache_home
 from .manifest import FORMAT_VERSION, Manifest, read_manifest, verify_files
 from .reader import LoadedIndex
 from .tokenizer import TOKENIZER_VERSION, tokenizer_settings
@@ -26,9 +26,7 @@ Notify = Callable[[str], None]
 
 def cache_root() -> Path:
     """The user cache directory for indexes (platformdirs)."""
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("relnotes-qa", appauthor=False)) / "indexes"
+    return cache_home() / INDEXES
 
 
 def default_index_dir(paths: Sequence[Path] | None, model_path: Path | None = None) -> Path:
