@@ -134,7 +134,7 @@ def build_index(
         IndexBusy: another process kept the build lock too long.
     """
     from .lexical import DEFAULT_PARAMS, LexicalIndex
-    from .onnx_export import write_query_encoder
+    from .onnx_export import cached_query_encoder
 
     started = time.perf_counter()
     params = bm25_params or DEFAULT_PARAMS
@@ -151,18 +151,19 @@ def build_index(
         sentences, sentence_map = corpus_sentences(c.text for c in chunks)
         sentence_keys = [sentence_key(s) for s in sentences]
         sentence_vectors, _ = _embed(sentences, sentence_keys, encoder, previous_sentences or {}, progress)
+        model = {"name": encoder.name, "path": str(encoder.path), "dim": int(vectors.shape[1])}
+        # The torch-free query path (index.onnx_query): exported once per model into the user
+        # cache, reused by every index of that model; the manifest records only its key.
+        query = cached_query_encoder(encoder, notify=notify)
+        if query is not None:
+            model["query_encoder"] = query
         tmp = make_tmp(directory)
         try:
             _write_chunks(tmp / CHUNKS, chunks, keys)
             lexical_files = LexicalIndex.build([tokenize(c.index_text) for c in chunks], params).save(tmp)
             _write_vectors(tmp / VECTORS, vectors, owners)
-            model = {"name": encoder.name, "path": str(encoder.path), "dim": int(vectors.shape[1])}
-            query = write_query_encoder(tmp, encoder, previous=directory, notify=notify)
-            if query is not None:  # the torch-free query path (index.onnx_query)
-                model["query_encoder"] = query
             sentence_files = write_sentence_vectors(tmp, sentence_keys, sentence_vectors, sentence_map)
-            names = [CHUNKS, VECTORS, *lexical_files, *sentence_files,
-                     *([query["file"], query["tokenizer"]] if query else [])]
+            names = [CHUNKS, VECTORS, *lexical_files, *sentence_files]
             manifest = Manifest(
                 format_version=FORMAT_VERSION,
                 created=datetime.now(timezone.utc).isoformat(timespec="seconds"),

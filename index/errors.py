@@ -38,4 +38,4 @@ class UnknownMode(RelnotesIndexError):
 
 
 class QueryEncoderUnavailable(RelnotesIndexError):
-    """Raised when the index's ONNX query encoder cannot be loaded (the caller falls back to torch)."""
+    """Raised when the ONNX query encoder is missing, damaged or cannot be loaded (the caller falls back to torch)."""

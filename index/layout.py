@@ -1,8 +1,11 @@
-"""Every file name of an index directory in one place, and which of them are read lazily.
+"""Every file name of an index directory (and of the query encoder cache) in one place, and
+which of them are read lazily.
 
 An index directory holds the manifest (what built it, with each file's checksum), the chunks,
 the BM25 statistics, the window vectors and the sentence vectors. The manifest lists the files
-a build wrote; readers check the eager ones on open and the lazy ones on first use.
+a build wrote; readers check the eager ones on open and the lazy ones on first use. The ONNX
+query encoder lives once per model in the user cache (``index.encoder_cache``); the manifest
+records its key.
 """
 
 from __future__ import annotations
@@ -19,13 +22,23 @@ SENTENCE_KEYS = "sentences.json"  # the key (text hash) of each sentence row
 SENTENCE_CHUNKS = "sentence_chunks.npy"  # (chunk row, sentence row) pairs, in chunk order
 QUERY_ENCODER = "query_encoder.onnx"  # the model's transformer exported for torch-free queries
 QUERY_TOKENIZER = "query_tokenizer.json"  # its tokenizer
+ENCODER_RECORD = "export.json"  # beside them in a cache entry: key, spec, each file's sha256 and size
+INDEXES = "indexes"  # user cache folder of the default index directories
+ENCODERS = "encoders"  # user cache folder of the query encoder exports, one entry per model
 
 LEXICAL_FILES = (LEXICAL_META, LEXICAL_ARRAYS)
 SENTENCE_FILES = (SENTENCE_VECTORS, SENTENCE_KEYS, SENTENCE_CHUNKS)
 # Checked and read when first searched: a bm25 question never touches them.
 LAZY_FILES = (VECTORS, *SENTENCE_FILES)
-# Optional: a build writes them when the model allows; their damage only costs speed.
+# Only in indexes built before the encoder cache (still read); their damage only costs speed.
 OPTIONAL_FILES = (QUERY_ENCODER, QUERY_TOKENIZER)
+
+
+def cache_home() -> Path:
+    """The user cache directory of relnotes (platformdirs), holding ``indexes/`` and ``encoders/``."""
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("relnotes-qa", appauthor=False))
 
 
 def lock_file(directory: Path) -> Path:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +17,7 @@ from corpus.chunking import CHUNKER_VERSION
 from .errors import IndexCorrupt, IndexMissing, IndexStale
 from .atomic import build_lock, recover
 from .build import BuildReport, Progress, build_index
-from .layout import OPTIONAL_FILES, SENTENCE_CHUNKS, SENTENCE_VECTORS
+from .layout import INDEXES, OPTIONAL_FILES, SENTENCE_CHUNKS, SENTENCE_VECTORS, cache_home
 from .manifest import FORMAT_VERSION, Manifest, read_manifest, verify_files
 from .reader import LoadedIndex
 from .tokenizer import TOKENIZER_VERSION, tokenizer_settings
@@ -26,9 +27,7 @@ Notify = Callable[[str], None]
 
 def cache_root() -> Path:
     """The user cache directory for indexes (platformdirs)."""
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("relnotes-qa", appauthor=False)) / "indexes"
+    return cache_home() / INDEXES
 
 
 def default_index_dir(paths: Sequence[Path] | None, model_path: Path | None = None) -> Path:
@@ -128,6 +127,8 @@ def open_index(
     encoder = Encoder(model_path)
     current, reasons = (None, [REBUILD]) if rebuild else _check(directory, corpus, encoder, dense)
     if not reasons:
+        if update:
+            _restore_query_encoder(current, encoder, notify)
         return current, None
     if not update:
         if reasons == [NO_INDEX]:
@@ -138,6 +139,7 @@ def open_index(
         if not rebuild:  # another process may have rebuilt it while we waited for the lock
             current, reasons = _check(directory, corpus, encoder, dense)
             if not reasons:
+                _restore_query_encoder(current, encoder, notify)
                 return current, None
         if notify and reasons not in ([NO_INDEX], [REBUILD]):  # those the user knows already
             notify(f"Rebuilding index at {directory}: {'; '.join(reasons)}")
@@ -168,6 +170,28 @@ def open_index(
     loaded = LoadedIndex(directory)
     loaded.set_encoder(encoder)
     return loaded, report
+
+
+def _restore_query_encoder(loaded: LoadedIndex, encoder, notify: Notify | None) -> None:
+    """Export the ONNX query encoder again when a fresh index's entry is gone from the cache.
+
+    The check is a few stats and a small JSON read (the question path stays fast); only a
+    missing or incomplete entry costs the export (torch, the model and the export: about 8 s).
+    A failed export leaves queries on sentence-transformers, as at build time.
+    """
+    from .encoder_cache import entry_present
+    from .reader import ONNX_ENV
+
+    info = loaded.manifest.model.get("query_encoder")
+    if not isinstance(info, dict) or "key" not in info or os.environ.get(ONNX_ENV, "").strip() == "0":
+        return
+    if entry_present(info):
+        return
+    from .onnx_export import cached_query_encoder
+
+    if notify:
+        notify(f"Exporting the ONNX query encoder of {encoder.name} again (missing from the cache)")
+    cached_query_encoder(encoder, notify=notify, expected=info)
 
 
 NO_INDEX = "no index yet"

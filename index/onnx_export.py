@@ -1,8 +1,10 @@
-"""Index-time export of the model's transformer to ONNX, so queries can skip importing torch.
+"""Build-time export of the model's transformer to ONNX, so queries can skip importing torch.
 
-Runs inside ``build_index`` where the sentence-transformers model is (or will anyway be) loaded.
-The export is an optimisation: when it is not possible or fails, the build goes on without it
-and queries keep using sentence-transformers.
+Runs inside ``build_index`` where the sentence-transformers model is (or will anyway be) loaded,
+and in ``open_index`` when an index's export was pruned from the cache. The export goes to the
+user cache once per model (``index.encoder_cache``); an index only records its key. It is an
+optimisation: when it is not possible or fails, the build goes on without it and queries keep
+using sentence-transformers.
 """
 
 from __future__ import annotations
@@ -12,68 +14,64 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 
-from .errors import IndexCorrupt, IndexMissing, QueryEncoderUnavailable
-from .manifest import read_manifest, verify_files
+from .encoder_cache import ensure_entry, model_key
+from .errors import IndexBusy, IndexWriteError, QueryEncoderUnavailable
 from .onnx_query import OnnxQueryEncoder, export_spec
 
 OPSET = 17
 MIN_COSINE = 0.9999
 _PROBES = ("hello", "How do I turn on NVGEMM in Inductor?", "torch.compile " * 40)
-# What torch.onnx.export, onnx and onnxruntime raise when the export cannot be done here.
+# What torch.onnx.export, onnx and onnxruntime raise when the export cannot be done here, and
+# what the cache raises when its folder is not writable or stays locked.
 _EXPORT_ERRORS = (ImportError, OSError, RuntimeError, ValueError, TypeError, AttributeError, KeyError,
-                  IndexError, QueryEncoderUnavailable)
+                  IndexError, QueryEncoderUnavailable, IndexWriteError, IndexBusy)
 
 
-def write_query_encoder(
-    tmp: Path, encoder, *, previous: Path | None = None, notify: Callable[[str], None] | None = None
-) -> dict | None:
-    """Write ``query_encoder.onnx`` and ``query_tokenizer.json`` into ``tmp`` when the model allows.
+def cached_query_encoder(encoder, *, notify: Callable[[str], None] | None = None,
+                         expected: dict | None = None) -> dict | None:
+    """The manifest record of the model's ONNX export in the user cache, exporting it if missing.
+
+    A complete entry already in the cache (another index of the same model, or another process
+    that just wrote it) is reused; otherwise the transformer is exported, checked against
+    sentence-transformers and renamed into the cache.
 
     Args:
-        tmp: the temporary build directory.
         encoder: the build's ``index.encoders.Encoder``; any other encoder gets no export.
-        previous: the index being replaced; its exported files are reused when they still match.
         notify: called with a one-line notice when the export fails.
+        expected: an index's record to restore: nothing is exported unless the model still
+            hashes to its key (a changed model folder needs a rebuild, not this export).
 
     Returns:
-        The manifest record (``export_spec``) for the written files, or None when nothing was written.
+        ``{**export_spec, "key": ...}`` for the manifest, or None when there is no usable export.
     """
     if not callable(getattr(encoder, "sentence_transformer", None)):  # not a sentence-transformers Encoder
         return None
     spec = export_spec(encoder.path)
     if spec is None:
         return None
-    files = (tmp / spec["file"], tmp / spec["tokenizer"])
     try:
-        if not _reuse(previous, encoder, spec, tmp):
-            shutil.copyfile(Path(encoder.path) / "tokenizer.json", files[1])
-            _export(encoder, files[0])
-            _check(encoder, tmp, spec)
+        key = model_key(encoder.path, {"spec": spec, "opset": OPSET})
+        if expected is not None and expected != {**spec, "key": key}:
+            if notify:
+                notify(f"The model at {encoder.path} changed since the index was built; queries will load "
+                       "sentence-transformers until it is rebuilt with: relnotes index --rebuild")
+            return None
+        ensure_entry(key, spec, lambda tmp: _export_into(encoder, tmp, spec),
+                     about={"model": {"name": encoder.name, "path": str(encoder.path)}})
     except _EXPORT_ERRORS as exc:
-        for path in files:
-            path.unlink(missing_ok=True)
         if notify:
             detail = str(exc).splitlines()[0] if str(exc) else "no detail"
             notify(f"Skipped the ONNX query encoder ({type(exc).__name__}: {detail}); "
                    "queries will load sentence-transformers")
         return None
-    return spec
+    return {**spec, "key": key}
 
 
-def _reuse(previous: Path | None, encoder, spec: dict, tmp: Path) -> bool:
-    """Copy the exported files of the index being replaced when they were made the same way."""
-    if previous is None:
-        return False
-    try:
-        manifest = read_manifest(previous)
-        if manifest.model.get("path") != str(encoder.path) or manifest.model.get("query_encoder") != spec:
-            return False
-        verify_files(previous, manifest, [spec["file"], spec["tokenizer"]])
-    except (IndexMissing, IndexCorrupt):
-        return False
-    for name in (spec["file"], spec["tokenizer"]):
-        shutil.copyfile(previous / name, tmp / name)
-    return True
+def _export_into(encoder, tmp: Path, spec: dict) -> None:
+    """Write the exported transformer and the model's tokenizer into ``tmp``, then check them."""
+    shutil.copyfile(Path(encoder.path) / "tokenizer.json", tmp / spec["tokenizer"])
+    _export(encoder, tmp / spec["file"])
+    _check(encoder, tmp, spec)
 
 
 def _export(encoder, path: Path) -> None:

@@ -1,10 +1,11 @@
 """Query-time encoder on onnxruntime: the model's transformer exported at index time, no torch.
 
 all-MiniLM-L6-v2 is a BERT transformer followed by mean pooling and L2 normalisation. The index
-build exports the transformer to ``query_encoder.onnx`` and copies the model's ``tokenizer.json``;
-this module tokenizes with the ``tokenizers`` library, runs the graph with onnxruntime and pools
-in numpy, which gives the sentence-transformers vectors (cosine >= 0.9999) in a fraction of a
-second instead of the ~5 s torch import.
+build exports the transformer to ``query_encoder.onnx`` and copies the model's ``tokenizer.json``,
+once per model, into the user cache (``index.encoder_cache``); this module tokenizes with the
+``tokenizers`` library, runs the graph with onnxruntime and pools in numpy, which gives the
+sentence-transformers vectors (cosine >= 0.9999) in a fraction of a second instead of the ~5 s
+torch import.
 """
 
 from __future__ import annotations
@@ -72,13 +73,14 @@ def export_spec(model_path: Path | str | None) -> dict | None:
 
 
 class OnnxQueryEncoder(TextEncoder):
-    """Embeds texts like the sentence-transformers Encoder, from an index's exported ONNX graph."""
+    """Embeds texts like the sentence-transformers Encoder, from the model's exported ONNX graph."""
 
     def __init__(self, directory: Path, info: dict, *, name: str, path: str) -> None:
         """Open the ONNX session and the tokenizer now (about 0.3 s).
 
         Args:
-            directory: the index directory holding the exported files.
+            directory: the folder holding the exported files (a cache entry; the index directory
+                itself for an index built before the cache).
             info: the manifest's ``model["query_encoder"]`` record (see export_spec).
             name: the model name the vectors were built with.
             path: the model folder the vectors were built with.

@@ -58,8 +58,9 @@ class LoadedIndex:
     ) -> None:
         """Read the manifest, chunks and BM25 statistics, checking their checksums.
 
-        The dense files (vectors, ONNX query encoder) are checked when first used. ``notify``
-        gets a one-line notice when the ONNX query encoder is unusable (default: stderr).
+        The dense files (vectors, the ONNX query encoder in the cache) are checked when first
+        used. ``notify`` gets a one-line notice when the ONNX query encoder is unusable (default:
+        stderr).
 
         Raises:
             IndexMissing: there is no index at ``directory``.
@@ -118,8 +119,9 @@ class LoadedIndex:
     def encoder(self):
         """The query encoder: the same model that built the vectors.
 
-        The ONNX export in the index when there is one and it verifies (no torch import);
-        otherwise, or with RELNOTES_ONNX=0, the sentence-transformers Encoder.
+        The model's ONNX export in the user cache (found by the key in the manifest) when there
+        is one and it verifies (no torch import); otherwise, or with RELNOTES_ONNX=0, the
+        sentence-transformers Encoder.
         """
         if self._encoder is None:
             self._encoder = self._onnx_encoder()
@@ -130,19 +132,24 @@ class LoadedIndex:
         return self._encoder
 
     def _onnx_encoder(self):
-        """The index's OnnxQueryEncoder, or None (with a notice when it exists but is unusable)."""
+        """The OnnxQueryEncoder of the index's model, or None (with a notice when it is unusable)."""
         info = self.manifest.model.get("query_encoder")
         if os.environ.get(ONNX_ENV, "").strip() == "0" or not isinstance(info, dict):
             return None
-        if ONNX_FILE not in self.manifest.files:
-            return None
+        from .encoder_cache import open_entry
         from .onnx_query import OnnxQueryEncoder
 
         try:
-            if self._verify:
-                verify_files(self.directory, self.manifest, [ONNX_FILE, TOKENIZER_FILE])
+            if "key" in info:  # the export shared by every index of this model (index.encoder_cache)
+                directory = open_entry(info, verify=self._verify)
+            elif ONNX_FILE in self.manifest.files:  # built before the cache: the export is inside
+                if self._verify:
+                    verify_files(self.directory, self.manifest, [ONNX_FILE, TOKENIZER_FILE])
+                directory = self.directory
+            else:
+                return None
             return OnnxQueryEncoder(
-                self.directory, info, name=str(self.manifest.model.get("name", "")), path=self.model_path
+                directory, info, name=str(self.manifest.model.get("name", "")), path=self.model_path
             )
         except (IndexCorrupt, QueryEncoderUnavailable) as exc:
             self._notify(f"{exc}; using sentence-transformers for queries")

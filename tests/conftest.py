@@ -52,10 +52,31 @@ def _no_network(_no_network_session):
         pytest.fail(f"network access attempted: {attempts}", pytrace=False)
 
 
+@pytest.fixture(scope="session")
+def shared_encoders(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The session's ONNX query encoder cache (``encoders/``), linked into every test's cache.
+
+    A user's cache keeps one export per model for all their indexes; sharing it across tests
+    does the same: the bundled model is exported once per session, and every test that asks
+    ``bundled_index`` a question finds the export (an empty cache would make ``open_index``
+    export it again, with a notice). A test that damages or prunes the cache uses a private one.
+    """
+    return tmp_path_factory.mktemp("encoders")
+
+
+def link_encoders(cache_home: Path, shared: Path) -> None:
+    """Make ``cache_home``/relnotes-qa/encoders the shared encoder cache."""
+    (cache_home / "relnotes-qa").mkdir(parents=True, exist_ok=True)
+    (cache_home / "relnotes-qa" / "encoders").symlink_to(shared, target_is_directory=True)
+
+
 @pytest.fixture(autouse=True)
-def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+def _isolated_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch, shared_encoders: Path
+) -> None:
     """Point HOME and the XDG directories at a temporary folder, so no test touches the user's."""
     home = tmp_path_factory.mktemp("home")
+    link_encoders(home / ".cache", shared_encoders)
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
@@ -64,14 +85,19 @@ def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
 
 
 @pytest.fixture(scope="session")
-def bundled_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The bundled corpus indexed once with the real model (about half a minute on 2 cores)."""
+def bundled_index(tmp_path_factory: pytest.TempPathFactory, shared_encoders: Path) -> Path:
+    """The bundled corpus indexed once with the real model (about half a minute on 2 cores); its
+    ONNX query encoder goes to the shared encoder cache."""
     from click.testing import CliRunner
 
     from qa.cli import cli
 
     directory = tmp_path_factory.mktemp("bundled") / "idx"
-    result = CliRunner().invoke(cli, ["index", "--index", str(directory), "--quiet"], catch_exceptions=False)
+    cache = tmp_path_factory.mktemp("bundled-cache")
+    link_encoders(cache, shared_encoders)
+    with pytest.MonkeyPatch.context() as mp:  # session fixtures set up before the per-test HOME
+        mp.setenv("XDG_CACHE_HOME", str(cache))
+        result = CliRunner().invoke(cli, ["index", "--index", str(directory), "--quiet"], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     assert result.output.startswith("Indexed 4 documents, ")
     return directory
