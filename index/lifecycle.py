@@ -63,7 +63,10 @@ def stale_reasons(manifest: Manifest, corpus: dict, encoder, bm25: dict) -> list
         reasons.append(f"index format {manifest.format_version}, this relnotes writes {FORMAT_VERSION}")
         return reasons
     if manifest.model.get("name") != encoder.name or manifest.model.get("path") != str(encoder.path):
-        reasons.append(f"built with model {manifest.model.get('name')!r}, asked for {encoder.name!r}")
+        if manifest.model.get("name") == encoder.name:  # another copy of it (another install): say where
+            reasons.append(f"built with model {encoder.name!r} at {manifest.model.get('path')}, asked for {encoder.path}")
+        else:
+            reasons.append(f"built with model {manifest.model.get('name')!r}, asked for {encoder.name!r}")
     if manifest.chunker_version != CHUNKER_VERSION:
         reasons.append(f"chunker {manifest.chunker_version} -> {CHUNKER_VERSION}")
     if manifest.tokenizer != {"version": TOKENIZER_VERSION, **tokenizer_settings()}:

@@ -150,3 +150,13 @@ def test_default_index_dir_differs_per_corpus_and_model(tmp_path) -> None:
     assert bundled != service.default_index_dir([tmp_path])
     assert service.default_index_dir([tmp_path]) != service.default_index_dir([tmp_path], tmp_path / "m")
     assert str(bundled).startswith(str(Path.home()))  # the user cache, which conftest points at tmp
+
+
+def test_another_copy_of_the_same_model_names_both_folders(corpus_dir, tmp_path, encoders) -> None:
+    """Two installs of the bundled model share a name: the reason says which folders differ."""
+    loaded, _ = open_(corpus_dir, tmp_path)
+    moved = FakeEncoder(name=loaded.manifest.model["name"])
+    moved.path = tmp_path / "another-install" / "model"
+    corpus = service.describe_corpus(service.load_documents([corpus_dir]), [corpus_dir])
+    reasons = service.stale_reasons(loaded.manifest, corpus, moved, loaded.manifest.bm25)
+    assert reasons == [f"built with model 'fake-encoder' at {loaded.manifest.model['path']}, asked for {moved.path}"]
