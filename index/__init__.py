@@ -60,6 +60,11 @@ def __getattr__(name: str):
     return value
 
 
+def __dir__() -> list[str]:
+    """The API names, loaded or not (PEP 562), for ``dir()`` and tab completion."""
+    return sorted(set(__all__) | set(globals()))
+
+
 __all__ = [
     "MODES",
     "BuildReport",

@@ -149,8 +149,6 @@ def fsync_tree(directory: Path) -> None:
         os.close(fd)
 
 
-
-
 def make_tmp(directory: Path) -> Path:
     """A new temporary sibling of ``directory`` for a build to write into.
 

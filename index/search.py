@@ -67,6 +67,7 @@ class Searcher:
     """Runs queries against one LoadedIndex; caches release masks and query vectors between queries.
 
     ``similarity`` gives the answer the cosines it needs (question against sentences) as floats.
+    Not thread-safe (the caches change on every query): one query at a time.
     """
 
     def __init__(self, index: LoadedIndex, fusion=None) -> None:
@@ -76,11 +77,6 @@ class Searcher:
         self.fusion = fusion or DEFAULT_FUSION
         self.similarity = Similarity(index)
         self._masks: dict[tuple[tuple[str, ...], tuple[str, ...]], np.ndarray | None] = {}
-
-    @property
-    def chunks(self) -> tuple[Chunk, ...]:
-        """Every chunk of the index, in corpus order."""
-        return self.index.chunks
 
     def idf(self, tokens: Sequence[str]) -> list[float]:
         """BM25 idf of each token; a word the corpus never uses gets the highest weight."""

@@ -30,7 +30,6 @@ from .errors import IndexCorrupt
 from .layout import SENTENCE_CHUNKS, SENTENCE_FILES, SENTENCE_KEYS, SENTENCE_VECTORS
 
 
-
 def sentence_key(text: str) -> str:
     """The key of a sentence's vector: a hash of its exact text."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]

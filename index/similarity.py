@@ -27,7 +27,11 @@ SENTENCE_BATCH = 8
 
 
 class Similarity:
-    """Query and sentence vectors of one index, and the cosines the answer needs."""
+    """Query and sentence vectors of one index, and the cosines the answer needs.
+
+    Not thread-safe (its caches change on every question): one question at a time, as
+    ``qa.service.AnswerService`` asks.
+    """
 
     def __init__(self, index) -> None:
         """Args:
@@ -41,14 +45,15 @@ class Similarity:
         return self.index.encoder().encode_query(text)
 
     def query_vector(self, text: str) -> np.ndarray:
-        """The embedding of a question, kept (bounded) for questions asked again."""
+        """The embedding of a question, kept (bounded) for questions asked again (for ``index``
+        itself: arrays never leave the package; answers use ``cosines`` and ``pairwise``)."""
         return self._query(text)
 
     def warm_up(self) -> None:
         """Load the query encoder now, so the first question does not wait for it."""
         self.index.encoder().encode_query("warm up")
 
-    def sentence_vectors(self, texts: Sequence[str]) -> np.ndarray:
+    def _vectors(self, texts: Sequence[str]) -> np.ndarray:
         """Sentence vectors: made at index time when the index has them (no model pass), else
         encoded here and kept in a bounded cache (a batch or a chat meets the same passages often)."""
         stored = self.index.sentence_vectors()
@@ -72,11 +77,11 @@ class Similarity:
         """The cosine of each sentence with the question ``query`` (unit vectors: the inner product)."""
         if not sentences:
             return []
-        return (self.sentence_vectors(list(sentences)) @ self.query_vector(query)).tolist()
+        return (self._vectors(list(sentences)) @ self.query_vector(query)).tolist()
 
     def pairwise(self, first: str, others: Sequence[str]) -> list[float]:
         """The cosine of sentence ``first`` with each of ``others``."""
-        vectors = dict(zip([first, *others], self.sentence_vectors([first, *others])))
+        vectors = dict(zip([first, *others], self._vectors([first, *others])))
         return [float(np.dot(vectors[first], vectors[other])) for other in others]
 
 

@@ -13,6 +13,8 @@ from corpus.model import Chunk
 from .model import Citation
 
 NO_RELEASE = "-"
+SHOWN = " › "  # between headings where a person reads them (terminal, chat)
+PLAIN = " > "  # between headings in text meant to be pasted or parsed (copy, Markdown, CSV, search)
 
 
 def citation_of(chunk: Chunk) -> Citation:
@@ -38,7 +40,7 @@ def release(c: Citation | Chunk) -> str:
     return c.version or NO_RELEASE
 
 
-def heading(c: Citation | Chunk, sep: str = " › ") -> str:
+def heading(c: Citation | Chunk, sep: str = SHOWN) -> str:
     """The heading path, outermost first."""
     return sep.join(c.section)
 
@@ -51,5 +53,5 @@ def location(c: Citation | Chunk) -> str:
 
 def plain(c: Citation) -> str:
     """The citation as one line of plain text: title · release · heading path · file:lines · URL."""
-    parts = [c.title, release(c), heading(c, " > "), location(c)]
+    parts = [c.title, release(c), heading(c, PLAIN), location(c)]
     return " · ".join(parts + ([c.url] if c.url else []))

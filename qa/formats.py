@@ -61,7 +61,7 @@ def csv_rows(records: Iterable[dict]) -> str:
             c = p["citation"]
             writer.writerow({
                 **base, "rank": p["rank"], "score": p["score"], "version": c["version"], "title": c["title"],
-                "section": " > ".join(c["section"]), "source": c["source"], "start_line": c["lines"][0],
+                "section": cite.PLAIN.join(c["section"]), "source": c["source"], "start_line": c["lines"][0],
                 "end_line": c["lines"][1], "url": c["url"] or "", "text": p["text"],
             })
     return out.getvalue()
@@ -86,7 +86,7 @@ def markdown_report(answers: Sequence[tuple[str, Answer]]) -> str:
         lines += [f"**Answer:** {_inline(a.text)}" if a.sentences else f"*{_inline(a.note or '')}*", ""]
         for p in a.passages:
             c = p.citation
-            head = (f"**{p.rank}\\.** {_inline(cite.release(c))} · {_inline(cite.heading(c, ' > '))} · "
+            head = (f"**{p.rank}\\.** {_inline(cite.release(c))} · {_inline(cite.heading(c, cite.PLAIN))} · "
                     f"{_inline(cite.location(c))}")
             lines += [head + (f" · {_inline(c.url)}" if c.url else ""), ""]
             lines += _fenced(p.text)

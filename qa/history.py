@@ -1,7 +1,9 @@
 """The question history of the chat and ``relnotes ask``: one JSON object a line, in the user data folder.
 
 The file is ``history.jsonl`` in ``platformdirs.user_data_dir("relnotes-qa")``, or the file
-named by ``RELNOTES_HISTORY``. Each line is ``{"question", "asked_as", "releases", "time"}``.
+named by ``RELNOTES_HISTORY``. Each line is ``{"question", "asked_as", "releases", "time"}``,
+with ``"products"`` when the question was restricted to some: the turn a conversation ended
+with (``qa.service.Conversation``), so ``ask --follow-up`` reads on as the chat would.
 Appends are one ``write`` of one line to a file opened for appending (no fsync): two chats
 appending at once never interleave inside a line, and a line torn by a crash is skipped when
 read. The last MAX_ENTRIES questions are kept in memory; when the file grows past COMPACT_AT
@@ -96,7 +98,7 @@ class Entry:
         return {**line, "products": list(self.products)} if self.products else line
 
     def turn(self) -> Turn:
-        """The entry as the previous turn of a follow-up (``qa.followup.resolve``)."""
+        """The entry as the previous turn of a follow-up (``qa.answer.followup.resolve``)."""
         return Turn(self.question, self.asked_as, self.releases, self.products)
 
 

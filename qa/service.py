@@ -1,7 +1,7 @@
 """The one way every front end gets answers: the index opened (built or updated when allowed), the
 engine over it, the facts a front end shows about the index, and the follow-up state.
 
-    service = AnswerService.open(corpus_paths, notify=print)   # CLI, chat, MCP, HTTP alike
+    service = AnswerService.open(corpus_paths, notify=print)   # the CLI and the chat alike
     answer = service.ask("what changed for MPS in 2.14?")
     talk = Conversation(service)                                # follow-ups, as in a chat
     follow, answer = talk.ask("and in 2.13?")
@@ -13,10 +13,17 @@ import threading
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from .answer.followup import FollowUp, Turn, resolve
 from .model import Answer, Passage
+
+if TYPE_CHECKING:  # pragma: no cover
+    from corpus.model import Chunk
+    from index import BuildReport, LoadedIndex
+
+    from .answer.engine import Engine
+    from .answer.section import SectionView
 
 Notify = Callable[[str], None]
 Progress = Callable[[int, int], None]
@@ -52,11 +59,15 @@ class IndexInfo:
         return "just now"
 
 
-def open_loaded(corpus_paths: Sequence[Path] = (), index_dir: Path | None = None, model_path: Path | None = None,
-                **options):
-    """The index of a corpus, built or updated first as ``index.open_index`` decides, and the build report.
+def open_corpus_index(corpus_paths: Sequence[Path] = (), index_dir: Path | None = None,
+                      model_path: Path | None = None, **options) -> tuple[LoadedIndex, BuildReport | None]:
+    """The index of a corpus (empty paths: the bundled notes), built or updated first as
+    ``index.open_index`` decides, and the build report (None when nothing was built).
 
-    ``options`` go to ``index.open_index`` (update, rebuild, dense, skip_bad, on_skip, notify, progress).
+    ``options`` go to ``index.open_index``: update, rebuild, dense, skip_bad, on_skip, notify, progress.
+
+    Raises:
+        CorpusError, RelnotesIndexError: as ``index.open_index``.
     """
     from index import open_index
 
@@ -66,7 +77,7 @@ def open_loaded(corpus_paths: Sequence[Path] = (), index_dir: Path | None = None
 class AnswerService:
     """Answers over one opened index; safe to call from worker threads (one question at a time)."""
 
-    def __init__(self, engine, info: IndexInfo, corpus_paths: Sequence[Path] = (),
+    def __init__(self, engine: Engine, info: IndexInfo, corpus_paths: Sequence[Path] = (),
                  model_path: Path | None = None) -> None:
         self.engine = engine
         self.info = info
@@ -107,7 +118,7 @@ class AnswerService:
         """
         from .answer.engine import Engine
 
-        loaded, _ = open_loaded(corpus_paths, index_dir, model_path, update=update, dense=dense,
+        loaded, _ = open_corpus_index(corpus_paths, index_dir, model_path, update=update, dense=dense,
                                 notify=notify, progress=progress)
         counts = loaded.manifest.counts
         info = IndexInfo(
@@ -119,27 +130,41 @@ class AnswerService:
         )
         service = cls(Engine(loaded), info, corpus_paths, model_path)
         if warm:
-            service.engine.searcher.similarity.warm_up()
+            service.engine.warm_up()
         return service
 
     @property
-    def chunks(self):
+    def chunks(self) -> tuple[Chunk, ...]:
         """Every chunk of the index, in corpus order."""
         return self.engine.index.chunks
 
-    def ask(self, question: str, top_k: int = 5, mode: str = "hybrid", releases: Sequence[str] = (),
+    def ask(self, question: str, top_k: int = 5, mode: str = "hybrid", releases: Sequence[str] = (), *,
             typed: str | None = None, products: Sequence[str] = ()) -> Answer:
-        """Answer ``question`` (``Engine.ask``); ``typed`` is what the person typed when it is a resolved follow-up."""
+        """Answer ``question`` with ranked, cited passages (``Engine.ask``), one question at a time.
+
+        Args:
+            question: the question, or a follow-up as resolved (``Conversation.resolve``).
+            top_k: how many passages.
+            mode: "hybrid", "bm25" or "dense".
+            releases: restrict to these releases (added to those the question names).
+            typed: what the person typed, when ``question`` is a resolved follow-up.
+            products: restrict to these products (a follow-up keeps the previous question's).
+
+        Raises:
+            BadQuestion: the question is empty, too long, holds control characters or a bad ``release:``.
+            UnknownMode: ``mode`` is not one of bm25, dense, hybrid.
+            RelnotesIndexError: a vectors file found damaged on the first dense search (IndexCorrupt).
+        """
         with self._lock:
             return self.engine.ask(question, top_k=top_k, mode=mode, releases=list(releases), typed=typed,
                                    products=list(products))
 
-    def held(self, release: str) -> bool:
-        """Whether the corpus holds ``release`` (2.13 covers 2.13.1)."""
-        return self.engine.held(release)
+    def held(self, release: str, products: Sequence[str] = ()) -> bool:
+        """Whether the corpus holds ``release`` (2.13 covers 2.13.1), of one of ``products`` when given."""
+        return self.engine.held(release, products)
 
-    def section(self, passage: Passage):
-        """The whole section ``passage`` comes from (``answer.section.SectionView``)."""
+    def section(self, passage: Passage) -> SectionView:
+        """The whole section ``passage`` comes from."""
         from .answer.section import section_view
 
         return section_view(self.chunks, passage)
@@ -201,7 +226,7 @@ class Conversation:
         Returns:
             The releases of the answer the corpus holds (fewer than asked: say which are not).
         """
-        held = tuple(r for r in answer.releases if self.service.held(r))
+        held = tuple(r for r in answer.releases if self.service.held(r, answer.products))
         self.turn = Turn(answer.question, answer.asked_as, held, tuple(answer.products))
         if held or answer.releases:
             self.releases = held

@@ -3,14 +3,12 @@
 No printing, no click, no textual here: every front end reaches it through ``qa.service``.
 What it orchestrates lives beside it: the question's release and product cues
 (``question``), retrieval (``index.Searcher``), the re-rank by sentence evidence (``rerank``,
-``evidence``), the quoted answer (``evidence.pick``) and follow-ups (``followup``)::
+``evidence``) and the quoted answer (``evidence.pick``). Follow-ups are resolved before the
+engine is asked (``followup.resolve``, through ``qa.service.Conversation``)::
 
-    follow, answer = engine.follow_up(turn, "and in 2.13?")   # or engine.ask(question)
-    turn = Turn.from_answer(answer)                            # for the next question
+    answer = engine.ask("MPS native Metal kernels in 2.13", typed="and in 2.13?")
 
-``answer.question`` is what the user typed, ``answer.asked_as`` the question as understood
-("MPS native Metal kernels in 2.13"); ``follow.chip`` ("release: 2.13") says the release
-filter was inherited.
+``answer.question`` is what the user typed, ``answer.asked_as`` the question as understood.
 """
 
 from __future__ import annotations
@@ -29,13 +27,12 @@ from ..errors import BadQuestion
 from ..model import Answer, Passage
 from .catalogue import Catalogue
 from .evidence import CONFIDENT, best_sentences, coverage_scorer, pick, score_sentences
-from .followup import FollowUp, Turn, resolve
-from .question import check_question, find_releases
+from .question import check_question, find_releases, release_name
 from .rerank import DEFAULT_RERANK, RerankConfig, Statement, rerank, restated_first
 
 NOT_CONFIDENT = "No passage answers this confidently; the nearest passages follow."
 STRONG_EVIDENCE = 0.85  # a passage within this share of the strongest evidence counts as evidence
-SENTENCE_CACHE = 20_000  # sentences whose terms are kept between questions
+TERMS_CACHE = 20_000  # sentences whose terms are kept between questions
 PASSAGE_CACHE = 4_096  # passages whose sentences are kept split between questions
 WHICH_RELEASE_POOL = 50  # "which release added X" looks this deep for the earliest release
 SCORE_STEP = 1e-4  # what a passage moved first scores above the one after it (shown to 4 places)
@@ -56,7 +53,11 @@ class Engine:
         self.releases: tuple[str, ...] = self.catalogue.releases
         self.products: tuple[str, ...] = self.catalogue.products
         self._split = functools.lru_cache(maxsize=PASSAGE_CACHE)(lambda text: tuple(split_sentences(text)))
-        self._sentence_terms = functools.lru_cache(maxsize=SENTENCE_CACHE)(lambda text: frozenset(tokenize(text)))
+        self._sentence_terms = functools.lru_cache(maxsize=TERMS_CACHE)(lambda text: frozenset(tokenize(text)))
+
+    def warm_up(self) -> None:
+        """Load the query encoder now, so the first question does not wait for it."""
+        self.searcher.similarity.warm_up()
 
     def held(self, wanted: str, products: Sequence[str] = ()) -> bool:
         """Whether the corpus holds release ``wanted`` (of one of ``products``, when given)."""
@@ -145,7 +146,7 @@ class Engine:
             raise BadQuestion(
                 f"'release:{parsed.bad_filters[0]}' is not a release; write it like release:2.14"
             )
-        wanted = tuple(dict.fromkeys([*(r.lstrip("vV") for r in releases or ()), *parsed.releases]))
+        wanted = tuple(dict.fromkeys([*(release_name(r) for r in releases or ()), *parsed.releases]))
         asked_as = parsed.text or text
         # A product named restricts only in a corpus of several ("pydantic 1.10" among Rust's notes).
         named = [p for p in products or () if p in self.products]
@@ -194,33 +195,6 @@ class Engine:
             earliest_release=earliest if confident else None,
             timings_ms={"retrieve": round((retrieved - started) * 1000, 2), "answer": round((done - retrieved) * 1000, 2)},
         )
-
-    def follow_up(
-        self,
-        previous: Turn | None,
-        question: str,
-        top_k: int = 5,
-        mode: str = "hybrid",
-        releases: Sequence[str] | None = None,
-    ) -> tuple[FollowUp, Answer]:
-        """Resolve ``question`` against the previous turn (``followup.resolve``) and answer it.
-
-        Args:
-            previous: the previous turn (``Turn.from_answer``), or None for a first question.
-            question: what the user typed.
-            top_k: how many passages to return.
-            mode: "hybrid", "bm25" or "dense".
-            releases: an explicit release filter; it replaces an inherited one.
-
-        Returns:
-            The follow-up as resolved, and the answer (``question`` as typed, ``asked_as`` as resolved).
-
-        Raises:
-            BadQuestion, UnknownMode: as ``ask``.
-        """
-        follow = resolve(previous, question, self.releases, self.products, releases or ())
-        return follow, self.ask(follow.text, top_k=top_k, mode=mode, releases=follow.releases, typed=question,
-                                products=follow.products)
 
 
 def _falling(hits: list[Hit]) -> list[Hit]:

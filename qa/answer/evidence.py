@@ -38,8 +38,6 @@ class Candidate:
     score: float
 
 
-
-
 def coverage_scorer(question_tokens: Sequence[str], idf: Callable) -> Callable[[Iterable[str]], float]:
     """The share of the question's idf mass a sentence holds (0..1), as a function of the
     sentence's tokens (any iterable; a set is used as is); the question's terms and their idf

@@ -1,16 +1,16 @@
 """Follow-up questions, as in a chat: a short question read in the context of the previous one.
 
 A pure, deterministic function of the previous question (as the engine understood it) and the
-new one; no model. The chat and ``relnotes ask --follow-up`` use it the same way::
+new one; no model. ``qa.service.Conversation`` holds the previous turn and calls it, so the
+chat and ``relnotes ask --follow-up`` read a follow-up the same way::
 
     follow = resolve(turn, text, engine.releases, engine.products)
     answer = engine.ask(follow.text, releases=follow.releases, typed=text)  # typed: optional
-    turn = Turn.from_answer(answer)
 
 ``follow.chip`` is ``"release: 2.13"`` when the release filter came from the previous question
 (show it as a removable chip); ``follow.cleared()`` is the same follow-up without it. With
 ``typed``, ``answer.question`` is what the user typed and ``answer.asked_as`` the question as
-understood: show "asked as: ..." when they differ. ``Engine.follow_up`` does all three steps.
+understood: show "asked as: ..." when they differ.
 
 Rules, in order (a "short" question has at most 8 words once its release mentions are removed):
 
@@ -53,8 +53,7 @@ from typing import Literal, Sequence
 
 from corpus.versions import version_matches
 
-from ..model import Answer
-from .question import MAX_QUESTION_CHARS, QUESTION_WORDS, find_releases
+from .question import MAX_QUESTION_CHARS, QUESTION_WORDS, RELEASE_NUMBER, find_releases
 
 How = Literal["new", "release", "pronoun", "subject"]
 HOWS = ("new", "release", "pronoun", "subject")
@@ -87,7 +86,7 @@ _LEAD = re.compile(
 _LEAD_PREP = re.compile(r"\b(for|on|with|in|under|using|via)[\s,]*$", re.IGNORECASE)
 _LEAD_PREP_X = re.compile(r"(for|on|with|in|under|using|via)\s+(?=\S)", re.IGNORECASE)
 _QUALIFIER_PREPS = frozenset("for on in with under using via".split())
-_BARE_RELEASE = re.compile(r"v?(\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc)\d+)?)", re.IGNORECASE)
+_BARE_RELEASE = re.compile(r"v?" + RELEASE_NUMBER, re.IGNORECASE)
 _RELEASE_REF = re.compile(
     r"\s*\b(?:(?:in|for|from|of|on|since)\s+)?(?:that|this|the\s+same|the\s+previous|the\s+last)\s+"
     r"(?:release|version)s?\b",
@@ -115,11 +114,6 @@ class Turn:
             value = getattr(self, name)
             if not isinstance(value, tuple) or not all(isinstance(r, str) for r in value):
                 raise ValueError(f"{name} must be a tuple of strings, got {value!r}")
-
-    @classmethod
-    def from_answer(cls, answer: Answer) -> Turn:
-        """The turn an answer closes: the next question is resolved against it."""
-        return cls(answer.question, answer.asked_as, tuple(answer.releases), tuple(answer.products))
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,6 +48,7 @@ def check_question(question: str) -> str:
     return " ".join(question.split())
 
 _NUM = r"(\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc)\d+)?)"
+RELEASE_NUMBER = _NUM  # a release as questions write it: 2.13, 2.13.1, 3.0rc1 (one group)
 # a number followed by a unit or a multiplier is a quantity, not a release ("2.5x", "2.5 GHz")
 _NOT_A_QUANTITY = (
     r"(?![\w.%]|\.\d|\s*(?:x|times|ms|s|secs?|seconds|[kmgt]i?b|[kmg]?hz|b|bn|m|k|w|fps|tflops|%)(?!\w))"
@@ -110,8 +111,13 @@ def _product_pattern(products: tuple[str, ...]) -> re.Pattern | None:
     return re.compile(r"\b(?:" + alternatives + r")\s*v?" + _NUM + r"(?![\w.]|\.\d)", re.IGNORECASE)
 
 
+def release_name(value: str) -> str:
+    """A release as given, without a "v" prefix ("v2.14" -> "2.14"): how --release values are read."""
+    return value.lstrip("vV")
+
+
 def _normal(version: str) -> str:
-    return version.lower().lstrip("v")
+    return release_name(version.lower())
 
 
 def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[str, ...] = ()) -> ReleaseQuery:

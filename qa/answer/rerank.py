@@ -17,7 +17,6 @@ from typing import Callable, Literal, NamedTuple, Sequence
 
 Normalise = Literal["top", "minmax"]
 NORMALISATIONS: tuple[str, ...] = ("top", "minmax")
-MODES = frozenset({"hybrid", "dense", "bm25"})  # in bm25 mode the evidence is term coverage only
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,8 +48,9 @@ class RerankConfig:
             raise ValueError(f"Unknown normalisation {self.normalise!r}; use one of: {', '.join(NORMALISATIONS)}")
 
     def applies(self, mode: str) -> bool:
-        """Whether answers in ``mode`` are re-ranked."""
-        return mode in MODES and self.weight > 0
+        """Whether answers in ``mode`` are re-ranked: in every mode (in bm25 the evidence is term
+        coverage only), unless the weight is 0."""
+        return self.weight > 0
 
 
 DEFAULT_RERANK = RerankConfig()

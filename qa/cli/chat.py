@@ -41,6 +41,7 @@ def chat_cmd(corpus_paths, index_dir, model_path, mode, top_k, releases, no_upda
 def chat_app(corpus_paths=(), index_dir=None, model_path=None, *, mode="hybrid", top_k=5, releases=(),
              update=True, export_dir=None):
     """The chat app as ``relnotes chat`` runs it (benchmarks/startup.py drives it headless)."""
+    from ..answer.question import release_name
     from ..service import AnswerService
     from ..tui.app import make_app
 
@@ -48,7 +49,7 @@ def chat_app(corpus_paths=(), index_dir=None, model_path=None, *, mode="hybrid",
         return AnswerService.open(corpus_paths, index_dir, model_path, update=update, dense=True, warm=True,
                                   notify=notify, progress=_progress(notify))
 
-    return make_app(factory, mode=mode, top_k=top_k, releases=tuple(r.lstrip("vV") for r in releases),
+    return make_app(factory, mode=mode, top_k=top_k, releases=tuple(release_name(r) for r in releases),
                     export_dir=export_dir)
 
 

@@ -67,10 +67,10 @@ def load(corpus_paths, index_dir, model_path, *, skip_bad=False, quiet=False, re
     ``dense``: the vectors will be searched, so a damaged vectors file is rebuilt now (False
     for bm25, which never loads faiss).
     """
-    from ..service import open_loaded
+    from ..service import open_corpus_index
 
     with embedding_progress(quiet) as progress:
-        return open_loaded(corpus_paths, index_dir, model_path, rebuild=rebuild, update=update,
+        return open_corpus_index(corpus_paths, index_dir, model_path, rebuild=rebuild, update=update,
                            skip_bad=skip_bad, on_skip=skipped, notify=None if quiet else notice,
                            progress=progress, dense=dense)
 

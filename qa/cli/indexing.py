@@ -9,7 +9,6 @@ import click
 from .common import corpus_option, index_option, load, model_option, skip_bad_option, skipped
 
 
-
 @click.command("index")
 @corpus_option
 @index_option

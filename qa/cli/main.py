@@ -2,7 +2,7 @@
 
 Heavy libraries (torch, sentence-transformers, faiss) are imported inside the commands that
 need them, so ``relnotes --help`` starts at once. Commands never import each other: what they
-share is in ``options``, ``progress`` and ``qa.service``.
+share is in ``common``, ``progress`` and ``qa.service``.
 """
 
 from __future__ import annotations

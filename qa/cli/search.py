@@ -34,7 +34,7 @@ def search_cmd(query, corpus_paths, index_dir, model_path, mode, top_k, releases
                                    "dense_rank": hit.dense_rank, "sentence_rank": hit.sentence_rank,
                                    **c.to_json()}, ensure_ascii=False))
         else:
-            click.echo(safe(f"{rank:>2}. {hit.score:.4f}  [{cite.release(c)}] {cite.heading(c, ' > ')}  {cite.location(c)}"))
+            click.echo(safe(f"{rank:>2}. {hit.score:.4f}  [{cite.release(c)}] {cite.heading(c, cite.PLAIN)}  {cite.location(c)}"))
 
 
 COMMANDS = [search_cmd]

@@ -2,8 +2,9 @@
 
 The app holds no retrieval logic: follow-ups are read by ``qa.service.Conversation`` (as
 ``relnotes ask --follow-up`` reads them), answers come from the backend (the answering
-service), and every slow call runs in a thread worker so the UI never freezes. Our own errors (bad corpus, missing model, corrupt index, bad question) are shown in a
-dialog or on the card; the app keeps running.
+service), and every slow call runs in a thread worker so the UI never freezes. Our own
+errors (bad corpus, missing model, corrupt index, bad question) are shown in a dialog or on
+the card; the app keeps running.
 """
 
 from __future__ import annotations
@@ -276,7 +277,6 @@ class ChatApp(ChatActions, App):
         yield from super().get_system_commands(screen)
         for title, help_text, action in PALETTE:
             yield SystemCommand(title, help_text, lambda action=action: self.run_action(action))
-
 
 
 def make_app(backend_factory: BackendFactory, **options) -> ChatApp:

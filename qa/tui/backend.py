@@ -20,7 +20,7 @@ class ChatBackend(Protocol):
     products: tuple[str, ...]
     info: IndexInfo
 
-    def ask(self, question: str, top_k: int = 5, mode: str = "hybrid", releases: Sequence[str] = (),
+    def ask(self, question: str, top_k: int = 5, mode: str = "hybrid", releases: Sequence[str] = (), *,
             typed: str | None = None, products: Sequence[str] = ()) -> Answer:
         """Answer ``question`` (a resolved follow-up); ``typed`` is what the person typed and
         ``products`` the products it is restricted to (a follow-up keeps the previous question's)."""
@@ -28,8 +28,8 @@ class ChatBackend(Protocol):
     def section(self, passage: Passage) -> SectionView:
         """The whole section ``passage`` comes from."""
 
-    def held(self, release: str) -> bool:
-        """Whether the corpus holds ``release`` (2.13 covers 2.13.1)."""
+    def held(self, release: str, products: Sequence[str] = ()) -> bool:
+        """Whether the corpus holds ``release`` (2.13 covers 2.13.1), of one of ``products`` when given."""
 
     def refresh(self) -> IndexInfo:
         """The index facts again (age, and whether the corpus changed since the build)."""

@@ -135,52 +135,6 @@ def test_sentence_vector_cache_is_bounded_and_changes_nothing(bundled_index: Pat
     assert len(fresh.searcher.similarity._sentence_vectors) == 5
 
 
-def test_the_chat_usage_of_follow_ups(engine) -> None:
-    """The calls the chat makes: resolve, ask the resolved text, keep the answer's turn."""
-    from qa.answer.followup import Turn, resolve
-
-    turn = None
-    follow = resolve(turn, "what changed for MPS in 2.14?", engine.releases, engine.products)
-    answer = engine.ask(follow.text, releases=follow.releases, mode="bm25")
-    assert answer.releases == ("2.14",) and follow.chip is None
-    turn = Turn.from_answer(answer)
-
-    follow = resolve(turn, "and in 2.13?", engine.releases, engine.products)
-    answer = engine.ask(follow.text, releases=follow.releases, mode="bm25", typed="and in 2.13?")
-    assert answer.question == "and in 2.13?" and answer.asked_as == "what changed for MPS in 2.13"
-    assert answer.releases == ("2.13",) and {p.citation.version for p in answer.passages} == {"2.13"}
-    assert any("MPS" in p.text for p in answer.passages[:3])
-    turn = Turn.from_answer(answer)
-
-    follow = resolve(turn, "how do I enable it?", engine.releases, engine.products)
-    assert follow.chip == "release: 2.13" and follow.text == "how do I enable MPS?"
-    answer = engine.ask(follow.text, releases=follow.releases, mode="bm25")
-    assert answer.asked_as == "how do I enable MPS?" and {p.citation.version for p in answer.passages} == {"2.13"}
-    cleared = follow.cleared()  # the chip removed: every release
-    answer = engine.ask(cleared.text, releases=cleared.releases, mode="bm25", top_k=10)
-    assert answer.releases == () and len({p.citation.version for p in answer.passages}) > 1
-
-
-def test_follow_up_in_one_call(engine) -> None:
-    from qa.answer.followup import Turn
-
-    previous = Turn("MPS native Metal kernels in 2.14", "MPS native Metal kernels in 2.14", ("2.14",))
-    follow, answer = engine.follow_up(previous, "and in 2.13?", mode="bm25")
-    assert follow.how == "release" and not follow.inherited
-    assert (answer.question, answer.asked_as, answer.releases) == (
-        "and in 2.13?", "MPS native Metal kernels in 2.13", ("2.13",))
-    follow, answer = engine.follow_up(previous, "how fast is it?", mode="bm25")
-    assert follow.inherited and answer.releases == ("2.14",)
-    follow, answer = engine.follow_up(previous, "how fast is it?", mode="bm25", releases=["2.9"])
-    assert not follow.inherited and answer.releases == ("2.9",)  # an explicit filter replaces the inherited one
-    follow, answer = engine.follow_up(None, "nccl2 backend", mode="bm25")
-    assert follow.how == "new" and answer.question == answer.asked_as == "nccl2 backend"
-    with pytest.raises(BadQuestion, match="release:foo"):
-        engine.follow_up(previous, "what about release:foo", mode="bm25")
-    with pytest.raises(BadQuestion):
-        engine.follow_up(previous, "   ", mode="bm25")
-
-
 def test_typed_is_the_question_asked_as_is_the_text(engine) -> None:
     answer = engine.ask("FlexAttention in 2.9", mode="bm25", typed="  and   in 2.9? ")
     assert (answer.question, answer.asked_as) == ("and in 2.9?", "FlexAttention in 2.9")
@@ -199,7 +153,7 @@ def test_passage_and_query_caches_are_bounded(bundled_index: Path, monkeypatch) 
 
     monkeypatch.setattr(engine_module, "PASSAGE_CACHE", 4)
     monkeypatch.setattr(similarity_module, "QUERY_CACHE", 2)
-    monkeypatch.setattr(engine_module, "SENTENCE_CACHE", 30)
+    monkeypatch.setattr(engine_module, "TERMS_CACHE", 30)
     monkeypatch.setattr(similarity_module, "SENTENCE_CACHE", 30)
     fresh = Engine(LoadedIndex(bundled_index))
     questions = ["nccl2 backend", "MPS lu_factor", "which release added FlexAttention", "ROCm wheels", "cuBLASLt"]

@@ -199,10 +199,3 @@ def test_impossible_follow_ups_are_refused(kwargs) -> None:
 def test_turn_needs_a_tuple_of_releases() -> None:
     with pytest.raises(ValueError):
         Turn("q", "q", ["2.13"])  # type: ignore[arg-type]
-
-
-def test_turn_from_answer() -> None:
-    from qa.model import Answer
-
-    answer = Answer("and in 2.13?", "MPS in 2.13", ("2.13",), "bm25", (), (), False)
-    assert Turn.from_answer(answer) == Turn("and in 2.13?", "MPS in 2.13", ("2.13",))

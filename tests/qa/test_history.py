@@ -13,7 +13,6 @@ import pytest
 import qa.history as history_module
 from qa.answer.followup import Turn
 from qa.history import Entry, History, default_path
-from qa.model import Answer
 
 
 def entry(n: int, releases: tuple[str, ...] = ()) -> Entry:
@@ -48,8 +47,7 @@ def test_append_and_read_back(tmp_path: Path) -> None:
 
 
 def test_entries_from_turns_and_back() -> None:
-    answer = Answer("and in 2.13?", "MPS in 2.13", ("2.13",), "bm25", (), (), False)
-    e = Entry.from_turn(Turn.from_answer(answer))
+    e = Entry.from_turn(Turn("and in 2.13?", "MPS in 2.13", ("2.13",)))
     assert (e.question, e.asked_as, e.releases) == ("and in 2.13?", "MPS in 2.13", ("2.13",))
     assert datetime.fromisoformat(e.time).tzinfo is not None
     assert e.turn() == Turn("and in 2.13?", "MPS in 2.13", ("2.13",))

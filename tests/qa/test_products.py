@@ -133,14 +133,15 @@ def test_json_and_markdown_name_the_products(tmp_path: Path) -> None:
 
 
 def test_a_follow_up_keeps_the_product_unless_it_names_another(engine: Engine) -> None:
-    from qa.answer.followup import Turn
+    from qa.service import Conversation
 
-    first = engine.ask("what changed in pydantic 1.10 sort", top_k=5)
+    talk = Conversation(engine)
+    first = talk.ask("what changed in pydantic 1.10 sort", top_k=5)[1]
     assert first.products == ("pydantic",)
-    follow, answer = engine.follow_up(Turn.from_answer(first), "is the sort stable now?")
+    follow, answer = talk.ask("is the sort stable now?")
     assert follow.products == ("pydantic",) and answer.products == ("pydantic",)
     assert {p.citation.product for p in answer.passages} == {"pydantic"}
-    _, other = engine.follow_up(Turn.from_answer(answer), "and in rust?")
+    _, other = talk.ask("and in rust?")
     assert other.products == ("Rust",)
     assert engine.ask("faster builds", products=["NotAProduct"]).products == ()  # only products the corpus holds
 

@@ -80,3 +80,12 @@ def test_garbage_inline_filter_is_reported(value: str) -> None:
 )
 def test_which_release_questions(question: str, which: bool) -> None:
     assert find_releases(question, KNOWN, PRODUCTS).which_release is which
+
+
+def test_a_cut_py_prefix_names_no_product_in_release_cues() -> None:
+    """One list of product names (corpus.versions.product_names): "dantic 2.0" is no pydantic release,
+    as "test" names no pytest; "torch 2.13" still names PyTorch's."""
+    assert find_releases("what changed in dantic 2.0", known=("2.0",), products=("pydantic",)).releases == ()
+    assert not find_releases("which dantic version added it", products=("pydantic",)).which_release
+    assert find_releases("what changed in pydantic 2.0", known=("2.0",), products=("pydantic",)).releases == ("2.0",)
+    assert find_releases("torch 2.13 compile", known=("2.13",), products=("PyTorch",)).releases == ("2.13",)

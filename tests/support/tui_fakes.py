@@ -59,8 +59,8 @@ class FakeBackend:
         self.info = IndexInfo(corpus="fake notes", documents=3, chunks=len(PASSAGES),
                               created="2026-11-29T10:00:00+00:00", directory="/fake")
 
-    def ask(self, question: str, top_k: int, mode: str, releases: Sequence[str], typed: str | None = None,
-            products: Sequence[str] = ()) -> Answer:
+    def ask(self, question: str, top_k: int = 5, mode: str = "hybrid", releases: Sequence[str] = (), *,
+            typed: str | None = None, products: Sequence[str] = ()) -> Answer:
         if self.gate is not None:
             self.gate.wait(10)
         if self.fail in question:
@@ -87,7 +87,7 @@ class FakeBackend:
             products=tuple(dict.fromkeys([*products, *parsed.products])) if len(self.products) > 1 else (),
         )
 
-    def held(self, release: str) -> bool:
+    def held(self, release: str, products: Sequence[str] = ()) -> bool:
         return any(version_matches(r, release) for r in self.releases)
 
     def refresh(self) -> IndexInfo:

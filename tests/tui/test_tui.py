@@ -565,3 +565,35 @@ async def test_works_in_a_light_theme_at_80x24():
         await app.workers.wait_for_complete()
         card = await ask(app, pilot, "native metal kernels for MPS")
         assert card.passages() and card.region.width <= 80
+
+
+class TwoProducts(FakeBackend):
+    """The fake notes as if the corpus held a second product."""
+
+    products = ("PyTorch", "pydantic")
+
+
+async def test_the_chat_records_the_products_a_question_was_restricted_to(tmp_path) -> None:
+    """``ask --follow-up`` after a chat question keeps the product filter: the history has it."""
+    history = History(tmp_path / "history.jsonl")
+    app = app_with(TwoProducts(), history=history)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await ask(app, pilot, "pydantic MPS kernels")
+    assert app.cards[-1].answer.products == ("pydantic",)
+    last = History(tmp_path / "history.jsonl").last()
+    assert last.products == ("pydantic",) and last.turn().products == ("pydantic",)
+
+
+def test_the_chat_backend_protocol_asks_what_the_app_passes() -> None:
+    """The app passes ``products``; the Protocol, the real service and the fake take the same arguments."""
+    import inspect
+
+    from qa.service import AnswerService
+    from qa.tui.backend import ChatBackend
+
+    def parameters(method) -> list[str]:
+        return list(inspect.signature(method).parameters)
+
+    assert parameters(ChatBackend.ask) == parameters(AnswerService.ask) == parameters(FakeBackend.ask)
+    assert "products" in parameters(ChatBackend.ask)
