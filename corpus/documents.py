@@ -24,7 +24,7 @@ def short_hash(*parts: str, length: int = 12) -> str:
 def make_document(rec: Record) -> Document:
     """Build the Document for one record (its id is made unique later by :func:`load_documents`)."""
     stem = PurePosixPath(rec.file.relative).stem
-    o = build_outline(rec.text, rec.format, None)
+    o = build_outline(rec.text, rec.format, None, rec.file.display)
     title = rec.title or o.title
     if not title:
         title = stem if rec.record is None else f"{stem} #{rec.record}"
@@ -59,7 +59,7 @@ def load_documents(
     """Load release notes from files and folders (None: the bundled corpus).
 
     Args:
-        paths: files or folders; folders are searched recursively for .md, .markdown, .txt,
+        paths: files or folders; folders are searched recursively for .md, .markdown, .rst, .txt,
             .json and .jsonl files, hidden entries skipped.
         skip_bad: skip a bad path or file (after calling ``on_skip`` with its error) instead
             of raising.

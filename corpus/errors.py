@@ -10,7 +10,7 @@ class CorpusPathNotFound(CorpusError):
 
 
 class NoSupportedFiles(CorpusError):
-    """Raised when a directory holds no .md, .markdown, .txt, .json or .jsonl file."""
+    """Raised when a directory holds no .md, .markdown, .rst, .txt, .json or .jsonl file."""
 
 
 class UnreadableFile(CorpusError):
@@ -39,3 +39,7 @@ class JSONShapeError(CorpusError):
 
 class MissingBody(CorpusError):
     """Raised when a JSON record has none of the body fields (body_md, body, markdown, text, content)."""
+
+
+class MalformedReST(CorpusError):
+    """Raised when a reStructuredText title's overline has no matching underline; the message names the line."""

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from .textform import index_form
 
+FORMATS = ("markdown", "rst", "text")  # how a document's headings are written
+
 
 @dataclass(frozen=True, slots=True)
 class Document:
@@ -21,7 +23,7 @@ class Document:
     product: str | None
     version: str | None
     source: str
-    format: str  # "markdown" or "text"
+    format: str  # "markdown", "rst" or "text"
     text: str
     date: str | None = None
     url: str | None = None
@@ -29,8 +31,8 @@ class Document:
     record: int | None = None  # index of the record inside a JSON list / JSONL file
 
     def __post_init__(self) -> None:
-        if self.format not in ("markdown", "text"):
-            raise ValueError(f"format must be 'markdown' or 'text', not {self.format!r}")
+        if self.format not in FORMATS:
+            raise ValueError(f"format must be one of {', '.join(FORMATS)}, not {self.format!r}")
         if not self.id:
             raise ValueError("document id must not be empty")
 
@@ -52,6 +54,8 @@ class Section:
     version: str | None = None
     anchor: str | None = None
     level: int = 0
+    date: str | None = None  # the release's date (YYYY-MM-DD) where its heading or the line under it gives one
+    status: str | None = None  # "unreleased" or "yanked" where the source says so
 
     def __post_init__(self) -> None:
         if self.start_line < 1 or self.end_line < self.start_line:

@@ -9,17 +9,19 @@ from pathlib import Path
 from .chunking import chunk_sections
 from .documents import OnSkip, load_documents
 from .model import Chunk, Document, Section
-from .sections import parse_sections, releases
+from .sections import parse_sections, release_warnings, releases
 
 
 @dataclass(frozen=True, slots=True)
 class LoadedDocument:
-    """A document with its sections, chunks and the releases its headings name."""
+    """A document with its sections, chunks, the releases its headings name, and what looked like
+    a release but gave none (``corpus.sections.release_warnings``)."""
 
     document: Document
     sections: tuple[Section, ...]
     chunks: tuple[Chunk, ...]
     releases: tuple[str, ...]
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +50,8 @@ def load_corpus(
     loaded = []
     for doc in load_documents(paths, skip_bad=skip_bad, on_skip=on_skip):
         sections = parse_sections(doc)
-        loaded.append(LoadedDocument(doc, tuple(sections), tuple(chunk_sections(doc, sections)), releases(doc)))
+        loaded.append(LoadedDocument(doc, tuple(sections), tuple(chunk_sections(doc, sections)), releases(doc),
+                                     release_warnings(doc)))
     return Corpus(tuple(loaded))
 
 

@@ -12,6 +12,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from .repair import as_lines
+from .rst import looks_like_rst
 from .errors import (
     BinaryFile,
     CorpusPathNotFound,
@@ -24,7 +26,7 @@ from .errors import (
     UnreadableFile,
 )
 
-SUPPORTED_SUFFIXES = (".md", ".markdown", ".txt", ".json", ".jsonl")
+SUPPORTED_SUFFIXES = (".md", ".markdown", ".rst", ".txt", ".json", ".jsonl")
 BODY_FIELDS = ("body_md", "body", "markdown", "text", "content")
 _MARKDOWN_FIELDS = ("body_md", "markdown")
 _SIGNATURES = {
@@ -199,7 +201,12 @@ def read_records(f: SourceFile) -> list[Record]:
             return _json_records(f, _parse_json(text, f.display, jsonl=False))
         except MalformedJSON:
             pass  # Text that merely starts with a brace stays text.
-    fmt = "markdown" if suffix in (".md", ".markdown") else "text"
+    if suffix in (".md", ".markdown"):
+        fmt = "markdown"
+    elif suffix == ".rst" or looks_like_rst(as_lines(text)):  # Django's docs/releases/*.txt are reST
+        fmt = "rst"
+    else:
+        fmt = "text"
     return [Record(f, text, fmt)]
 
 

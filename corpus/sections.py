@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -9,6 +10,8 @@ from .markdown import Heading, markdown_headings
 from .model import Document, Section
 from .plaintext import text_outline
 from .repair import Line, as_lines, repair_markdown
+from .rst import rst_headings
+from .headings import release_heading, release_line
 from .versions import release_version
 
 
@@ -33,25 +36,44 @@ class Outline:
         return tuple(seen)
 
 
-def build_outline(text: str, fmt: str, given_title: str | None) -> Outline:
-    """Outline of ``text`` in format ``fmt``; the title line is found only when no title is given."""
-    if fmt == "markdown":
-        lines = repair_markdown(text)
-        headings = markdown_headings(lines)
+def build_outline(text: str, fmt: str, given_title: str | None, source: str | None = None) -> Outline:
+    """Outline of ``text`` in format ``fmt``; the title line is found only when no title is given.
+
+    Raises:
+        MalformedReST: a reStructuredText title is broken (``source`` names the file).
+    """
+    if fmt in ("markdown", "rst"):
+        if fmt == "markdown":
+            lines = repair_markdown(text)
+            headings = markdown_headings(lines)
+            first = next((i for i, ln in enumerate(lines) if ln.text.strip()), None)
+        else:
+            lines = as_lines(text)
+            headings = rst_headings(lines, source)
+            first = headings[0].index if headings and not _content_before(lines, headings[0].index) else None
         title_index, title = None, None
-        first = next((i for i, ln in enumerate(lines) if ln.text.strip()), None)
         if headings and headings[0].index == first and headings[0].level == 1:
             h = headings[0]
-            if not release_version(h.text) and (given_title is None or h.text == given_title):
+            # reST: a style of its own is the title, even "NumPy 2.3.0 Release Notes" (one release a file)
+            own = fmt == "rst" and all(o.level != 1 for o in headings[1:])
+            if (own or (fmt == "markdown" and not release_version(h.text))) and given_title in (None, h.text):
                 title_index, title = h.index, h.text
                 headings = headings[1:]
         start = 0
         if title_index is not None:
-            start = title_index + headings_span(lines, title_index)
+            start = title_index + (headings_span(lines, title_index) if fmt == "markdown" else h.span)
         return Outline(tuple(lines), title, title_index, start, tuple(headings))
     lines = as_lines(text)
     o = text_outline(lines, given_title)
     return Outline(tuple(lines), o.title, o.title_index, o.content_start, o.headings)
+
+
+def _content_before(lines: list[Line], end: int) -> bool:
+    """Whether a reST document has text before line ``end`` other than explicit markup."""
+    from .rst import markup_mask
+
+    mask = markup_mask(lines[:end])
+    return any(ln.text.strip() and not m for ln, m in zip(lines[:end], mask))
 
 
 def headings_span(lines: list[Line], i: int) -> int:
@@ -103,23 +125,48 @@ def parse_sections(doc: Document) -> list[Section]:
             pre = ("", at.start, at.end)
         sections.append(Section(doc.id, (doc.title,), pre[0], pre[1], pre[2], doc.version, None, 0))
     stack: list[Heading] = []
-    version = doc.version
+    version, date, status = doc.version, doc.date, None
     for n, h in enumerate(heads):
         while stack and stack[-1].level >= h.level:
             stack.pop()
         stack.append(h)
-        v = release_version(h.text)
-        if v:
-            version = v
         end = heads[n + 1].index if n + 1 < len(heads) else len(lines)
         body = _body(lines, h.index + h.span, end)
+        release = release_heading(h.text)
+        if release is not None:  # a release opens (or an unreleased section, with no number)
+            under = release_line(body[0].split("\n", 1)[0]) if body else None
+            version, date = release.version, release.date or (under.date if under else None)
+            status = release.status or (under.status if under else None)
         if body is None:
             body = ("", lines[h.index].start, lines[h.index + h.span - 1].end)
         path = (doc.title,) + tuple(s.text for s in stack)
-        sections.append(Section(doc.id, path, body[0], body[1], body[2], version, h.anchor, h.level))
+        sections.append(Section(doc.id, path, body[0], body[1], body[2], version, h.anchor, h.level, date, status))
     return sections
 
 
 def releases(doc: Document) -> tuple[str, ...]:
     """Versions of the document's release headings, in order (empty for a single-release note)."""
     return outline(doc).releases
+
+
+_RELEASE_WORD = re.compile(r"^\s*\[?\s*(?:version|release)\s*[\]:\-–—]?\s*(?:\(.*\))?\s*$", re.IGNORECASE)
+
+
+def release_warnings(doc: Document) -> tuple[str, ...]:
+    """What looks like a release but did not give one: a "Version" heading with no number, a
+    release heading repeated, a document with no release at all (numpy's template.rst)."""
+    o = outline(doc)
+    out: list[str] = []
+    seen: dict[str, int] = {}
+    for h in o.headings:
+        line = o.lines[h.index + (1 if doc.format == "rst" and h.span == 3 else 0)].start
+        found = release_heading(h.text)
+        if found is None and _RELEASE_WORD.match(h.text):
+            out.append(f"line {line}: {h.text!r} looks like a release heading but names no version")
+        elif found is not None and found.version:
+            if found.version in seen:
+                out.append(f"line {line}: release {found.version} again (first at line {seen[found.version]})")
+            seen.setdefault(found.version, line)
+    if not doc.version and not seen:
+        out.append("no release found: no version in the title, the headings or the file name")
+    return tuple(out)

@@ -7,11 +7,6 @@ import re
 # A version: two or more dotted numbers, then an optional pre-release tag (b1, rc2, -alpha.2).
 _VERSION = r"(\d+(?:\.\d+)+(?:(?:[-.]?(?:a|b|rc|alpha|beta|pre|dev|post)\.?\d*)(?![A-Za-z]))?)"
 _ANY_VERSION = re.compile(r"(?<![\w.])v?" + _VERSION + r"(?![\w]|\.\d)", re.IGNORECASE)
-# A heading that opens a release: "v2.1.0", "Version 1.80.0 (2024-07-25)", "Release 2.16.0",
-# "[1.2.3] - 2024-01-01", "1.2.3", optionally "v1.9.0a2 (2021-12-24) Changes".
-_RELEASE_HEADING = re.compile(
-    r"^\s*(?:(?:version|release)\s+|\[)?v?" + _VERSION + r"\]?(?=$|[\s(\-–—:,])", re.IGNORECASE
-)
 _PRE = re.compile(r"^[-.]?(a|alpha|b|beta|pre|rc|c|dev|post)\.?(\d*)$", re.IGNORECASE)
 _PRE_RANK = {"dev": -1, "a": 0, "alpha": 0, "b": 1, "beta": 1, "pre": 2, "c": 2, "rc": 2, "post": 9}
 
@@ -40,9 +35,11 @@ def parse_version(s: str) -> str | None:
 
 
 def release_version(heading: str) -> str | None:
-    """The version a heading opens a release of ("## v2.9.0 (2024-09-05)"), else None."""
-    m = _RELEASE_HEADING.match(heading)
-    return m.group(1) if m else None
+    """The version a heading opens a release of ("## v2.9.0 (2024-09-05)"), else None (``corpus.headings``)."""
+    from .headings import release_heading
+
+    found = release_heading(heading)
+    return found.version if found else None
 
 
 def _split(v: str) -> tuple[tuple[int, ...], tuple[int, int] | None]:

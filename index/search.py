@@ -13,7 +13,7 @@ from typing import Sequence
 import numpy as np
 
 from corpus.model import Chunk
-from corpus.textform import DEFINITION
+from corpus.textform import DEFINITION, index_form
 from corpus.versions import version_matches
 
 from .modes import check_mode
@@ -47,14 +47,17 @@ _MARKUP = re.compile(r"<!--.*?-->|</?[A-Za-z][^<>]*>|^[ \t]*!?\[[^\]\n]*\]\([^)\
 
 
 def stub_mask(chunks: Sequence[Chunk]) -> np.ndarray:
-    """Bool mask of the chunks with no words of their own: only HTML anchors or comments, or a
-    lone link line ("[GitHub release](...)" under each pydantic release heading). They stay in
-    the index (no text is lost) but are never returned: their heading path names a release
-    while they hold nothing that answers. Only short texts are looked at, so this is cheap."""
-    return np.fromiter(
-        (len(c.text) < 400 and not re.search(r"[^\W_]", _MARKUP.sub(" ", DEFINITION.sub(" ", c.text))) for c in chunks),
-        dtype=bool, count=len(chunks),
-    )
+    """Bool mask of the chunks with no words of their own: only HTML anchors or comments, a
+    lone link line ("[GitHub release](...)" under each pydantic release heading), or only
+    reStructuredText markup (".. currentmodule:: numpy"). They stay in the index (no text is
+    lost) but are never returned: their heading path names a release while they hold nothing
+    that answers. Only short texts are looked at, so this is cheap."""
+    return np.fromiter((len(c.text) < 400 and _no_words(c.text) for c in chunks), dtype=bool, count=len(chunks))
+
+
+def _no_words(text: str) -> bool:
+    words = re.compile(r"[^\W_]")
+    return not words.search(_MARKUP.sub(" ", DEFINITION.sub(" ", text))) or not words.search(index_form(text))
 
 
 def product_mask(chunks: Sequence[Chunk], products: Sequence[str]) -> np.ndarray:

@@ -8,6 +8,7 @@ import click
 
 from ..text import safe
 from .common import corpus_option, skip_bad_option, skipped
+from .progress import notice
 
 
 def _load(corpus_paths, skip_bad):
@@ -22,7 +23,17 @@ def _section_json(section) -> dict:
         "lines": [section.start_line, section.end_line],
         "version": section.version,
         "anchor": section.anchor,
+        "date": section.date,
+        "status": section.status,
     }
+
+
+def _tag(section, doc) -> str:
+    """" [3.1.0, 2024-11-13]" on a section that opens another release than the document's."""
+    if not section.version or section.version == doc.version:
+        return " [unreleased]" if section.status == "unreleased" and not section.version else ""
+    facts = [section.version, *(x for x in (section.date, section.status) if x)]
+    return f" [{', '.join(facts)}]"
 
 
 @click.command("sections")
@@ -39,7 +50,7 @@ def sections_cmd(corpus_paths, skip_bad, as_json) -> None:
                 "document": doc.id, "title": doc.title, "product": doc.product, "version": doc.version,
                 "source": doc.source, "body_field": doc.body_field, "url": doc.url, "date": doc.date,
                 "releases": list(loaded.releases), "chunks": len(loaded.chunks),
-                "sections": [_section_json(s) for s in loaded.sections],
+                "sections": [_section_json(s) for s in loaded.sections], "warnings": list(loaded.warnings),
             }, ensure_ascii=False))
             continue
         where = f"{doc.source} ({doc.body_field})" if doc.body_field else doc.source
@@ -48,8 +59,9 @@ def sections_cmd(corpus_paths, skip_bad, as_json) -> None:
         for section in loaded.sections:
             depth = len(section.path) - 1
             label = section.path[-1] if depth else "(text before the first heading)"
-            tag = f" [{section.version}]" if section.version and section.version != doc.version else ""
-            click.echo(safe(f"{'  ' * (depth + 1)}{label}{tag}  {section.start_line}-{section.end_line}"))
+            click.echo(safe(f"{'  ' * (depth + 1)}{label}{_tag(section, doc)}  {section.start_line}-{section.end_line}"))
+        for warning in loaded.warnings:
+            notice(f"warning: {where}: {warning}")
         click.echo()
 
 

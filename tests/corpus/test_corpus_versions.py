@@ -85,3 +85,32 @@ def test_version_matches(chunk, wanted, expected):
 )
 def test_detect_product(title, product):
     assert detect_product(title) == product
+
+
+@pytest.mark.parametrize(
+    ("heading", "version", "date", "status"),
+    [
+        ("pytest 9.1.0 (2026-06-13)", "9.1.0", "2026-06-13", None),
+        ("9.1.0 (YANKED)", "9.1.0", None, "yanked"),
+        ("NumPy 2.3.0 Release Notes", "2.3.0", None, None),
+        ("## [8.2.7] - 2026-05-19".lstrip("# "), "8.2.7", "2026-05-19", None),
+        ("0.28.0 (28th November, 2024)", "0.28.0", "2024-11-28", None),
+        ("Version 1.80.0 (2024-07-25)", "1.80.0", "2024-07-25", None),
+        ("Django 5.1.2 release notes - October 8, 2024", "5.1.2", "2024-10-08", None),
+        ("pytest 3.9.0 (2018-10-15 - not published due to a release automation bug)", "3.9.0", "2018-10-15", None),
+        ("[UNRELEASED]", None, None, "unreleased"),
+        ("In development", None, None, "unreleased"),
+    ],
+)
+def test_release_headings_of_the_family(heading, version, date, status) -> None:
+    from corpus.headings import release_heading
+
+    assert release_heading(heading) == __import__("corpus.headings", fromlist=["x"]).ReleaseHeading(version, date, status)
+
+
+@pytest.mark.parametrize("heading", ["Python 3.12 support", "CUDA 13.2", "pytest 9.1.0", "PyTorch 2.14 Release Blog",
+                                     "Version Compatibility", "Upgrading to 2.0"])
+def test_feature_headings_with_a_number_are_not_releases(heading) -> None:
+    from corpus.headings import release_heading
+
+    assert release_heading(heading) is None

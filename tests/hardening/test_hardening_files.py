@@ -73,7 +73,7 @@ def test_directory_with_no_supported_files(tmp_path: Path) -> None:
     (tmp_path / "notes" / ".hidden.md").write_text("# Hidden 1.0\n\ntext\n")
     result = cli("chunks", "--corpus", tmp_path / "notes")
     assert assert_one_error(result) == (
-        f"error: {tmp_path / 'notes'}: no .md, .markdown, .txt, .json, .jsonl files in this folder; "
+        f"error: {tmp_path / 'notes'}: no .md, .markdown, .rst, .txt, .json, .jsonl files in this folder; "
         "point --corpus at release notes in one of those formats"
     )
 
@@ -134,7 +134,8 @@ def test_utf16_and_utf8_with_bom_are_read(tmp_path: Path, bom: bytes, encoding: 
     assert result.exit_code == 0
     doc = json.loads(result.stdout)
     assert doc["title"] == "Café 1.0" and doc["sections"][-1] == {
-        "path": ["Café 1.0", "Features"], "lines": [5, 5], "version": "1.0", "anchor": "features"}
+        "path": ["Café 1.0", "Features"], "lines": [5, 5], "version": "1.0", "anchor": "features", "date": None,
+        "status": None}
 
 
 @pytest.mark.parametrize("newline", ["\r\n", "\r"], ids=["crlf", "lone-cr"])

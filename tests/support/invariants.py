@@ -10,7 +10,7 @@ from corpus import chrome_lines
 def words(text: str) -> set[str]:
     text = re.sub(r"<[^>]*>", " ", text)  # heading breadcrumbs drop tags ...
     text = re.sub(r"\]\([^)]*\)", "] ", text)  # ... and link targets
-    return set(re.findall(r"[A-Za-z0-9]+", text))
+    return set(re.findall(r"[a-z0-9]+", text.lower()))  # case aside: a reST title reads ":pep:`3118`" as "PEP 3118"
 
 
 def squash(text: str) -> str:

@@ -1,0 +1,92 @@
+"""Release headings in the conventions real projects use: the version, its date and its status.
+
+A release heading names one version and little else: "v2.1.0", "Version 1.80.0 (2024-07-25)",
+"## [8.2.7] - 2026-05-19", "0.28.0 (28th November, 2024)", "9.1.0 (YANKED)", or a word before
+the number when what follows says it is a release: a date, a status or "release notes" ("pytest
+9.1.0 (2026-06-13)", "NumPy 2.3.0 Release Notes", "pytest 3.9.0 (2018-10-15 - not published ...)");
+"Python 3.12 support" is a feature heading, not a release. Pallets write the
+date on the line under the title ("Released 2024-11-13", "Unreleased"). "Unreleased", "[UNRELEASED]"
+or "In development" is a release section with no number.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .versions import _VERSION
+
+# The historical form: "version"/"release" or "[" before the number, anything after a break.
+_LEADING = re.compile(r"^\s*(?:(?:version|release)\s+|\[)?v?" + _VERSION + r"\]?(?=$|[\s(\-–—:,])", re.IGNORECASE)
+# A word before the number ("pytest 9.1.0"): what follows must say release (a date, a status, "release notes").
+_WORDED = re.compile(r"^\s*\[?[A-Za-z][\w.+-]*\s+v?" + _VERSION + r"\]?(?P<rest>.*)$", re.IGNORECASE)
+_MONTH_NAMES = "january february march april may june july august september october november december".split()
+_MONTH = {**{m: i for i, m in enumerate(_MONTH_NAMES, 1)}, **{m[:3]: i for i, m in enumerate(_MONTH_NAMES, 1)}, "sept": 9}
+_MONTHS = "|".join(sorted(_MONTH, key=len, reverse=True))
+_STATUS = r"released|yanked|unreleased|final|stable|lts|pre-?release|hotfix|security|release\s+notes?|release|notes?"
+_SUFFIX = re.compile(
+    r"^(?:[\s\-–—:,.()\[\]/]|\d{4}-\d{2}-\d{2}|\d{1,2}(?:st|nd|rd|th)?\b|\d{4}\b|(?:" + _STATUS + "|" + _MONTHS + r")\b)+$",
+    re.IGNORECASE,
+)
+_ISO = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
+_SPELLED = re.compile(r"(?:(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]+)\.?,?\s+(\d{4}))|(?:([A-Za-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4}))")
+_UNRELEASED = re.compile(
+    r"^\s*\[?\s*(?:unreleased|upcoming|in\s+development|not\s+yet\s+released|next\s+release)\s*\]?(?:\s*[-–—:(].*)?$",
+    re.IGNORECASE,
+)
+_RELEASED_LINE = re.compile(
+    r"^\s*(?:released|release\s+date)\s*:?\s*(.+?)\s*$|^\s*(unreleased)\s*$|^\s*\*?([^*]{6,40}?)\*?\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class ReleaseHeading:
+    """What a release heading says: the version (None for an unreleased section), date, status."""
+
+    version: str | None
+    date: str | None = None  # ISO 8601 (YYYY-MM-DD) when the heading gives a full date
+    status: str | None = None  # "yanked" or "unreleased" when the source says so
+
+
+def release_heading(text: str) -> ReleaseHeading | None:
+    """The release a heading opens, or None for any other heading."""
+    if _UNRELEASED.match(text):
+        return ReleaseHeading(None, None, "unreleased")
+    m = _LEADING.match(text)
+    if m is None:
+        worded = _WORDED.match(text)
+        rest = worded.group("rest") if worded else ""
+        dated = re.match(r"\s*[(\[]", rest) is not None and find_date(rest[:40]) is not None  # "(2018-10-15 - ...)"
+        if worded is None or not rest.strip() or not (_SUFFIX.match(rest) or dated):
+            return None  # "Python 3.12 support": a feature, not a release
+        m = worded
+    status = "yanked" if re.search(r"\byanked\b", text, re.IGNORECASE) else (
+        "unreleased" if re.search(r"\bunreleased\b", text, re.IGNORECASE) else None)
+    return ReleaseHeading(m.group(1), find_date(text[m.end(1):]), status)
+
+
+def find_date(text: str) -> str | None:
+    """The first full date in ``text`` as YYYY-MM-DD ("2024-11-13", "28th November, 2024")."""
+    iso = _ISO.search(text)
+    if iso:
+        return iso.group(0)
+    for m in _SPELLED.finditer(text):
+        day, month, year = (m.group(1), m.group(2), m.group(3)) if m.group(1) else (m.group(5), m.group(4), m.group(6))
+        number = _MONTH.get(month.lower())
+        if number and 1 <= int(day) <= 31:
+            return f"{int(year):04d}-{number:02d}-{int(day):02d}"
+    return None
+
+
+def release_line(text: str) -> ReleaseHeading | None:
+    """The line under a release title that dates it ("Released 2024-11-13", "*August 7, 2024*")
+    or says "Unreleased"."""
+    m = _RELEASED_LINE.match(text)
+    if m is None:
+        return None
+    if m.group(2):
+        return ReleaseHeading(None, None, "unreleased")
+    if m.group(3) is not None:  # a line that is only a date
+        alone = m.group(3).strip()
+        return ReleaseHeading(None, find_date(alone), None) if _ISO.fullmatch(alone) or _SPELLED.fullmatch(alone) else None
+    date = find_date(m.group(1))
+    return ReleaseHeading(None, date, None) if date else None

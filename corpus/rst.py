@@ -1,0 +1,126 @@
+"""The outline of a reStructuredText document: section titles found by their adornment.
+
+A title is a line underlined, or over- and underlined, with one punctuation character
+repeated; its level comes from the order in which adornment styles (character, overline or
+not) first appear in the file, not from the character. Explicit markup blocks (directives
+such as ``.. only::``, comments, hyperlink targets and substitution definitions: a ``..``
+line and the indented lines under it) hold no titles.
+
+Why not docutils: it is the reference parser, but it reports every Sphinx role and
+directive it does not know (``:pr:``, ``.. towncrier release notes start``) as an error, gives
+approximate line numbers, and builds a document tree where a passage must stay the verbatim
+source lines. The outline only needs titles and their lines, which the adornments say exactly,
+as the Markdown outline does for ``#`` and setext headings.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .errors import MalformedReST
+from .markdown import Heading, slugify
+from .repair import Line
+from .textform import RST_ROLE, role_text
+
+_ADORNMENT = re.compile(r"""^([!-/:-@\[-`{-~])\1{2,}[ \t]*$""")  # one punctuation character, 3 or more
+_EXPLICIT = re.compile(r"^\.\.(?:[ \t]|$)")
+_TITLE_MARKUP = re.compile(r"``([^`]+)``|`([^`<]+?)\s*<[^>]*>`__?|`([^`]+)`_{0,2}|\*\*([^*]+)\*\*|\*([^*]+)\*")
+
+
+def markup_mask(lines: list[Line]) -> list[bool]:
+    """True for the lines of explicit markup blocks: a ``..`` line and the blank or indented lines after it."""
+    mask = [False] * len(lines)
+    inside = False
+    for i, ln in enumerate(lines):
+        text = ln.text
+        if _EXPLICIT.match(text):
+            inside = True
+        elif inside and text.strip() and not text[:1].isspace():
+            inside = False
+        mask[i] = inside
+    return mask
+
+
+def looks_like_rst(lines: list[Line]) -> bool:
+    """Whether plain text is reStructuredText (a ``.txt`` from Sphinx docs): titles by adornment, and
+    explicit markup, a role, an overline or an adornment Markdown does not use."""
+    try:
+        titles = _titles(lines, markup_mask(lines), source=None)
+    except MalformedReST:
+        return False
+    if len(titles) < 2:
+        return False
+    markup = any(_EXPLICIT.match(ln.text) for ln in lines) or any(RST_ROLE.search(ln.text) for ln in lines[:400])
+    return markup or any(over or char not in "=-" for _, _, char, over in titles)
+
+
+def title_text(raw: str) -> str:
+    """A title for a breadcrumb: inline markup dropped (``code``, `link <url>`_, emphasis), text kept."""
+    text = RST_ROLE.sub(role_text, raw)
+    text = _TITLE_MARKUP.sub(lambda m: next(g for g in m.groups() if g is not None), text)
+    return " ".join(text.replace("\\ ", "").split())
+
+
+def rst_headings(lines: list[Line], source: str | None = None) -> list[Heading]:
+    """The section titles among ``lines``, in order, with levels from their adornment styles.
+
+    Raises:
+        MalformedReST: a title has an overline but no matching underline (``source`` names the file).
+    """
+    styles: list[tuple[str, bool]] = []
+    headings: list[Heading] = []
+    slugs: dict[str, int] = {}
+    for index, span, char, over in _titles(lines, markup_mask(lines), source):
+        style = (char, over)
+        if style not in styles:
+            styles.append(style)
+        text = title_text(lines[index + (1 if over else 0)].text)
+        if not text:
+            continue
+        slug = slugify(text)
+        count = slugs.get(slug, 0)
+        slugs[slug] = count + 1
+        headings.append(Heading(index, min(styles.index(style) + 1, 6), text,
+                                slug if not count else f"{slug}-{count}", span))
+    return headings
+
+
+def _titles(lines: list[Line], markup: list[bool], source: str | None) -> list[tuple[int, int, str, bool]]:
+    """(first line, lines spanned, adornment character, overlined) of every title."""
+    found: list[tuple[int, int, str, bool]] = []
+    n = len(lines)
+    i = 0
+    while i < n:
+        text = lines[i].text
+        if markup[i] or not text.strip():
+            i += 1
+            continue
+        adorned = _ADORNMENT.match(text)
+        above_clear = i == 0 or not lines[i - 1].text.strip() or markup[i - 1]
+        if adorned and above_clear and i + 2 < n and _is_title(lines[i + 1].text, markup[i + 1]) \
+                and not _ADORNMENT.match(lines[i + 1].text):
+            under = _ADORNMENT.match(lines[i + 2].text)
+            if under and under.group(0).strip() == adorned.group(0).strip():
+                found.append((i, 3, adorned.group(1), True))
+                i += 3
+                continue
+            if not lines[i + 2].text.strip():
+                pass  # a transition or a table border above a paragraph line: no title
+            elif source is not None and (under or len(text.strip()) >= len(lines[i + 1].text.strip())):
+                raise MalformedReST(
+                    f"{source} line {lines[i].start}: the title {lines[i + 1].text.strip()!r} has an overline "
+                    f"of {adorned.group(1)!r} but no matching underline; make the line under it the same"
+                )
+        if above_clear and _is_title(text, markup[i]) and i + 1 < n and not adorned:
+            under = _ADORNMENT.match(lines[i + 1].text)
+            if under and len(lines[i + 1].text.strip()) >= min(len(text.strip()), 4):
+                found.append((i, 2, under.group(1), False))
+                i += 2
+                continue
+        i += 1
+    return found
+
+
+def _is_title(text: str, in_markup: bool) -> bool:
+    """A line that can be a title: not blank, not indented, not explicit markup."""
+    return bool(text.strip()) and not in_markup and not text[:1].isspace()
