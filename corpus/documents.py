@@ -5,10 +5,12 @@ from __future__ import annotations
 import hashlib
 from dataclasses import replace
 from collections.abc import Callable, Sequence
+from functools import cache
 from pathlib import Path, PurePosixPath
 
 from .errors import CorpusError, NoSupportedFiles
 from .model import Document
+from .products import product_near, root_of
 from .readers import Record, SourceFile, discover, file_key, read_records
 from .sections import build_outline
 from .versions import detect_product, parse_version
@@ -21,8 +23,12 @@ def short_hash(*parts: str, length: int = 12) -> str:
     return hashlib.sha1("\x1f".join(parts).encode("utf-8")).hexdigest()[:length]
 
 
-def make_document(rec: Record) -> Document:
-    """Build the Document for one record (its id is made unique later by :func:`load_documents`)."""
+def make_document(rec: Record, nearby: Callable[[], str | None] | None = None) -> Document:
+    """Build the Document for one record (its id is made unique later by :func:`load_documents`).
+
+    The product is the one the title or file name names, else ``nearby()`` (a project file or
+    folder name).
+    """
     stem = PurePosixPath(rec.file.relative).stem
     o = build_outline(rec.text, rec.format, None)
     title = rec.title or o.title
@@ -33,7 +39,7 @@ def make_document(rec: Record) -> Document:
     if version is None and len(release_heads) < 2:  # A changelog's sections carry the versions.
         first = next((h.text for h in o.headings), "")
         version = parse_version(first) or parse_version(stem)
-    product = detect_product(title) or detect_product(stem)
+    product = detect_product(title) or detect_product(stem) or (nearby and nearby())
     base = rec.file.relative if rec.record is None else f"{rec.file.relative}#{rec.record}"
     return Document(
         id=short_hash(base),
@@ -97,8 +103,10 @@ def load_documents(
                     files.append(f)
     docs: list[Document] = []
     for f in files:
+        # The bundled notes name their product; a user's may leave it to the files around them.
+        nearby = None if paths is None else cache(lambda f=f: product_near(f.path, root_of(f.path, f.relative)))
         try:
-            docs.extend(make_document(rec) for rec in read_records(f))
+            docs.extend(make_document(rec, nearby) for rec in read_records(f))
         except CorpusError as err:
             handle(err)
     if not docs:

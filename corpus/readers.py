@@ -27,6 +27,8 @@ from .errors import (
 SUPPORTED_SUFFIXES = (".md", ".markdown", ".txt", ".json", ".jsonl")
 BODY_FIELDS = ("body_md", "body", "markdown", "text", "content")
 _MARKDOWN_FIELDS = ("body_md", "markdown")
+# npm's project files sit beside a changelog (one names its product) but are no release notes.
+PROJECT_JSON = frozenset({"package.json", "package-lock.json"})
 _SIGNATURES = {
     b"\x89PNG": "a PNG image",
     b"PK\x03\x04": "a zip archive",
@@ -130,7 +132,7 @@ def _walk(folder: Path) -> list[SourceFile]:
         dirs[:] = [d for d in dirs if not d.startswith(".")]
         for name in names:
             p = Path(root) / name
-            if name.startswith(".") or not _supported(name):
+            if name.startswith(".") or not _supported(name) or name in PROJECT_JSON:
                 continue
             if not p.is_file() and not (p.is_symlink() and not p.exists()):
                 continue  # a broken link is kept, so reading it reports it

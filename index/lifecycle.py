@@ -44,6 +44,7 @@ def describe_corpus(documents: Sequence[Document], paths: Sequence[Path] | None)
             "source": d.source,
             "title": d.title,
             "version": d.version,
+            "product": d.product,  # every chunk carries it: a renamed product is a changed document
             "sha256": hashlib.sha256(d.text.encode("utf-8")).hexdigest(),
         }
         for d in documents
@@ -81,7 +82,7 @@ def stale_reasons(manifest: Manifest, corpus: dict, encoder, bm25: dict) -> list
         old, new = manifest.corpus.get("documents", {}), corpus["documents"]
         added = len(new.keys() - old.keys())
         removed = len(old.keys() - new.keys())
-        changed = sum(1 for k in new.keys() & old.keys() if new[k]["sha256"] != old[k].get("sha256"))
+        changed = sum(1 for k in new.keys() & old.keys() if new[k] != old[k])
         reasons.append(f"corpus changed ({added} added, {removed} removed, {changed} changed documents)")
     return reasons
 

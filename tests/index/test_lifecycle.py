@@ -152,6 +152,20 @@ def test_default_index_dir_differs_per_corpus_and_model(tmp_path) -> None:
     assert str(bundled).startswith(str(Path.home()))  # the user cache, which conftest points at tmp
 
 
+def test_a_product_named_anew_rebuilds_without_embedding(tmp_path, encoders) -> None:
+    """Every chunk carries its product: a project file that renames it makes the index stale."""
+    folder = tmp_path / "gadget"
+    folder.mkdir()
+    (folder / "CHANGELOG.md").write_text("# Changelog\n\n## 1.1.0\n\n- Fixed a crash.\n")
+    loaded, _ = open_(folder, tmp_path)
+    assert {c.product for c in loaded.chunks} == {"gadget"}
+    (folder / "pyproject.toml").write_text('[project]\nname = "gadgetry"\n')
+    notices: list[str] = []
+    loaded, report = open_(folder, tmp_path, notices)
+    assert notices == [f"Rebuilding index at {tmp_path / 'idx'}: corpus changed (0 added, 0 removed, 1 changed documents)"]
+    assert report.embedded == 0 and {c.product for c in loaded.chunks} == {"gadgetry"}
+
+
 def test_another_copy_of_the_same_model_names_both_folders(corpus_dir, tmp_path, encoders) -> None:
     """Two installs of the bundled model share a name: the reason says which folders differ."""
     loaded, _ = open_(corpus_dir, tmp_path)
