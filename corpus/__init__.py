@@ -14,6 +14,7 @@ from .errors import (
     NoSupportedFiles,
     UnreadableFile,
 )
+from .inputs import CorpusInput, as_input
 from .model import Chunk, Document, Section
 from .pipeline import Corpus, LoadedDocument, load_chunks, load_corpus
 from .readers import bundled_paths
@@ -26,6 +27,7 @@ __all__ = [
     "Chunk",
     "Corpus",
     "CorpusError",
+    "CorpusInput",
     "CorpusPathNotFound",
     "Document",
     "EmptyFile",
@@ -37,6 +39,7 @@ __all__ = [
     "NoSupportedFiles",
     "Section",
     "UnreadableFile",
+    "as_input",
     "bundled_paths",
     "chrome_lines",
     "chunk_sections",

@@ -9,6 +9,7 @@ from functools import cache
 from pathlib import Path, PurePosixPath
 
 from .errors import CorpusError, NoSupportedFiles
+from .inputs import CorpusInput, as_input
 from .model import Document
 from .products import product_near, root_of
 from .readers import Record, SourceFile, discover, file_key, read_records
@@ -23,11 +24,12 @@ def short_hash(*parts: str, length: int = 12) -> str:
     return hashlib.sha1("\x1f".join(parts).encode("utf-8")).hexdigest()[:length]
 
 
-def make_document(rec: Record, nearby: Callable[[], str | None] | None = None) -> Document:
+def make_document(rec: Record, product: str | None = None,
+                  nearby: Callable[[], str | None] | None = None) -> Document:
     """Build the Document for one record (its id is made unique later by :func:`load_documents`).
 
-    The product is the one the title or file name names, else ``nearby()`` (a project file or
-    folder name).
+    The product is ``product`` (the user named it), else the one the title or file name names,
+    else ``nearby()`` (a project file or folder name).
     """
     stem = PurePosixPath(rec.file.relative).stem
     o = build_outline(rec.text, rec.format, None)
@@ -39,7 +41,7 @@ def make_document(rec: Record, nearby: Callable[[], str | None] | None = None) -
     if version is None and len(release_heads) < 2:  # A changelog's sections carry the versions.
         first = next((h.text for h in o.headings), "")
         version = parse_version(first) or parse_version(stem)
-    product = detect_product(title) or detect_product(stem) or (nearby and nearby())
+    product = product or detect_product(title) or detect_product(stem) or (nearby and nearby())
     base = rec.file.relative if rec.record is None else f"{rec.file.relative}#{rec.record}"
     return Document(
         id=short_hash(base),
@@ -57,7 +59,7 @@ def make_document(rec: Record, nearby: Callable[[], str | None] | None = None) -
 
 
 def load_documents(
-    paths: Sequence[Path] | None = None,
+    paths: Sequence[Path | CorpusInput] | None = None,
     *,
     skip_bad: bool = False,
     on_skip: OnSkip | None = None,
@@ -65,8 +67,9 @@ def load_documents(
     """Load release notes from files and folders (None: the bundled corpus).
 
     Args:
-        paths: files or folders; folders are searched recursively for .md, .markdown, .txt,
-            .json and .jsonl files, hidden entries skipped.
+        paths: files or folders (a CorpusInput names the product of everything under it);
+            folders are searched recursively for .md, .markdown, .txt, .json and .jsonl
+            files, hidden entries skipped.
         skip_bad: skip a bad path or file (after calling ``on_skip`` with its error) instead
             of raising.
         on_skip: called with each skipped error when ``skip_bad`` is set.
@@ -85,14 +88,14 @@ def load_documents(
         if on_skip is not None:
             on_skip(err)
 
-    files: list[SourceFile] = []
+    files: list[tuple[SourceFile, CorpusInput | None]] = []
     if paths is None:
-        files = discover(None)
+        files = [(f, None) for f in discover(None)]
     else:
         seen: set[str] = set()  # a file reached through two inputs is read once
-        for p in paths:
+        for p in map(as_input, paths):
             try:
-                found = discover([Path(p)])
+                found = discover([p.path])
             except CorpusError as err:
                 handle(err)
                 continue
@@ -100,13 +103,14 @@ def load_documents(
                 key = file_key(f.path)
                 if key not in seen:
                     seen.add(key)
-                    files.append(f)
+                    files.append((f, p))
     docs: list[Document] = []
-    for f in files:
+    for f, given in files:
         # The bundled notes name their product; a user's may leave it to the files around them.
-        nearby = None if paths is None else cache(lambda f=f: product_near(f.path, root_of(f.path, f.relative)))
+        nearby = None if given is None else cache(lambda f=f: product_near(f.path, root_of(f.path, f.relative)))
+        product = given.product if given else None
         try:
-            docs.extend(make_document(rec, nearby) for rec in read_records(f))
+            docs.extend(make_document(rec, product, nearby) for rec in read_records(f))
         except CorpusError as err:
             handle(err)
     if not docs:

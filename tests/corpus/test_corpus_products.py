@@ -1,5 +1,5 @@
-"""The product of notes whose headings do not name it: the title, else a project file beside the
-notes, else the folder they sit in."""
+"""The product of notes whose headings do not name it: the user's name for it, else the title,
+else a project file beside the notes, else the folder they sit in."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from corpus import load_documents
+from corpus import CorpusInput, load_documents
 from corpus.products import product_near
 from tests.support.paths import BUNDLED, CHANGELOGS, DATA, ZOO
 
@@ -92,6 +92,20 @@ def test_the_bundled_notes_and_a_copy_of_them_stay_pytorch(tmp_path: Path) -> No
     assert {d.product for d in load_documents()} == {"PyTorch"}
     shutil.copytree(BUNDLED, tmp_path / "mine", ignore=shutil.ignore_patterns("__pycache__"))
     assert {d.product for d in load_documents([tmp_path / "mine"])} == {"PyTorch"}
+
+
+def test_a_named_input_gives_every_document_under_it_that_product() -> None:
+    docs = load_documents([CorpusInput(PROJECTS, "Acme"), DATA / "notes.txt",
+                           CorpusInput(DATA / "changelog-rust-mini.md", "rustc")])
+    assert {Path(d.source).name: d.product for d in docs} == {
+        "CHANGELOG.md": "Acme", "notes.txt": "Widget", "changelog-rust-mini.md": "rustc"}
+
+
+@pytest.mark.parametrize("bad", ["", " httpx", "a\x1bb", "tab\there", "new\nline"],
+                         ids=["empty", "padded", "escape", "tab", "newline"])
+def test_a_product_name_must_be_plain_text(bad: str) -> None:
+    with pytest.raises(ValueError, match="product name"):
+        CorpusInput(Path("x"), bad)
 
 
 ZOO_PRODUCTS = {"flask": "flask", "pytest": "pytest", "numpy": "NumPy", "textual": "textual", "httpx": "httpx"}
