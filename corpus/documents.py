@@ -28,8 +28,8 @@ def make_document(rec: Record, product: str | None = None,
                   nearby: Callable[[], str | None] | None = None) -> Document:
     """Build the Document for one record (its id is made unique later by :func:`load_documents`).
 
-    The product is ``product`` (the user named it), else the one the title or file name names,
-    else ``nearby()`` (a project file or folder name).
+    The product is ``product`` (the user named it), else a GitHub release's repository, else
+    the one the title or file name names, else ``nearby()`` (a project file or folder name).
     """
     stem = PurePosixPath(rec.file.relative).stem
     o = build_outline(rec.text, rec.format, None)
@@ -37,11 +37,11 @@ def make_document(rec: Record, product: str | None = None,
     if not title:
         title = stem if rec.record is None else f"{stem} #{rec.record}"
     release_heads = o.releases
-    version = parse_version(title)
+    version = rec.version or parse_version(title)
     if version is None and len(release_heads) < 2:  # A changelog's sections carry the versions.
         first = next((h.text for h in o.headings), "")
         version = parse_version(first) or parse_version(stem)
-    product = product or detect_product(title) or detect_product(stem) or (nearby and nearby())
+    product = product or rec.product or detect_product(title) or detect_product(stem) or (nearby and nearby())
     base = rec.file.relative if rec.record is None else f"{rec.file.relative}#{rec.record}"
     return Document(
         id=short_hash(base),
@@ -55,6 +55,7 @@ def make_document(rec: Record, product: str | None = None,
         url=rec.url,
         body_field=rec.body_field,
         record=rec.record,
+        prerelease=rec.prerelease,
     )
 
 

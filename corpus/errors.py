@@ -39,3 +39,7 @@ class JSONShapeError(CorpusError):
 
 class MissingBody(CorpusError):
     """Raised when a JSON record has none of the body fields (body_md, body, markdown, text, content)."""
+
+
+class DraftsOnly(CorpusError):
+    """Raised when a JSON file holds only draft GitHub releases (drafts are skipped, so nothing is left)."""

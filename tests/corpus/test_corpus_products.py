@@ -95,10 +95,12 @@ def test_the_bundled_notes_and_a_copy_of_them_stay_pytorch(tmp_path: Path) -> No
 
 
 def test_a_named_input_gives_every_document_under_it_that_product() -> None:
-    docs = load_documents([CorpusInput(PROJECTS, "Acme"), DATA / "notes.txt",
+    docs = load_documents([CorpusInput(PROJECTS, "Acme"), DATA / "github" / "httpx-releases.json",
                            CorpusInput(DATA / "changelog-rust-mini.md", "rustc")])
     assert {Path(d.source).name: d.product for d in docs} == {
-        "CHANGELOG.md": "Acme", "notes.txt": "Widget", "changelog-rust-mini.md": "rustc"}
+        "CHANGELOG.md": "Acme", "httpx-releases.json": "httpx", "changelog-rust-mini.md": "rustc"}
+    (release,) = {d.product for d in load_documents([CorpusInput(DATA / "github", "HTTPX")])}
+    assert release == "HTTPX"  # the user's name wins over a GitHub repository's too
 
 
 @pytest.mark.parametrize("bad", ["", " httpx", "a\x1bb", "tab\there", "new\nline"],

@@ -115,6 +115,15 @@ def test_corpus_name_equals_path_names_the_product() -> None:
         ("docs", "Gizmo"), ("py", "widgetry"), ("data", "rustc")]
 
 
+def test_github_releases_in_sections() -> None:
+    docs = sections_json("--corpus", str(DATA / "github" / "httpx-releases.json"))
+    assert [(d["title"], d["product"], d["version"], d["prerelease"]) for d in docs] == [
+        ("Version 1.0.dev1", "httpx", "1.0.dev1", True), ("Version 0.28.1", "httpx", "0.28.1", False),
+        ("Version 0.28.0", "httpx", "0.28.0", False)]
+    text = run("sections", "--corpus", str(DATA / "github" / "httpx-releases.json")).output
+    assert "Version 1.0.dev1  [httpx 1.0.dev1 pre-release]" in text and "[httpx 0.28.1]  " in text
+
+
 def test_a_path_with_an_equals_sign_that_exists_is_a_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = tmp_path / "tool=v2"
     folder.mkdir()
