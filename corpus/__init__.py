@@ -6,6 +6,7 @@ from .errors import (
     BinaryFile,
     CorpusError,
     CorpusPathNotFound,
+    DraftsOnly,
     EmptyFile,
     EncodingError,
     JSONShapeError,
@@ -14,6 +15,7 @@ from .errors import (
     NoSupportedFiles,
     UnreadableFile,
 )
+from .inputs import CorpusInput, as_input
 from .model import Chunk, Document, Section
 from .pipeline import Corpus, LoadedDocument, load_chunks, load_corpus
 from .readers import bundled_paths
@@ -26,8 +28,10 @@ __all__ = [
     "Chunk",
     "Corpus",
     "CorpusError",
+    "CorpusInput",
     "CorpusPathNotFound",
     "Document",
+    "DraftsOnly",
     "EmptyFile",
     "EncodingError",
     "JSONShapeError",
@@ -37,6 +41,7 @@ __all__ = [
     "NoSupportedFiles",
     "Section",
     "UnreadableFile",
+    "as_input",
     "bundled_paths",
     "chrome_lines",
     "chunk_sections",

@@ -5,10 +5,13 @@ from __future__ import annotations
 import hashlib
 from dataclasses import replace
 from collections.abc import Callable, Sequence
+from functools import cache
 from pathlib import Path, PurePosixPath
 
 from .errors import CorpusError, NoSupportedFiles
+from .inputs import CorpusInput, as_input
 from .model import Document
+from .products import product_near, root_of
 from .readers import Record, SourceFile, discover, file_key, read_records
 from .sections import build_outline
 from .versions import detect_product, parse_version
@@ -21,19 +24,24 @@ def short_hash(*parts: str, length: int = 12) -> str:
     return hashlib.sha1("\x1f".join(parts).encode("utf-8")).hexdigest()[:length]
 
 
-def make_document(rec: Record) -> Document:
-    """Build the Document for one record (its id is made unique later by :func:`load_documents`)."""
+def make_document(rec: Record, product: str | None = None,
+                  nearby: Callable[[], str | None] | None = None) -> Document:
+    """Build the Document for one record (its id is made unique later by :func:`load_documents`).
+
+    The product is ``product`` (the user named it), else a GitHub release's repository, else
+    the one the title or file name names, else ``nearby()`` (a project file or folder name).
+    """
     stem = PurePosixPath(rec.file.relative).stem
     o = build_outline(rec.text, rec.format, None, rec.file.display)
     title = rec.title or o.title
     if not title:
         title = stem if rec.record is None else f"{stem} #{rec.record}"
     release_heads = o.releases
-    version = parse_version(title)
+    version = rec.version or parse_version(title)
     if version is None and len(release_heads) < 2:  # A changelog's sections carry the versions.
         first = next((h.text for h in o.headings), "")
         version = parse_version(first) or parse_version(stem)
-    product = detect_product(title) or detect_product(stem)
+    product = product or rec.product or detect_product(title) or detect_product(stem) or (nearby and nearby())
     base = rec.file.relative if rec.record is None else f"{rec.file.relative}#{rec.record}"
     return Document(
         id=short_hash(base),
@@ -47,11 +55,12 @@ def make_document(rec: Record) -> Document:
         url=rec.url,
         body_field=rec.body_field,
         record=rec.record,
+        prerelease=rec.prerelease,
     )
 
 
 def load_documents(
-    paths: Sequence[Path] | None = None,
+    paths: Sequence[Path | CorpusInput] | None = None,
     *,
     skip_bad: bool = False,
     on_skip: OnSkip | None = None,
@@ -59,8 +68,9 @@ def load_documents(
     """Load release notes from files and folders (None: the bundled corpus).
 
     Args:
-        paths: files or folders; folders are searched recursively for .md, .markdown, .rst, .txt,
-            .json and .jsonl files, hidden entries skipped.
+        paths: files or folders (a CorpusInput names the product of everything under it);
+            folders are searched recursively for .md, .markdown, .rst, .txt, .json and .jsonl
+            files, hidden entries skipped.
         skip_bad: skip a bad path or file (after calling ``on_skip`` with its error) instead
             of raising.
         on_skip: called with each skipped error when ``skip_bad`` is set.
@@ -79,14 +89,14 @@ def load_documents(
         if on_skip is not None:
             on_skip(err)
 
-    files: list[SourceFile] = []
+    files: list[tuple[SourceFile, CorpusInput | None]] = []
     if paths is None:
-        files = discover(None)
+        files = [(f, None) for f in discover(None)]
     else:
         seen: set[str] = set()  # a file reached through two inputs is read once
-        for p in paths:
+        for p in map(as_input, paths):
             try:
-                found = discover([Path(p)])
+                found = discover([p.path])
             except CorpusError as err:
                 handle(err)
                 continue
@@ -94,11 +104,14 @@ def load_documents(
                 key = file_key(f.path)
                 if key not in seen:
                     seen.add(key)
-                    files.append(f)
+                    files.append((f, p))
     docs: list[Document] = []
-    for f in files:
+    for f, given in files:
+        # The bundled notes name their product; a user's may leave it to the files around them.
+        nearby = None if given is None else cache(lambda f=f: product_near(f.path, root_of(f.path, f.relative)))
+        product = given.product if given else None
         try:
-            docs.extend(make_document(rec) for rec in read_records(f))
+            docs.extend(make_document(rec, product, nearby) for rec in read_records(f))
         except CorpusError as err:
             handle(err)
     if not docs:

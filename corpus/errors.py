@@ -43,3 +43,7 @@ class MissingBody(CorpusError):
 
 class MalformedReST(CorpusError):
     """Raised when a reStructuredText title's overline has no matching underline; the message names the line."""
+
+
+class DraftsOnly(CorpusError):
+    """Raised when a JSON file holds only draft GitHub releases (drafts are skipped, so nothing is left)."""

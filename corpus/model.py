@@ -29,6 +29,7 @@ class Document:
     url: str | None = None
     body_field: str | None = None
     record: int | None = None  # index of the record inside a JSON list / JSONL file
+    prerelease: bool = False  # a GitHub release marked pre-release
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:

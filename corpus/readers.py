@@ -12,11 +12,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from . import github
 from .repair import as_lines
 from .rst import looks_like_rst
 from .errors import (
     BinaryFile,
     CorpusPathNotFound,
+    DraftsOnly,
     EmptyFile,
     EncodingError,
     JSONShapeError,
@@ -29,6 +31,8 @@ from .errors import (
 SUPPORTED_SUFFIXES = (".md", ".markdown", ".rst", ".txt", ".json", ".jsonl")
 BODY_FIELDS = ("body_md", "body", "markdown", "text", "content")
 _MARKDOWN_FIELDS = ("body_md", "markdown")
+# npm's project files sit beside a changelog (one names its product) but are no release notes.
+PROJECT_JSON = frozenset({"package.json", "package-lock.json"})
 _SIGNATURES = {
     b"\x89PNG": "a PNG image",
     b"PK\x03\x04": "a zip archive",
@@ -69,6 +73,9 @@ class Record:
     url: str | None = None
     date: str | None = None
     body_field: str | None = None
+    version: str | None = None  # a GitHub release's, from its tag
+    product: str | None = None  # a GitHub release's repository
+    prerelease: bool = False
 
 
 def bundled_paths() -> list[Path]:
@@ -132,7 +139,7 @@ def _walk(folder: Path) -> list[SourceFile]:
         dirs[:] = [d for d in dirs if not d.startswith(".")]
         for name in names:
             p = Path(root) / name
-            if name.startswith(".") or not _supported(name):
+            if name.startswith(".") or not _supported(name) or name in PROJECT_JSON:
                 continue
             if not p.is_file() and not (p.is_symlink() and not p.exists()):
                 continue  # a broken link is kept, so reading it reports it
@@ -244,17 +251,30 @@ def _json_records(f: SourceFile, data: Any) -> list[Record]:
             "wrap each document in an object with a body_md or text field"
         )
     many = len(items) > 1 or isinstance(data, list)
-    return [_record(f, obj, i if many else None) for i, obj in enumerate(items)]
+    records = [_record(f, obj, i if many else None) for i, obj in enumerate(items) if not github.is_draft(obj)]
+    if not records:
+        raise DraftsOnly(
+            f"{f.display}: every GitHub release in it is a draft (draft or isDraft true), and drafts are "
+            "not loaded; publish the release, or remove the file from the corpus"
+        )
+    return records
 
 
 def _record(f: SourceFile, obj: dict, index: int | None) -> Record:
     field = next((k for k in BODY_FIELDS if isinstance(obj.get(k), str) and obj[k].strip()), None)
     if field is None:
         where = f"record {index}" if index is not None else "the record"
+        if github.is_release(obj):
+            where += f" (release {github.tag_of(obj)})"
         raise MissingBody(
             f"{f.display}: {where} has no text body; add one of the fields {', '.join(BODY_FIELDS)}"
         )
     body = obj[field].replace("\r\n", "\n").replace("\r", "\n")
+    if github.is_release(obj):  # a release body is GitHub Markdown, headings or not
+        rel = github.release_of(obj)
+        return Record(file=f, text=body, format="markdown", record=index, title=rel.title, url=rel.url,
+                      date=rel.date, body_field=field, version=rel.version, product=rel.product,
+                      prerelease=rel.prerelease)
     if field in _MARKDOWN_FIELDS or _HEADING_HINT.search(body):
         fmt = "markdown"
     else:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-from corpus import Document, chunk_sections, load_documents, parse_sections
+from corpus import CorpusInput, Document, as_input, chunk_sections, load_documents, parse_sections
 from corpus.chunking import CHUNKER_VERSION
 
 from .errors import IndexCorrupt, IndexMissing, IndexStale
@@ -30,20 +30,21 @@ def cache_root() -> Path:
     return cache_home() / INDEXES
 
 
-def default_index_dir(paths: Sequence[Path] | None, model_path: Path | None = None) -> Path:
-    """One cache directory per corpus (its resolved input paths) and model."""
-    inputs = ["<bundled>"] if not paths else sorted(str(Path(p).resolve()) for p in paths)
+def default_index_dir(paths: Sequence[Path | CorpusInput] | None, model_path: Path | None = None) -> Path:
+    """One cache directory per corpus (its resolved input paths, and the products named) and model."""
+    inputs = ["<bundled>"] if not paths else sorted(as_input(p).cache_key() for p in paths)
     key = json.dumps({"inputs": inputs, "model": str(Path(model_path).resolve()) if model_path else None})
     return cache_root() / hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
 
 
-def describe_corpus(documents: Sequence[Document], paths: Sequence[Path] | None) -> dict:
+def describe_corpus(documents: Sequence[Document], paths: Sequence[Path | CorpusInput] | None) -> dict:
     """Fingerprint and per-document content hashes of the loaded corpus, for the manifest."""
     docs = {
         d.id: {
             "source": d.source,
             "title": d.title,
             "version": d.version,
+            "product": d.product,  # every chunk carries it: a renamed product is a changed document
             "sha256": hashlib.sha256(d.text.encode("utf-8")).hexdigest(),
         }
         for d in documents
@@ -51,7 +52,7 @@ def describe_corpus(documents: Sequence[Document], paths: Sequence[Path] | None)
     blob = json.dumps(docs, sort_keys=True).encode("utf-8")
     return {
         "fingerprint": hashlib.sha256(blob).hexdigest(),
-        "inputs": ["<bundled>"] if not paths else [str(p) for p in paths],
+        "inputs": ["<bundled>"] if not paths else [str(as_input(p)) for p in paths],
         "documents": docs,
     }
 
@@ -81,13 +82,13 @@ def stale_reasons(manifest: Manifest, corpus: dict, encoder, bm25: dict) -> list
         old, new = manifest.corpus.get("documents", {}), corpus["documents"]
         added = len(new.keys() - old.keys())
         removed = len(old.keys() - new.keys())
-        changed = sum(1 for k in new.keys() & old.keys() if new[k]["sha256"] != old[k].get("sha256"))
+        changed = sum(1 for k in new.keys() & old.keys() if new[k] != old[k])
         reasons.append(f"corpus changed ({added} added, {removed} removed, {changed} changed documents)")
     return reasons
 
 
 def open_index(
-    paths: Sequence[Path] | None = None,
+    paths: Sequence[Path | CorpusInput] | None = None,
     *,
     index_dir: Path | None = None,
     model_path: Path | None = None,
@@ -102,7 +103,8 @@ def open_index(
     """Load the index for a corpus, (re)building it when missing, stale, corrupt or asked to.
 
     Args:
-        paths: corpus files or folders; None for the bundled release notes.
+        paths: corpus files or folders (a CorpusInput names their product); None for the
+            bundled release notes.
         index_dir: where the index lives; default_index_dir() when None.
         model_path: a local sentence-transformers model; the bundled model when None.
         rebuild: build from scratch even when the index is fresh.
@@ -256,7 +258,7 @@ class IndexStatus:
         return {**out, "stale": self.stale, "reasons": list(self.reasons)}
 
 
-def index_status(paths: Sequence[Path] | None, index_dir: Path | None, model_path: Path | None, **load) -> IndexStatus:
+def index_status(paths: Sequence[Path | CorpusInput] | None, index_dir: Path | None, model_path: Path | None, **load) -> IndexStatus:
     """Where the index for a corpus is, what built it and whether (and why) it is stale.
 
     ``load`` goes to ``corpus.load_documents`` (``skip_bad``, ``on_skip``).

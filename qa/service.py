@@ -19,6 +19,7 @@ from .answer.followup import FollowUp, Turn, resolve
 from .model import Answer, Passage
 
 if TYPE_CHECKING:  # pragma: no cover
+    from corpus import CorpusInput
     from corpus.model import Chunk
     from index import BuildReport, LoadedIndex
 
@@ -59,7 +60,7 @@ class IndexInfo:
         return "just now"
 
 
-def open_corpus_index(corpus_paths: Sequence[Path] = (), index_dir: Path | None = None,
+def open_corpus_index(corpus_paths: Sequence[Path | CorpusInput] = (), index_dir: Path | None = None,
                       model_path: Path | None = None, **options) -> tuple[LoadedIndex, BuildReport | None]:
     """The index of a corpus (empty paths: the bundled notes), built or updated first as
     ``index.open_index`` decides, and the build report (None when nothing was built).
@@ -77,7 +78,7 @@ def open_corpus_index(corpus_paths: Sequence[Path] = (), index_dir: Path | None 
 class AnswerService:
     """Answers over one opened index; safe to call from worker threads (one question at a time)."""
 
-    def __init__(self, engine: Engine, info: IndexInfo, corpus_paths: Sequence[Path] = (),
+    def __init__(self, engine: Engine, info: IndexInfo, corpus_paths: Sequence[Path | CorpusInput] = (),
                  model_path: Path | None = None) -> None:
         self.engine = engine
         self.info = info
@@ -90,7 +91,7 @@ class AnswerService:
     @classmethod
     def open(
         cls,
-        corpus_paths: Sequence[Path] = (),
+        corpus_paths: Sequence[Path | CorpusInput] = (),
         index_dir: Path | None = None,
         model_path: Path | None = None,
         *,
@@ -103,7 +104,8 @@ class AnswerService:
         """Open (building or updating when ``update``) the index of a corpus and the engine over it.
 
         Args:
-            corpus_paths: release-note files and folders; empty for the bundled notes.
+            corpus_paths: release-note files and folders (a ``corpus.CorpusInput`` names their
+                product); empty for the bundled notes.
             index_dir: the index directory; default one per corpus in the user cache.
             model_path: a local sentence-transformers folder; default the bundled model.
             update: build a missing or stale index (else IndexMissing / IndexStale).
@@ -116,13 +118,15 @@ class AnswerService:
         Raises:
             CorpusError, RelnotesIndexError: as ``index.open_index``.
         """
+        from corpus import as_input
+
         from .answer.engine import Engine
 
         loaded, _ = open_corpus_index(corpus_paths, index_dir, model_path, update=update, dense=dense,
                                 notify=notify, progress=progress)
         counts = loaded.manifest.counts
         info = IndexInfo(
-            corpus=", ".join(Path(p).name for p in corpus_paths) if corpus_paths else BUNDLED_LABEL,
+            corpus=", ".join(as_input(p).label for p in corpus_paths) if corpus_paths else BUNDLED_LABEL,
             documents=int(counts.get("documents", 0)),
             chunks=int(counts.get("chunks", len(loaded.chunks))),
             created=loaded.manifest.created or None,

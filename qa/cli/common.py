@@ -3,20 +3,51 @@ the index or the answering service with notices and a progress bar on stderr."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
+from click.shell_completion import CompletionItem
 
+from corpus import CorpusInput
 from index import MODES
 
 from .progress import embedding_progress, notice
+
+
+class CorpusArgument(click.ParamType):
+    """``PATH``, or ``NAME=PATH`` to name the product of every document under PATH (a path
+    with "=" in it that exists is a path)."""
+
+    name = "[NAME=]PATH"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, (Path, CorpusInput)):
+            return value
+        text = os.fsdecode(value)
+        name, sep, path = text.partition("=")
+        if not sep or os.path.lexists(text):
+            return Path(text)
+        name = name.strip(" ")
+        try:
+            if not path:
+                raise ValueError("no path")
+            return CorpusInput(Path(path), name)
+        except ValueError:
+            self.fail(f"expected PATH or NAME=PATH (a product name without control characters, '=', "
+                      f"then a file or folder), not {text!r}", param, ctx)
+
+    def shell_complete(self, ctx, param, incomplete):
+        return [CompletionItem(incomplete, type="file")]
+
 
 corpus_option = click.option(
     "--corpus",
     "corpus_paths",
     multiple=True,
-    type=click.Path(path_type=Path),
-    help="File or folder of release notes (repeatable). Default: the bundled PyTorch notes.",
+    type=CorpusArgument(),
+    help="File or folder of release notes, or NAME=PATH: every document under PATH is product NAME "
+         "(repeatable). Default: the bundled PyTorch notes.",
 )
 index_option = click.option(
     "--index",

@@ -49,12 +49,14 @@ def sections_cmd(corpus_paths, skip_bad, as_json) -> None:
             click.echo(json.dumps({
                 "document": doc.id, "title": doc.title, "product": doc.product, "version": doc.version,
                 "source": doc.source, "body_field": doc.body_field, "url": doc.url, "date": doc.date,
+                "prerelease": doc.prerelease,
                 "releases": list(loaded.releases), "chunks": len(loaded.chunks),
                 "sections": [_section_json(s) for s in loaded.sections], "warnings": list(loaded.warnings),
             }, ensure_ascii=False))
             continue
         where = f"{doc.source} ({doc.body_field})" if doc.body_field else doc.source
         version = doc.version or (f"{len(loaded.releases)} releases" if loaded.releases else "no version")
+        version += " pre-release" if doc.prerelease else ""
         click.echo(safe(f"{doc.title}  [{doc.product or '?'} {version}]  {where}  {len(loaded.chunks)} chunks"))
         for section in loaded.sections:
             depth = len(section.path) - 1

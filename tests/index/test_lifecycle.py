@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import pytest
 
 import index.encoders
 import index.lifecycle as service
+from corpus import CorpusInput
 from index.errors import IndexStale
 from index.layout import MANIFEST
 from tests.support.fakes import FakeEncoder
@@ -150,6 +152,39 @@ def test_default_index_dir_differs_per_corpus_and_model(tmp_path) -> None:
     assert bundled != service.default_index_dir([tmp_path])
     assert service.default_index_dir([tmp_path]) != service.default_index_dir([tmp_path], tmp_path / "m")
     assert str(bundled).startswith(str(Path.home()))  # the user cache, which conftest points at tmp
+
+
+def test_a_product_named_anew_rebuilds_without_embedding(tmp_path, encoders) -> None:
+    """Every chunk carries its product: a project file that renames it makes the index stale."""
+    folder = tmp_path / "gadget"
+    folder.mkdir()
+    (folder / "CHANGELOG.md").write_text("# Changelog\n\n## 1.1.0\n\n- Fixed a crash.\n")
+    loaded, _ = open_(folder, tmp_path)
+    assert {c.product for c in loaded.chunks} == {"gadget"}
+    (folder / "pyproject.toml").write_text('[project]\nname = "gadgetry"\n')
+    notices: list[str] = []
+    loaded, report = open_(folder, tmp_path, notices)
+    assert notices == [f"Rebuilding index at {tmp_path / 'idx'}: corpus changed (0 added, 0 removed, 1 changed documents)"]
+    assert report.embedded == 0 and {c.product for c in loaded.chunks} == {"gadgetry"}
+
+
+def test_a_named_product_is_its_own_corpus(tmp_path) -> None:
+    """Two names for one path are two corpora; a plain path keeps the key it always had."""
+    plain = service.default_index_dir([tmp_path])
+    key = json.dumps({"inputs": [str(tmp_path.resolve())], "model": None})
+    assert plain == service.cache_root() / hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
+    named = {service.default_index_dir([CorpusInput(tmp_path, name)]) for name in ("httpx", "HTTPX")}
+    assert len(named) == 2 and plain not in named
+    assert service.default_index_dir([CorpusInput(tmp_path)]) == plain
+
+
+def test_a_renamed_product_rebuilds_without_embedding(corpus_dir, tmp_path, encoders) -> None:
+    open_(corpus_dir, tmp_path)
+    notices: list[str] = []
+    loaded, report = open_(CorpusInput(corpus_dir, "frob"), tmp_path, notices)
+    assert notices == [f"Rebuilding index at {tmp_path / 'idx'}: corpus changed (0 added, 0 removed, 2 changed documents)"]
+    assert report.embedded == 0 and {c.product for c in loaded.chunks} == {"frob"}
+    assert loaded.manifest.corpus["inputs"] == [f"frob={corpus_dir}"]
 
 
 def test_another_copy_of_the_same_model_names_both_folders(corpus_dir, tmp_path, encoders) -> None:

@@ -1,4 +1,4 @@
-"""``relnotes sections`` / ``chunks``: output shape, bad input as one line and exit 1."""
+"""``relnotes sections`` / ``chunks``: output shape, ``--corpus NAME=PATH``, bad input as one line and exit 1."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from qa.cli import cli
+from tests.support.paths import DATA
 
 
 def run(*args: str):
@@ -99,3 +100,51 @@ def test_python_dash_m_qa_runs(tmp_path: Path) -> None:
 
     out = subprocess.run([sys.executable, "-m", "qa", "--help"], capture_output=True, text=True, check=True)
     assert "sections" in out.stdout
+
+
+def sections_json(*args: str) -> list[dict]:
+    result = CliRunner().invoke(cli, ["sections", "--json", *args])
+    assert result.exit_code == 0, result.output
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def test_corpus_name_equals_path_names_the_product() -> None:
+    docs = sections_json("--corpus", f"Gizmo={DATA / 'projects' / 'node'}", "--corpus", str(DATA / "projects" / "py"),
+                         "--corpus", f"rustc={DATA / 'changelog-rust-mini.md'}")
+    assert [(Path(d["source"]).parent.name, d["product"]) for d in docs] == [
+        ("docs", "Gizmo"), ("py", "widgetry"), ("data", "rustc")]
+
+
+def test_github_releases_in_sections() -> None:
+    docs = sections_json("--corpus", str(DATA / "github" / "httpx-releases.json"))
+    assert [(d["title"], d["product"], d["version"], d["prerelease"]) for d in docs] == [
+        ("Version 1.0.dev1", "httpx", "1.0.dev1", True), ("Version 0.28.1", "httpx", "0.28.1", False),
+        ("Version 0.28.0", "httpx", "0.28.0", False)]
+    text = run("sections", "--corpus", str(DATA / "github" / "httpx-releases.json")).output
+    assert "Version 1.0.dev1  [httpx 1.0.dev1 pre-release]" in text and "[httpx 0.28.1]  " in text
+
+
+def test_a_path_with_an_equals_sign_that_exists_is_a_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "tool=v2"
+    folder.mkdir()
+    (folder / "notes.md").write_text("# Tool 2.0\n\n## Fixes\n\nFixed the frobnicator.\n")
+    monkeypatch.chdir(tmp_path)
+    (doc,) = sections_json("--corpus", "tool=v2")
+    assert (doc["source"], doc["product"]) == ("tool=v2/notes.md", "Tool")
+    (named,) = sections_json("--corpus", "Frob=tool=v2")  # the name ends at the first "="
+    assert (named["source"], named["product"]) == ("tool=v2/notes.md", "Frob")
+
+
+@pytest.mark.parametrize("value", ["=notes", "httpx=", " =notes", "ht\x1btp=notes", "a\tb=notes"],
+                         ids=["no-name", "no-path", "blank-name", "escape", "tab"])
+def test_a_bad_name_equals_path_is_a_usage_error(tmp_path: Path, value: str) -> None:
+    result = CliRunner().invoke(cli, ["sections", "--corpus", value])
+    assert result.exit_code == 2
+    (line,) = [ln for ln in result.output.splitlines() if ln.startswith("Error:")]
+    assert "expected PATH or NAME=PATH" in line and "Traceback" not in result.output
+
+
+def test_a_named_path_that_is_missing_is_one_line_exit_1() -> None:
+    result = CliRunner().invoke(cli, ["chunks", "--corpus", "httpx=/nonexistent/notes"])
+    assert result.exit_code == 1
+    assert result.output.strip() == "error: /nonexistent/notes: no such file or directory; check the --corpus path"

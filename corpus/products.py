@@ -1,0 +1,105 @@
+"""The product of release notes whose headings do not name it: from a project file beside them
+(pyproject.toml, package.json, Cargo.toml), else from the folder they sit in."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+import unicodedata
+from pathlib import Path, PurePosixPath
+
+from .versions import detect_product, product_names
+
+# Folders that say what a file is, not whose: their parent names the project
+# (numpy/doc/source/release/2.3.0-notes.rst -> numpy).
+GENERIC_FOLDERS = frozenset({
+    "release", "releases", "release-notes", "release_notes", "releasenotes", "changelog", "changelogs",
+    "changes", "news", "notes", "history", "whatsnew", "whats-new", "docs", "doc", "source", "src",
+    "data", "tests", "test",
+})
+PROJECT_FILES = ("pyproject.toml", "package.json", "Cargo.toml")
+PROJECT_DEPTH = 2  # parents above the file's folder searched for a project file (never above the root)
+
+
+def valid_product(name: str) -> bool:
+    """Whether ``name`` can name a product: non-empty, no surrounding space, no control characters."""
+    return bool(name) and name == name.strip() and not any(
+        unicodedata.category(ch).startswith("C") for ch in name
+    )
+
+
+def root_of(path: Path, relative: str) -> Path:
+    """The corpus root a file was found under, from its path and its path relative to the root
+    (a file given directly: its folder)."""
+    return path.parents[len(PurePosixPath(relative).parts) - 1]
+
+
+def product_near(path: Path, root: Path) -> str | None:
+    """The product of the file at ``path`` (found under ``root``) from what is around it.
+
+    A project file's name comes first: ``[project].name`` of pyproject.toml, ``name`` of
+    package.json, ``[package].name`` of Cargo.toml, in the file's folder and up to two parents,
+    never above ``root``. Else the name of the folder the file sits in, a generic one
+    (release, docs, changelog, ...) skipped for its parent; the walk goes at most one folder
+    above ``root`` (``--corpus numpy/release`` is numpy's). A known product keeps its spelling
+    (``numpy`` -> ``NumPy``). None when nothing names one.
+    """
+    folder, root = path.parent, Path(root)
+    found = _project_product(folder, root) or _folder_product(folder, root)
+    return canonical(found) if found else None
+
+
+def canonical(name: str) -> str:
+    """A project's name as the known products spell it ("numpy" -> "NumPy", "torch" -> "PyTorch"),
+    so a folder's name and the titles beside it name one product; other names as they are."""
+    known = detect_product(name)
+    return known if known and name.lower() in product_names(known) else name
+
+
+def _project_product(folder: Path, root: Path) -> str | None:
+    for depth, where in enumerate((folder, *folder.parents)):
+        if depth > PROJECT_DEPTH:
+            break
+        for name in PROJECT_FILES:
+            found = _project_name(where / name)
+            if found:
+                return found
+        if where == root or not _within(where, root):
+            break
+    return None
+
+
+def _within(folder: Path, root: Path) -> bool:
+    return folder == root or root in folder.parents
+
+
+def _project_name(path: Path) -> str | None:
+    """The name a project file gives its project; None when absent, unreadable or malformed
+    (a broken neighbour file is not the corpus's problem: the folder name still applies)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    try:
+        if path.name == "package.json":
+            data = json.loads(text)
+            name = data.get("name") if isinstance(data, dict) else None
+        else:
+            table = tomllib.loads(text).get("project" if path.name == "pyproject.toml" else "package")
+            name = table.get("name") if isinstance(table, dict) else None
+    except (ValueError, tomllib.TOMLDecodeError):
+        return None
+    if not isinstance(name, str):
+        return None
+    name = name.strip().rsplit("/", 1)[-1]  # "@scope/pkg" names the package pkg
+    return name if valid_product(name) else None
+
+
+def _folder_product(folder: Path, root: Path) -> str | None:
+    folder, root = folder.absolute(), root.absolute()
+    for where in (folder, *folder.parents):
+        if where.name and where.name.lower() not in GENERIC_FOLDERS and valid_product(where.name):
+            return where.name
+        if where == root.parent or not _within(where, root):
+            break
+    return None
