@@ -17,6 +17,8 @@ from .documents import short_hash
 from .model import Chunk, Document, Section, breadcrumb
 from .repair import Line
 from .sections import outline
+from .headings import release_heading
+from .kinds import section_kind
 from .textform import index_form
 
 CHUNKER_VERSION = "5"  # 5: reStructuredText, release headings of the family, reST markup out of the index form
@@ -186,6 +188,7 @@ def chunk_sections(doc: Document, sections: list[Section]) -> list[Chunk]:
             offsets.append(pos)
             pos += len(ln.text) + 1
         crumb = breadcrumb(doc.title, s.version, s.path)
+        kind = section_kind(tuple(h for h in s.path[1:] if release_heading(h) is None))
         for ordinal, (start, end) in enumerate(_spans(text, crumb, TOKEN_BUDGET, TARGET_WORDS)):
             first = bisect_right(offsets, start) - 1
             last = bisect_right(offsets, end - 1) - 1
@@ -204,6 +207,7 @@ def chunk_sections(doc: Document, sections: list[Section]) -> list[Chunk]:
                     url=doc.url,
                     anchor=s.anchor,
                     body_field=doc.body_field,
+                    kind=kind,
                 )
             )
     return chunks

@@ -99,6 +99,7 @@ class Chunk:
     url: str | None = None
     anchor: str | None = None
     body_field: str | None = None
+    kind: str | None = None  # the kind of change its section names (``corpus.kinds``), if any
 
     def __post_init__(self) -> None:
         if not self.id:
@@ -131,6 +132,7 @@ class Chunk:
             "url": self.url,
             "anchor": self.anchor,
             "body_field": self.body_field,
+            "kind": self.kind,
         }
 
     @classmethod
@@ -149,4 +151,5 @@ class Chunk:
             url=obj.get("url"),
             anchor=obj.get("anchor"),
             body_field=obj.get("body_field"),
+            kind=obj.get("kind"),
         )

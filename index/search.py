@@ -60,6 +60,12 @@ def _no_words(text: str) -> bool:
     return not words.search(_MARKUP.sub(" ", DEFINITION.sub(" ", text))) or not words.search(index_form(text))
 
 
+def kind_mask(chunks: Sequence[Chunk], kinds: Sequence[str]) -> np.ndarray:
+    """Bool mask of the chunks whose section is of any of ``kinds`` (``corpus.kinds``)."""
+    wanted = set(kinds)
+    return np.fromiter((c.kind in wanted for c in chunks), dtype=bool, count=len(chunks))
+
+
 def product_mask(chunks: Sequence[Chunk], products: Sequence[str]) -> np.ndarray:
     """Bool mask of the chunks of any of ``products``, and of those whose product is unknown."""
     wanted = set(products)
@@ -79,23 +85,23 @@ class Searcher:
         self.index = index
         self.fusion = fusion or DEFAULT_FUSION
         self.similarity = Similarity(index)
-        self._masks: dict[tuple[tuple[str, ...], tuple[str, ...]], np.ndarray | None] = {}
+        self._masks: dict[tuple[tuple[str, ...], ...], np.ndarray | None] = {}
 
     def idf(self, tokens: Sequence[str]) -> list[float]:
         """BM25 idf of each token; a word the corpus never uses gets the highest weight."""
         return self.index.lexical.idf(tokens, missing=None)
 
-    def mask(self, versions: Sequence[str] | None, products: Sequence[str] | None = None) -> np.ndarray | None:
-        """The filter for ``versions`` and ``products``, never a stub chunk (None: every chunk)."""
-        key = (tuple(sorted(set(versions or ()))), tuple(sorted(set(products or ()))))
+    def mask(self, versions: Sequence[str] | None, products: Sequence[str] | None = None,
+             kinds: Sequence[str] | None = None) -> np.ndarray | None:
+        """The filter for ``versions``, ``products`` and ``kinds``, never a stub chunk (None: every chunk)."""
+        key = tuple(tuple(sorted(set(given or ()))) for given in (versions, products, kinds))
         if key not in self._masks:
             chunks = self.index.chunks
-            mask = ~stub_mask(chunks) if key == ((), ()) else self.mask(None, None)
+            mask = ~stub_mask(chunks) if key == ((), (), ()) else self.mask(None, None)
             mask = np.ones(len(chunks), dtype=bool) if mask is None else mask.copy()
-            if key[0]:
-                mask &= release_mask(chunks, key[0])
-            if key[1]:
-                mask &= product_mask(chunks, key[1])
+            for wanted, select in zip(key, (release_mask, product_mask, kind_mask)):
+                if wanted:
+                    mask &= select(chunks, wanted)
             self._masks[key] = None if mask.all() else mask
         return self._masks[key]
 
@@ -145,6 +151,7 @@ class Searcher:
         mode: str = "hybrid",
         versions: Sequence[str] | None = None,
         products: Sequence[str] | None = None,
+        kinds: Sequence[str] | None = None,
     ) -> list[Hit]:
         """Top ``k`` chunks for ``query``.
 
@@ -154,6 +161,7 @@ class Searcher:
             mode: "bm25", "dense" or "hybrid".
             versions: keep only chunks of these releases (applied in every retriever before fusion).
             products: keep only chunks of these products (and those of no known product), likewise.
+            kinds: keep only chunks of sections of these kinds of change ("fixed"), likewise.
 
         Returns:
             Hits best first, each chunk at most once.
@@ -164,7 +172,7 @@ class Searcher:
         from .fusion import fuse
 
         mode = check_mode(mode)
-        allowed = self.mask(versions, products)
+        allowed = self.mask(versions, products, kinds)
         chunks = self.index.chunks
         if k <= 0 or not chunks:
             return []

@@ -32,12 +32,18 @@ def citation_of(chunk: Chunk) -> Citation:
         lines=chunk.lines,
         url=url,
         body_field=chunk.body_field,
+        kind=chunk.kind,
     )
 
 
 def release(c: Citation | Chunk) -> str:
     """The release, or "-" for text of no known release."""
     return c.version or NO_RELEASE
+
+
+def release_kind(c: Citation | Chunk) -> str:
+    """The release, then the kind of change where the section names one: "2.14 · fixed"."""
+    return f"{release(c)} · {c.kind}" if c.kind else release(c)
 
 
 def heading(c: Citation | Chunk, sep: str = SHOWN) -> str:
@@ -53,5 +59,5 @@ def location(c: Citation | Chunk) -> str:
 
 def plain(c: Citation) -> str:
     """The citation as one line of plain text: title · release · heading path · file:lines · URL."""
-    parts = [c.title, release(c), heading(c, PLAIN), location(c)]
+    parts = [c.title, release_kind(c), heading(c, PLAIN), location(c)]
     return " · ".join(parts + ([c.url] if c.url else []))

@@ -26,6 +26,7 @@ def answer_record(answer: Answer, qid: str) -> dict:
         "asked_as": answer.asked_as,
         "releases": list(answer.releases),
         "products": list(answer.products),
+        "kinds": list(answer.kinds),
         "mode": answer.mode,
         "answer": (
             {"text": answer.text, "sentences": [{"text": s.text, "passage": s.passage} for s in answer.sentences]}
@@ -83,10 +84,12 @@ def markdown_report(answers: Sequence[tuple[str, Answer]]) -> str:
             lines += [f"Releases: {_inline(', '.join(a.releases))}", ""]
         if a.products:
             lines += [f"Products: {_inline(', '.join(a.products))}", ""]
+        if a.kinds:
+            lines += [f"Kinds: {_inline(', '.join(a.kinds))}", ""]
         lines += [f"**Answer:** {_inline(a.text)}" if a.sentences else f"*{_inline(a.note or '')}*", ""]
         for p in a.passages:
             c = p.citation
-            head = (f"**{p.rank}\\.** {_inline(cite.release(c))} · {_inline(cite.heading(c, cite.PLAIN))} · "
+            head = (f"**{p.rank}\\.** {_inline(cite.release_kind(c))} · {_inline(cite.heading(c, cite.PLAIN))} · "
                     f"{_inline(cite.location(c))}")
             lines += [head + (f" · {_inline(c.url)}" if c.url else ""), ""]
             lines += _fenced(p.text)

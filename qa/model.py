@@ -18,6 +18,7 @@ class Citation:
     lines: tuple[int, int]
     url: str | None = None
     body_field: str | None = None
+    kind: str | None = None  # the kind of change of its section ("fixed"), where the section names one
 
     def __post_init__(self) -> None:
         if self.lines[0] < 1 or self.lines[1] < self.lines[0]:
@@ -34,6 +35,7 @@ class Citation:
             "source": self.source,
             "lines": list(self.lines),
             "url": self.url,
+            "kind": self.kind,
         }
 
 
@@ -76,6 +78,7 @@ class Answer:
     earliest_release: str | None = None
     timings_ms: dict = field(default_factory=dict)
     products: tuple[str, ...] = ()  # the products the question named, when they restricted the search
+    kinds: tuple[str, ...] = ()  # the kinds of change the search was restricted to (--kind)
 
     @property
     def text(self) -> str:

@@ -143,7 +143,7 @@ class AnswerService:
         return self.engine.index.chunks
 
     def ask(self, question: str, top_k: int = 5, mode: str = "hybrid", releases: Sequence[str] = (), *,
-            typed: str | None = None, products: Sequence[str] = ()) -> Answer:
+            typed: str | None = None, products: Sequence[str] = (), kinds: Sequence[str] = ()) -> Answer:
         """Answer ``question`` with ranked, cited passages (``Engine.ask``), one question at a time.
 
         Args:
@@ -153,14 +153,16 @@ class AnswerService:
             releases: restrict to these releases (added to those the question names).
             typed: what the person typed, when ``question`` is a resolved follow-up.
             products: restrict to these products (a follow-up keeps the previous question's).
+            kinds: restrict to sections of these kinds of change ("fixed", "breaking").
 
         Raises:
-            BadQuestion: the question is empty, too long, holds control characters or a bad ``release:``.
+            BadQuestion: the question is empty, too long, holds control characters, a bad ``release:``
+                or an unknown kind.
             UnknownMode: ``mode`` is not one of bm25, dense, hybrid.
             RelnotesIndexError: a vectors file found damaged on the first dense search (IndexCorrupt).
         """
         with self._lock:
-            return self.engine.ask(question, top_k=top_k, mode=mode, releases=list(releases), typed=typed,
+            return self.engine.ask(question, top_k=top_k, mode=mode, releases=list(releases), typed=typed, kinds=kinds,
                                    products=list(products))
 
     def held(self, release: str, products: Sequence[str] = ()) -> bool:
@@ -212,14 +214,15 @@ class Conversation:
         return resolve(previous, question, self.service.releases, self.service.products, releases)
 
     def ask(self, question: str, top_k: int = 5, mode: str = "hybrid",
-            releases: Sequence[str] = ()) -> tuple[FollowUp, Answer]:
+            releases: Sequence[str] = (), kinds: Sequence[str] = ()) -> tuple[FollowUp, Answer]:
         """Resolve ``question``, answer it and make it the previous turn.
 
         Raises:
             BadQuestion, UnknownMode: as ``Engine.ask``; the state is left as it was.
         """
         follow = self.resolve(question, releases)
-        answer = self.service.ask(follow.text, top_k, mode, follow.releases, typed=question, products=follow.products)
+        answer = self.service.ask(follow.text, top_k, mode, follow.releases, typed=question, products=follow.products,
+                                  kinds=kinds)
         self.answered(answer)
         return follow, answer
 

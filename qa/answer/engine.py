@@ -18,6 +18,7 @@ import time
 from dataclasses import replace
 from typing import Sequence
 
+from corpus.kinds import check_kind
 from corpus.sentences import split_sentences
 from corpus.versions import version_key
 from index import Hit, LoadedIndex, Searcher, check_mode, tokenize
@@ -118,6 +119,7 @@ class Engine:
         *,
         typed: str | None = None,
         products: Sequence[str] | None = None,
+        kinds: Sequence[str] = (),
     ) -> Answer:
         """Answer ``question`` with ranked, cited passages and an extractive answer.
 
@@ -130,6 +132,7 @@ class Engine:
                 (``FollowUp.text``); it becomes ``Answer.question``. Default: ``question``.
             products: restrict to these products too (a follow-up's ``FollowUp.products``);
                 only in a corpus of several, and only products it holds.
+            kinds: restrict to sections of these kinds of change ("fixed", "breaking"; ``corpus.kinds``).
 
         Raises:
             BadQuestion: the question is empty, too long, holds control characters or a bad ``release:``.
@@ -139,6 +142,7 @@ class Engine:
         text = check_question(question)
         shown = text if typed is None else check_question(typed)
         mode = check_mode(mode)
+        kinds = _kinds(kinds)
         if top_k < 1:
             raise BadQuestion(f"top_k must be at least 1, got {top_k}")
         parsed = find_releases(text, known=self.releases, products=self.products)
@@ -154,7 +158,7 @@ class Engine:
         missing = [r for r in wanted if not self.held(r, products)]
         if missing:
             return Answer(shown, asked_as, wanted, mode, (), (), False, note=self.catalogue.missing_note(missing, products),
-                          products=products, timings_ms={"retrieve": 0.0, "answer": _ms(started)})
+                          products=products, kinds=kinds, timings_ms={"retrieve": 0.0, "answer": _ms(started)})
         # The question is the query, a release it names included (overview passages name their
         # release: "how many commits went into 2.14"); the release filter does the restricting.
         topic = asked_as
@@ -164,7 +168,8 @@ class Engine:
         rerank_on = self.rerank.applies(mode)
         if rerank_on:
             depth = max(depth, self.rerank.depth)
-        hits = self.searcher.search(topic, k=depth, mode=mode, versions=wanted or None, products=products or None)
+        hits = self.searcher.search(topic, k=depth, mode=mode, versions=wanted or None, products=products or None,
+                                    kinds=kinds or None)
         if rerank_on and hits:
             hits = self._reranked(topic, hits, dense)
         earliest = None
@@ -187,6 +192,7 @@ class Engine:
             asked_as=asked_as,
             releases=wanted,
             products=products,
+            kinds=kinds,
             mode=mode,
             passages=passages,
             sentences=sentences,
@@ -195,6 +201,14 @@ class Engine:
             earliest_release=earliest if confident else None,
             timings_ms={"retrieve": round((retrieved - started) * 1000, 2), "answer": round((done - retrieved) * 1000, 2)},
         )
+
+
+def _kinds(kinds: Sequence[str]) -> tuple[str, ...]:
+    """The kinds asked for, as the vocabulary spells them; BadQuestion names an unknown one."""
+    try:
+        return tuple(dict.fromkeys(check_kind(k) for k in kinds))
+    except ValueError as exc:
+        raise BadQuestion(str(exc)) from None
 
 
 def _falling(hits: list[Hit]) -> list[Hit]:

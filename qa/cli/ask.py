@@ -15,7 +15,7 @@ from .progress import notice
 @click.option("--follow-up", "follow_up", is_flag=True,
               help="Read QUESTION as a follow-up to the last question in the history.")
 @click.option("--no-history", is_flag=True, help="Do not record this question in the history.")
-def ask_cmd(question, top_k, mode, releases, no_update, corpus_paths, index_dir, model_path, as_json,
+def ask_cmd(question, top_k, mode, releases, kinds, no_update, corpus_paths, index_dir, model_path, as_json,
             follow_up, no_history) -> None:
     """Answer QUESTION with ranked passages and their citations.
 
@@ -43,11 +43,11 @@ def ask_cmd(question, top_k, mode, releases, no_update, corpus_paths, index_dir,
         notice("No earlier question in the history; asking this one on its own.")
     talk = Conversation(service, last.turn() if last else None)  # the chat reads follow-ups the same way
     if follow_up:
-        follow, answer = talk.ask(question, top_k=top_k, mode=mode, releases=releases)
+        follow, answer = talk.ask(question, top_k=top_k, mode=mode, releases=releases, kinds=kinds)
         if follow.inherited:
             notice(f"{follow.chip} (from the previous question; name a release or pass --release to change it)")
     else:
-        answer = service.ask(question, top_k=top_k, mode=mode, releases=releases)
+        answer = service.ask(question, top_k=top_k, mode=mode, releases=releases, kinds=kinds)
         talk.answered(answer)
     if not no_history:
         history.append(Entry.from_turn(talk.turn))

@@ -18,7 +18,7 @@ from .progress import notice
 @retrieval_options
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="jsonl", show_default=True)
 @skip_bad_option
-def batch_cmd(source, top_k, mode, releases, no_update, corpus_paths, index_dir, model_path, fmt, skip_bad) -> None:
+def batch_cmd(source, top_k, mode, releases, kinds, no_update, corpus_paths, index_dir, model_path, fmt, skip_bad) -> None:
     """Answer every question in SOURCE (a file, or - for stdin), in input order.
 
     Each line is a question, or a JSON object with "question" and optional "id"
@@ -41,7 +41,7 @@ def batch_cmd(source, top_k, mode, releases, no_update, corpus_paths, index_dir,
     records, answered = [], []
     with embedding_progress(len(questions) < 20, label="Answering") as progress:
         for done, q in enumerate(questions, 1):
-            answer = service.ask(q.question, top_k=top_k, mode=mode, releases=releases)
+            answer = service.ask(q.question, top_k=top_k, mode=mode, releases=releases, kinds=kinds)
             record = answer_record(answer, q.id)
             if fmt == "jsonl":
                 click.echo(to_jsonl(record))

@@ -8,7 +8,7 @@ import click
 
 from index import MODES
 
-from .common import corpus_option, index_option, model_option
+from .common import corpus_option, index_option, kind_option, model_option
 
 TOP_K_CHOICES = click.IntRange(1, 50)
 
@@ -20,10 +20,11 @@ TOP_K_CHOICES = click.IntRange(1, 50)
 @click.option("--mode", type=click.Choice(MODES), default="hybrid", show_default=True, help="Start in this mode (F2 switches).")
 @click.option("--top-k", "-k", "top_k", type=TOP_K_CHOICES, default=5, show_default=True, help="Passages per answer (F3 switches).")
 @click.option("--release", "releases", multiple=True, metavar="V", help="Start with this release filter (repeatable).")
+@kind_option
 @click.option("--no-update", is_flag=True, help="Show an error instead of rebuilding a missing or stale index.")
 @click.option("--export-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Where Ctrl+S writes the transcript. Default: the current folder.")
-def chat_cmd(corpus_paths, index_dir, model_path, mode, top_k, releases, no_update, export_dir) -> None:
+def chat_cmd(corpus_paths, index_dir, model_path, mode, top_k, releases, kinds, no_update, export_dir) -> None:
     """Ask questions one after another and read cited answers, in the terminal.
 
     The window opens at once; the model and index load in the background (a
@@ -34,11 +35,11 @@ def chat_cmd(corpus_paths, index_dir, model_path, mode, top_k, releases, no_upda
       relnotes chat
       relnotes chat --corpus ~/notes/ --release 2.14
     """
-    chat_app(corpus_paths, index_dir, model_path, mode=mode, top_k=top_k, releases=releases,
+    chat_app(corpus_paths, index_dir, model_path, mode=mode, top_k=top_k, releases=releases, kinds=kinds,
              update=not no_update, export_dir=export_dir).run()
 
 
-def chat_app(corpus_paths=(), index_dir=None, model_path=None, *, mode="hybrid", top_k=5, releases=(),
+def chat_app(corpus_paths=(), index_dir=None, model_path=None, *, mode="hybrid", top_k=5, releases=(), kinds=(),
              update=True, export_dir=None):
     """The chat app as ``relnotes chat`` runs it (benchmarks/startup.py drives it headless)."""
     from ..answer.question import release_name
@@ -50,7 +51,7 @@ def chat_app(corpus_paths=(), index_dir=None, model_path=None, *, mode="hybrid",
                                   notify=notify, progress=_progress(notify))
 
     return make_app(factory, mode=mode, top_k=top_k, releases=tuple(release_name(r) for r in releases),
-                    export_dir=export_dir)
+                    kinds=tuple(kinds), export_dir=export_dir)
 
 
 def _progress(notify):

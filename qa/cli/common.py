@@ -67,18 +67,35 @@ skip_bad_option = click.option(
     "--skip-bad", is_flag=True, help="Report bad input files on stderr and go on without them."
 )
 mode_option = click.option("--mode", type=click.Choice(MODES), default="hybrid", show_default=True)
+
+
+def _kinds(ctx, param, values):
+    from corpus.kinds import check_kind
+
+    try:
+        return tuple(dict.fromkeys(check_kind(v) for v in values))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+kind_option = click.option(
+    "--kind", "kinds", multiple=True, metavar="KIND", callback=_kinds,
+    help="Only sections of this kind of change (repeatable): added, changed, deprecated, removed "
+         "(or breaking), fixed, security, performance, docs, other.",
+)
 no_update_option = click.option("--no-update", is_flag=True,
                                 help="Fail instead of rebuilding a missing or stale index.")
 
 
 def retrieval_options(func):
-    """--top-k, --mode, --release, --no-update, --corpus, --index, --model."""
+    """--top-k, --mode, --release, --kind, --no-update, --corpus, --index, --model."""
     for option in reversed([
         click.option("--top-k", "-k", "top_k", type=click.IntRange(1, 100), default=5, show_default=True,
                      help="How many passages."),
         mode_option,
         click.option("--release", "releases", multiple=True, metavar="V",
                      help="Only this release (repeatable), e.g. --release 2.14."),
+        kind_option,
         no_update_option,
         corpus_option, index_option, model_option,
     ]):

@@ -29,6 +29,8 @@ def render_answer(answer: Answer, out: Console) -> None:
         out.print(Text.assemble(("releases: ", "dim"), (", ".join(answer.releases), "cyan")))
     if answer.products:
         out.print(Text.assemble(("products: ", "dim"), (safe(", ".join(answer.products)), "cyan")))
+    if answer.kinds:
+        out.print(Text.assemble(("kinds: ", "dim"), (", ".join(answer.kinds), "cyan")))
     if answer.sentences:
         body = Text()
         for i, s in enumerate(answer.sentences):
@@ -45,6 +47,7 @@ def render_answer(answer: Answer, out: Console) -> None:
         out.print(Text.assemble(
             (f"[{p.rank}] ", "bold cyan"),
             (cite.release(c), "bold magenta"),
+            *((" · ", (c.kind, "magenta")) if c.kind else ()),
             " · ",
             (safe(cite.heading(c)), "bold"),
             " · ",

@@ -8,7 +8,7 @@ import click
 
 from .. import cite
 from ..text import safe
-from .common import corpus_option, index_option, load, mode_option, model_option, no_update_option
+from .common import corpus_option, index_option, kind_option, load, mode_option, model_option, no_update_option
 
 
 @click.command("search")
@@ -19,14 +19,15 @@ from .common import corpus_option, index_option, load, mode_option, model_option
 @mode_option
 @click.option("--top-k", "-k", "top_k", type=click.IntRange(1, 1000), default=10, show_default=True)
 @click.option("--release", "releases", multiple=True, help="Only this release (repeatable), e.g. 2.14.")
+@kind_option
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per hit.")
 @no_update_option
-def search_cmd(query, corpus_paths, index_dir, model_path, mode, top_k, releases, as_json, no_update) -> None:
+def search_cmd(query, corpus_paths, index_dir, model_path, mode, top_k, releases, kinds, as_json, no_update) -> None:
     """Show the top chunks for QUERY (raw retrieval, no answer extraction)."""
     from index import Searcher
 
     loaded, _ = load(corpus_paths, index_dir, model_path, update=not no_update, dense=mode != "bm25")
-    hits = Searcher(loaded).search(query, k=top_k, mode=mode, versions=list(releases) or None)
+    hits = Searcher(loaded).search(query, k=top_k, mode=mode, versions=list(releases) or None, kinds=kinds or None)
     for rank, hit in enumerate(hits, 1):
         c = hit.chunk
         if as_json:
@@ -34,7 +35,7 @@ def search_cmd(query, corpus_paths, index_dir, model_path, mode, top_k, releases
                                    "dense_rank": hit.dense_rank, "sentence_rank": hit.sentence_rank,
                                    **c.to_json()}, ensure_ascii=False))
         else:
-            click.echo(safe(f"{rank:>2}. {hit.score:.4f}  [{cite.release(c)}] {cite.heading(c, cite.PLAIN)}  {cite.location(c)}"))
+            click.echo(safe(f"{rank:>2}. {hit.score:.4f}  [{cite.release_kind(c)}] {cite.heading(c, cite.PLAIN)}  {cite.location(c)}"))
 
 
 COMMANDS = [search_cmd]

@@ -68,6 +68,7 @@ class ChatApp(ChatActions, App):
         releases: tuple[str, ...] = (),
         history: History | None = None,
         export_dir: Path | None = None,
+        kinds: tuple[str, ...] = (),
     ) -> None:
         super().__init__()
         self.backend_factory = backend_factory
@@ -76,6 +77,7 @@ class ChatApp(ChatActions, App):
         self.top_k = top_k
         self.history = history if history is not None else History()
         self.export_dir = export_dir
+        self.kinds = tuple(kinds)  # every question is restricted to these kinds of change (--kind)
         self.talk = Conversation(None, releases=tuple(releases))  # its service is set once loaded
         self.waiting: list[tuple[int, str, AnswerCard]] = []
         self.cards: list[AnswerCard] = []
@@ -217,7 +219,7 @@ class ChatApp(ChatActions, App):
             return
         started = time.perf_counter()
         try:
-            answer = self.backend.ask(text, top_k, mode, releases, typed=question, products=products)
+            answer = self.backend.ask(text, top_k, mode, releases, typed=question, products=products, kinds=self.kinds)
         except USER_ERRORS as exc:
             self.call_from_thread(self._failed, seq, card, str(exc))
             return

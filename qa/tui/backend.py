@@ -21,7 +21,7 @@ class ChatBackend(Protocol):
     info: IndexInfo
 
     def ask(self, question: str, top_k: int = 5, mode: str = "hybrid", releases: Sequence[str] = (), *,
-            typed: str | None = None, products: Sequence[str] = ()) -> Answer:
+            typed: str | None = None, products: Sequence[str] = (), kinds: Sequence[str] = ()) -> Answer:
         """Answer ``question`` (a resolved follow-up); ``typed`` is what the person typed and
         ``products`` the products it is restricted to (a follow-up keeps the previous question's)."""
 

@@ -40,6 +40,7 @@ def citation_line(passage: Passage) -> Content:
     return Content.assemble(
         (f" {cite.release(c)} ", "bold $text on $accent"),
         " ",
+        *(((c.kind, "$accent"), " ") if c.kind else ()),
         (safe(cite.heading(c) or c.title), "bold"),
         "  ",
         (safe(cite.location(c)), "$success"),
@@ -170,7 +171,7 @@ class AnswerCard(Vertical):
         self.remove_class("pending")
         await self.remove_children()
         shown: list = []
-        parts = _understood(self.question, answer.asked_as, answer.releases, answer.products)
+        parts = _understood(self.question, answer.asked_as, answer.releases, answer.products, answer.kinds)
         if parts:
             shown.append(Static(Content.assemble(*parts), classes="asked-as"))
         if answer.sentences:
@@ -203,8 +204,9 @@ class AnswerCard(Vertical):
         return list(self.query(PassageItem))
 
 
-def _understood(question: str, asked_as: str | None, releases: tuple[str, ...], products: tuple[str, ...] = ()) -> list:
-    """The question as understood: its rewording, release filter and (in a corpus of several) products."""
+def _understood(question: str, asked_as: str | None, releases: tuple[str, ...], products: tuple[str, ...] = (),
+                kinds: tuple[str, ...] = ()) -> list:
+    """The question as understood: its rewording, release filter, (in a corpus of several) products, kinds."""
     parts: list = []
     if asked_as and asked_as != question:
         parts += [("asked as: ", "$text-muted"), (safe(asked_as), "italic")]
@@ -212,6 +214,8 @@ def _understood(question: str, asked_as: str | None, releases: tuple[str, ...], 
         parts += ["  " if parts else "", ("release: ", "$text-muted"), (", ".join(releases), "bold $accent")]
     if products:
         parts += ["  " if parts else "", ("products: ", "$text-muted"), (safe(", ".join(products)), "bold $accent")]
+    if kinds:
+        parts += ["  " if parts else "", ("kinds: ", "$text-muted"), (", ".join(kinds), "bold $accent")]
     return parts
 
 

@@ -310,3 +310,19 @@ def test_a_damaged_sentence_file_is_corrupt_not_a_crash(tmp_path: Path) -> None:
     path.write_bytes(path.read_bytes()[:100])
     with pytest.raises(IndexCorrupt, match="rebuild it with: relnotes index --rebuild"):
         open_loaded(tmp_path / "idx", encoder).sentence_vectors()
+
+
+@pytest.mark.parametrize("mode", ["bm25", "dense", "hybrid"])
+def test_kind_filter_applies_inside_every_retriever(tmp_path: Path, mode: str) -> None:
+    from dataclasses import replace
+
+    items = [replace(c, kind="fixed" if n % 2 else "added") for n, c in enumerate(chunks())]
+    _, encoder = build(tmp_path / "idx", items)
+    searcher = Searcher(open_loaded(tmp_path / "idx", encoder))
+    everything = searcher.search("FlexAttention Intel GPUs deterministic backward kernels", k=10, mode=mode)
+    fixed = searcher.search("FlexAttention Intel GPUs deterministic backward kernels", k=10, mode=mode, kinds=["fixed"])
+    assert {h.chunk.kind for h in everything} == {"fixed", "added"}
+    assert fixed and {h.chunk.kind for h in fixed} == {"fixed"}
+    if mode != "bm25":  # every allowed chunk scores in the vector lists: k of them come back, not k minus the others
+        assert len(fixed) == min(10, sum(c.kind == "fixed" for c in items))
+    assert searcher.search("kernels", k=5, mode=mode, kinds=["security"]) == []

@@ -23,7 +23,7 @@ def test_ask_prints_answer_and_citations(bundled_index: Path) -> None:
     assert result.exit_code == 0, result.output
     assert result.output.startswith("Answer: ")
     assert "Earliest release with strong evidence: 2.13" in result.output
-    assert "[1] 2.13 · PyTorch 2.13 Release Blog › Performance Improvements › Deterministic Backward" in result.output
+    assert "[1] 2.13 · performance · PyTorch 2.13 Release Blog › Performance Improvements › Deterministic Backward" in result.output
     assert "corpus/data/pytorch-2.13-release-blog.txt:" in result.output
     assert "\x1b[" not in result.output  # no colour when stdout is not a terminal
 
@@ -35,7 +35,7 @@ def test_ask_json_follows_the_batch_schema(bundled_index: Path) -> None:
     assert set(record) >= {"id", "question", "releases", "answer", "passages", "timings_ms"}
     p = record["passages"][0]
     assert set(p) >= {"rank", "score", "text", "citation"} and p["rank"] == 1
-    assert set(p["citation"]) == {"document", "title", "product", "version", "section", "source", "lines", "url"}
+    assert set(p["citation"]) == {"document", "title", "product", "version", "section", "source", "lines", "url", "kind"}
     assert record["answer"]["text"].count("[") == len(record["answer"]["sentences"])
     for s in record["answer"]["sentences"]:
         assert s["text"] in record["passages"][s["passage"] - 1]["text"]
@@ -277,3 +277,16 @@ def test_an_unusable_history_warns_and_answers(bundled_index: Path, tmp_path: Pa
     assert json.loads(result.stdout)["question"] == "nccl2 backend"
     warnings = [line for line in result.stderr.splitlines() if "question history" in line]
     assert len(warnings) == 1 and warnings[0].startswith(f"Cannot read the question history {folder}")
+
+
+def test_kind_filters_the_answer_and_shows_on_each_citation(bundled_index: Path) -> None:
+    result = run("ask", "what got faster", "--index", str(bundled_index), "--mode", "bm25", "--kind", "performance",
+                 "--json", "--no-history")
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.stdout)
+    assert record["kinds"] == ["performance"] and record["passages"]
+    assert {p["citation"]["kind"] for p in record["passages"]} == {"performance"}
+    text = run("ask", "what got faster", "--index", str(bundled_index), "--mode", "bm25", "--kind", "perf", "--no-history")
+    assert text.exit_code == 0 and "kinds: performance" in text.stdout and " · performance · " in text.stdout
+    bad = run("ask", "what got faster", "--index", str(bundled_index), "--kind", "nope")
+    assert bad.exit_code == 2 and "unknown kind 'nope'; use one of: added" in bad.output

@@ -60,7 +60,7 @@ class FakeBackend:
                               created="2026-11-29T10:00:00+00:00", directory="/fake")
 
     def ask(self, question: str, top_k: int = 5, mode: str = "hybrid", releases: Sequence[str] = (), *,
-            typed: str | None = None, products: Sequence[str] = ()) -> Answer:
+            typed: str | None = None, products: Sequence[str] = (), kinds: Sequence[str] = ()) -> Answer:
         if self.gate is not None:
             self.gate.wait(10)
         if self.fail in question:
@@ -85,6 +85,7 @@ class FakeBackend:
             passages=passages, sentences=sentences, confident=bool(ranked),
             note=None if ranked else "No passage matches this question.",
             products=tuple(dict.fromkeys([*products, *parsed.products])) if len(self.products) > 1 else (),
+            kinds=tuple(kinds),
         )
 
     def held(self, release: str, products: Sequence[str] = ()) -> bool:
