@@ -4,9 +4,13 @@
 from __future__ import annotations
 
 import json
-import tomllib
 import unicodedata
 from pathlib import Path, PurePosixPath
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10 has no TOML reader: pyproject.toml and Cargo.toml are skipped
+    tomllib = None
 
 from .versions import detect_product, product_names
 
@@ -84,10 +88,12 @@ def _project_name(path: Path) -> str | None:
         if path.name == "package.json":
             data = json.loads(text)
             name = data.get("name") if isinstance(data, dict) else None
+        elif tomllib is None:
+            return None
         else:
             table = tomllib.loads(text).get("project" if path.name == "pyproject.toml" else "package")
             name = table.get("name") if isinstance(table, dict) else None
-    except (ValueError, tomllib.TOMLDecodeError):
+    except ValueError:  # json.JSONDecodeError and tomllib.TOMLDecodeError are ValueErrors
         return None
     if not isinstance(name, str):
         return None
