@@ -35,6 +35,10 @@ class Catalogue:
         held = {v for p in (*products, None) for v in self._releases_of.get(p, ())}
         return tuple(sorted(held, key=version_key))
 
+    def foreign_note(self, product: str) -> str:
+        """The refusal for a product the corpus does not hold ("The corpus holds no Django; it has: PyTorch")."""
+        return f"The corpus holds no {product}; {_products_note(self.products)}. Not answering from another product."
+
     def missing_note(self, missing: Sequence[str], products: Sequence[str] = ()) -> str:
         """The refusal for releases the corpus does not hold, saying what it has instead."""
         of = f" of {' or '.join(products)}" if products else ""
@@ -42,6 +46,10 @@ class Catalogue:
             f"The corpus holds no release {', '.join(missing)}{of} ({_holding(self.releases_of(products), missing)}); "
             "not answering from another release."
         )
+
+
+def _products_note(products: Sequence[str]) -> str:
+    return f"it has: {', '.join(products)}" if products else "its documents name no product"
 
 
 def _holding(held: Sequence[str], missing: Sequence[str], most: int = 12) -> str:

@@ -28,7 +28,7 @@ from ..errors import BadQuestion
 from ..model import Answer, Passage
 from .catalogue import Catalogue
 from .evidence import CONFIDENT, best_sentences, coverage_scorer, pick, score_sentences
-from .question import check_question, find_releases, release_name
+from .question import check_question, find_releases, foreign_product, release_name
 from .rerank import DEFAULT_RERANK, RerankConfig, Statement, rerank, restated_first
 
 NOT_CONFIDENT = "No passage answers this confidently; the nearest passages follow."
@@ -155,6 +155,10 @@ class Engine:
         # A product named restricts only in a corpus of several ("pydantic 1.10" among Rust's notes).
         named = [p for p in products or () if p in self.products]
         products = tuple(dict.fromkeys([*named, *parsed.products])) if len(self.products) > 1 else ()
+        other = foreign_product(text, self.products)
+        if other is not None:  # "what is new in Django 5?" over PyTorch's notes: say so, answer nothing
+            return Answer(shown, asked_as, wanted, mode, (), (), False, note=self.catalogue.foreign_note(other),
+                          products=products, kinds=kinds, timings_ms={"retrieve": 0.0, "answer": _ms(started)})
         missing = [r for r in wanted if not self.held(r, products)]
         if missing:
             return Answer(shown, asked_as, wanted, mode, (), (), False, note=self.catalogue.missing_note(missing, products),

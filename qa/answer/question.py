@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from corpus.versions import product_names
+from corpus.versions import detect_product, product_names
 
 from ..errors import BadQuestion
 from ..text import CONTROL_CHARS
@@ -101,6 +101,39 @@ def named_products(question: str, products: tuple[str, ...]) -> tuple[str, ...]:
                                question, re.IGNORECASE):
             found.append(product)
     return tuple(found)
+
+
+# A question about another product's release, in a release-overview wording: "what is new in
+# Django 5?", "what changed in Rust 1.80", "numpy 2.0 release notes". Only products known by
+# name, never Python (release notes name it as a platform: "Python 3.15 wheels"), and never
+# when the question also names a product the corpus holds.
+_OVERVIEW = re.compile(
+    r"\bwhat(?:'s|\u2019s|\s+is|\s+are)?\s+(?:new|changed|the\s+changes)\s+(?:in|for|with)\s+(?P<a>[A-Za-z][\w.+-]*)\s+v?\d"
+    r"|\b(?:changes|release\s+notes)\s+(?:in|of|for)\s+(?P<b>[A-Za-z][\w.+-]*)\s+v?\d"
+    r"|^\s*(?P<c>[A-Za-z][\w.+-]*)\s+v?\d+(?:\.\d+)*\s+(?:release\s+notes|changelog|changes)\b",
+    re.IGNORECASE,
+)
+
+
+def foreign_product(question: str, products: tuple[str, ...]) -> str | None:
+    """The known product a release-overview question is about when the corpus does not hold it
+    ("what is new in Django 5?" over PyTorch's notes -> "Django"), else None."""
+    m = _OVERVIEW.search(question)
+    if m is None or not products:
+        return None
+    word = m.group("a") or m.group("b") or m.group("c")
+    known = detect_product(word)
+    if known is None or known.lower() != known_name(word) or known == "Python":
+        return None
+    if known in products or word.lower() in _names(products) or named_products(question, products):
+        return None
+    return known
+
+
+def known_name(word: str) -> str | None:
+    """The lower-cased name of the known product ``word`` names ("torch" -> "pytorch"), else None."""
+    known = detect_product(word)
+    return known.lower() if known and word.lower() in product_names(known) else None
 
 
 def _product_pattern(products: tuple[str, ...]) -> re.Pattern | None:

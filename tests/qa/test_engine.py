@@ -217,3 +217,19 @@ def test_answers_use_the_sentence_vectors_made_at_build_time(bundled_index: Path
         assert [s.text for s in got.sentences] == [s.text for s in want.sentences]
         assert [s.score for s in got.sentences] == pytest.approx([s.score for s in want.sentences], abs=1e-3)
     assert set(encoded) <= set(questions)  # only the questions themselves went through the model
+
+
+@pytest.mark.parametrize("question", ["what is new in Django 5?", "what changed in Rust 1.80?", "numpy 2.0 release notes"])
+def test_a_product_the_corpus_does_not_hold_is_said_not_answered(engine, question: str) -> None:
+    answer = engine.ask(question, mode="bm25")
+    assert answer.passages == () and not answer.confident
+    assert answer.note.startswith("The corpus holds no ") and answer.note.endswith(
+        "; it has: PyTorch. Not answering from another product.")
+
+
+@pytest.mark.parametrize("question", ["what changed for Python 3.15 in 2.14", "what is new in PyTorch 2.14",
+                                      "what's new in torch 2.14", "does torch support numpy 2 arrays",
+                                      "what changed in CUDA 13.2"])
+def test_a_dependency_or_the_held_product_is_answered(engine, question: str) -> None:
+    answer = engine.ask(question, mode="bm25")
+    assert answer.passages and not (answer.note or "").startswith("The corpus holds no ")

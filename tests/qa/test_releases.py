@@ -89,3 +89,13 @@ def test_a_cut_py_prefix_names_no_product_in_release_cues() -> None:
     assert not find_releases("which dantic version added it", products=("pydantic",)).which_release
     assert find_releases("what changed in pydantic 2.0", known=("2.0",), products=("pydantic",)).releases == ("2.0",)
     assert find_releases("torch 2.13 compile", known=("2.13",), products=("PyTorch",)).releases == ("2.13",)
+
+
+def test_a_foreign_product_only_in_release_overview_wordings() -> None:
+    from qa.answer.question import foreign_product
+
+    assert foreign_product("what's new in Django 5.1?", ("PyTorch",)) == "Django"
+    assert foreign_product("what changed in pydantic 2.0", ("Rust", "pydantic")) is None  # held
+    assert foreign_product("does pydantic 2.0 validate faster", ("Rust",)) is None  # not an overview wording
+    assert foreign_product("what is new in Python 3.13", ("PyTorch",)) is None  # a platform, not a product here
+    assert foreign_product("what is new in Django 5", ()) is None  # a corpus naming no product: nothing to say
