@@ -11,7 +11,7 @@ from pathlib import Path, PurePosixPath
 from .errors import CorpusError, NoSupportedFiles
 from .inputs import CorpusInput, as_input
 from .model import Document
-from .products import product_near, root_of
+from .products import canonical, product_near, root_of
 from .readers import Record, SourceFile, discover, file_key, read_records
 from .sections import build_outline
 from .versions import detect_product, parse_version
@@ -109,7 +109,7 @@ def load_documents(
     for f, given in files:
         # The bundled notes name their product; a user's may leave it to the files around them.
         nearby = None if given is None else cache(lambda f=f: product_near(f.path, root_of(f.path, f.relative)))
-        product = given.product if given else None
+        product = canonical(given.product) if given and given.product else None  # numpy= is NumPy, as the folder
         try:
             docs.extend(make_document(rec, product, nearby) for rec in read_records(f))
         except CorpusError as err:

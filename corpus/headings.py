@@ -28,10 +28,10 @@ _SUFFIX = re.compile(
     r"^(?:[\s\-–—:,.()\[\]/]|\d{4}-\d{2}-\d{2}|\d{1,2}(?:st|nd|rd|th)?\b|\d{4}\b|(?:" + _STATUS + "|" + _MONTHS + r")\b)+$",
     re.IGNORECASE,
 )
-_ISO = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
+_ISO = re.compile(r"(?<!\d)(\d{4})-(\d{1,2})-(\d{1,2})(?!\d)")
 _SPELLED = re.compile(r"(?:(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]+)\.?,?\s+(\d{4}))|(?:([A-Za-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4}))")
 _UNRELEASED = re.compile(
-    r"^\s*\[?\s*(?:unreleased|upcoming|in\s+development|not\s+yet\s+released|next\s+release)\s*\]?(?:\s*[-–—:(].*)?$",
+    r"^\s*\[?\s*(?:unreleased|upcoming|in\s+development|not\s+yet\s+released|next\s+release)\s*\]?\s*(?:\([^)]*\))?\s*$",
     re.IGNORECASE,
 )
 _RELEASED_LINE = re.compile(
@@ -55,20 +55,28 @@ def release_heading(text: str) -> ReleaseHeading | None:
     if m is None:
         worded = _WORDED.match(text)
         rest = worded.group("rest") if worded else ""
+        says_release = find_date(rest) is not None or re.search(
+            r"release\s+notes|changelog|\(\s*(?:yanked|unreleased|released)\s*\)", rest, re.IGNORECASE) is not None
         dated = re.match(r"\s*[(\[]", rest) is not None and find_date(rest[:40]) is not None  # "(2018-10-15 - ...)"
-        if worded is None or not rest.strip() or not (_SUFFIX.match(rest) or dated):
-            return None  # "Python 3.12 support": a feature, not a release
+        if worded is None or not rest.strip() or not ((_SUFFIX.match(rest) and says_release) or dated):
+            return None  # "Python 3.12 support", "Node 20.1 LTS": a feature or a dependency, not a release
         m = worded
     status = "yanked" if re.search(r"\byanked\b", text, re.IGNORECASE) else (
-        "unreleased" if re.search(r"\bunreleased\b", text, re.IGNORECASE) else None)
+        "unreleased" if re.search(r"\bunreleased\b|in\s+development|not\s+yet\s+released", text, re.IGNORECASE) else None)
     return ReleaseHeading(m.group(1), find_date(text[m.end(1):]), status)
+
+
+def opens_with_version(text: str) -> bool:
+    """Whether a heading starts with its version ("v2.1.0", "Version 1.80.0", "[1.2.3] - ..."):
+    such a first heading opens a release; "# PyTorch 2.14 Release Notes" is a title."""
+    return _LEADING.match(text) is not None
 
 
 def find_date(text: str) -> str | None:
     """The first full date in ``text`` as YYYY-MM-DD ("2024-11-13", "28th November, 2024")."""
     iso = _ISO.search(text)
-    if iso:
-        return iso.group(0)
+    if iso and 1 <= int(iso.group(2)) <= 12 and 1 <= int(iso.group(3)) <= 31:
+        return f"{iso.group(1)}-{int(iso.group(2)):02d}-{int(iso.group(3)):02d}"
     for m in _SPELLED.finditer(text):
         day, month, year = (m.group(1), m.group(2), m.group(3)) if m.group(1) else (m.group(5), m.group(4), m.group(6))
         number = _MONTH.get(month.lower())

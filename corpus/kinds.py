@@ -3,9 +3,11 @@
 Projects name their sections differently (Keep a Changelog's "Added", towncrier's "Bug fixes"
 and "Removals and backward incompatible breaking changes", numpy's "Expired deprecations" and
 "Compatibility notes", Rust's "Stabilized APIs", pydantic's "What's Changed") but mean a few
-kinds of change. The outermost heading under the release that names a kind decides: in
-numpy's "Compatibility notes > np.dot now raises TypeError", the section is breaking, whatever
-its own title says. A release heading names no kind; text right under it has none.
+kinds of change. Under the release, the deepest heading naming a precise kind (fixed, removed,
+deprecated, security, performance, docs) decides, else the deepest naming any: pydantic's
+"What's Changed > Fixes" is fixed, numpy's "Compatibility notes > linalg.norm return type
+changes" removed, "New Features > np.cbrt for floats" added. A release heading names no
+kind; text right under it has none.
 """
 
 from __future__ import annotations
@@ -16,20 +18,24 @@ KINDS = ("added", "changed", "deprecated", "removed", "fixed", "security", "perf
 ALIASES = {"breaking": "removed", "fix": "fixed", "fixes": "fixed", "new": "added", "doc": "docs",
            "deprecations": "deprecated", "perf": "performance"}
 # (kind, pattern) in order: the first match wins ("Deprecations (removal in next major release)" is
-# deprecated, "Expired deprecations" removed, "Performance improvements" performance, "New Contributors" other).
+# deprecated, "Expired deprecations" removed, "Performance improvements" performance, "Documentation
+# fixes" docs, "New Contributors" other).
 _RULES = tuple((kind, re.compile(pattern)) for kind, pattern in (
-    ("removed", r"expired deprecation"),
-    ("deprecated", r"^(?:new |future )?deprecat|deprecated features|^future ?warning|^future changes"),
-    ("removed", r"backwards? ?incompatib|breaking|compatibility notes?|incompatible|^remov|\bremovals?\b"
-                r"|removed features|dropp?(?:ed)? support|api removals"),
+    ("removed", r"expired deprecation|backwards? ?incompatib|breaking|compatibility notes?|incompatible"),
+    ("deprecated", r"deprecat|^future ?warning|^future changes"),
+    ("removed", r"\bremov|\bdrop(?:ped|s)?\b"),
     ("security", r"security|\bcves?\b|vulnerab"),
     ("performance", r"performance|speed ?ups?\b|faster|optimi[sz]"),
     ("other", r"contributor|pull requests|merged prs|packaging|internal|trivial|misc|licen[cs]e|provenance"),
-    ("fixed", r"\bfix|\bbugs?\b"),
-    ("added", r"^add(?:ed|itions?)?\b|^new\b|\bfeatures?\b|stabili[sz]ed|^highlights"),
     ("docs", r"\bdoc(?:s|umentation)?\b"),
-    ("changed", r"chang|improv|updat|enhanc|behaviou?r|\bc[ -]?api\b|typing|deprecation"),
+    ("fixed", r"\bfix|\bbugs?\b"),
+    ("changed", r"non-?features?"),
+    ("added", r"^add(?:ed|itions?)?\b|^new\b|\bfeatures?\b|stabili[sz]ed|^highlights"),
+    ("changed", r"chang|improv|updat|enhanc|behaviou?r|\bc[ -]?api\b|typing"),
 ))
+# Kinds a heading names precisely; "added", "changed" and "other" are what containers say too
+# ("What's Changed > Fixes" is fixed, "Compatibility notes > linalg.norm return type changes" removed).
+STRONG = frozenset({"removed", "deprecated", "security", "performance", "fixed", "docs"})
 _WORDS = re.compile(r"[^\w' -]+")
 
 
@@ -43,11 +49,14 @@ def kind_of(heading: str) -> str | None:
 
 
 def section_kind(headings: tuple[str, ...]) -> str | None:
-    """The kind of a section from its headings under the release, outermost first: "other" when
-    none names a kind ("Libraries"), None when there is none (text right under the release)."""
+    """The kind of a section from its headings under the release, outermost first: the deepest
+    precise kind (fixed, removed, ...) if any heading names one, else the deepest kind named,
+    else "other" ("Libraries"); None when there is no heading (text right under the release)."""
     if not headings:
         return None
-    return next((k for k in map(kind_of, headings) if k is not None), "other")
+    kinds = [k for k in map(kind_of, headings) if k is not None]
+    strong = [k for k in kinds if k in STRONG]
+    return strong[-1] if strong else (kinds[-1] if kinds else "other")
 
 
 def check_kind(name: str) -> str:

@@ -21,8 +21,15 @@ GENERIC_FOLDERS = frozenset({
     "changes", "news", "notes", "history", "whatsnew", "whats-new", "docs", "doc", "source", "src",
     "data", "tests", "test",
 })
+# Folders that name a place, not a project: a file in ~/Downloads is nobody's "Downloads".
+PLACE_FOLDERS = frozenset({
+    "downloads", "desktop", "documents", "tmp", "temp", "home", "users", "root", "var", "srv", "opt", "mnt",
+    "work", "projects", "code", "repos", "git", "share",
+})
+# Locale folders of translated docs (pytest's doc/en/changelog.rst): what language, not whose.
+LOCALES = frozenset("en de fr es it ja zh ko ru pt pl nl sv tr uk cs fa ar he hi id vi th el da fi no hu ro".split())
 PROJECT_FILES = ("pyproject.toml", "package.json", "Cargo.toml")
-PROJECT_DEPTH = 2  # parents above the file's folder searched for a project file (never above the root)
+PROJECT_DEPTH = 3  # parents above the file's folder searched for a project file (never the home folder or above)
 
 
 def valid_product(name: str) -> bool:
@@ -68,9 +75,19 @@ def _project_product(folder: Path, root: Path) -> str | None:
             found = _project_name(where / name)
             if found:
                 return found
-        if where == root or not _within(where, root):
+        if _at_or_above_home(where.parent):
             break
     return None
+
+
+def _at_or_above_home(folder: Path) -> bool:
+    """Whether ``folder`` is the user's home folder or one of its ancestors (no project's folder)."""
+    try:
+        home = Path.home().absolute()
+    except (RuntimeError, KeyError):
+        return False
+    folder = folder.absolute()
+    return folder == home or folder in home.parents
 
 
 def _within(folder: Path, root: Path) -> bool:
@@ -104,7 +121,10 @@ def _project_name(path: Path) -> str | None:
 def _folder_product(folder: Path, root: Path) -> str | None:
     folder, root = folder.absolute(), root.absolute()
     for where in (folder, *folder.parents):
-        if where.name and where.name.lower() not in GENERIC_FOLDERS and valid_product(where.name):
+        if _at_or_above_home(where) or where.name.lower() in PLACE_FOLDERS:
+            return None  # ~/notes/CHANGELOG.md is nobody's "alice", ~/Downloads/CHANGELOG.md nobody's "Downloads"
+        if (where.name and where.name.lower() not in GENERIC_FOLDERS and valid_product(where.name)
+                and where.name.split("_")[0].split("-")[0].lower() not in LOCALES):  # "en", "pt_BR": a locale
             return where.name
         if where == root.parent or not _within(where, root):
             break

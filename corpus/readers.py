@@ -262,19 +262,17 @@ def _json_records(f: SourceFile, data: Any) -> list[Record]:
 
 def _record(f: SourceFile, obj: dict, index: int | None) -> Record:
     field = next((k for k in BODY_FIELDS if isinstance(obj.get(k), str) and obj[k].strip()), None)
-    if field is None:
-        where = f"record {index}" if index is not None else "the record"
-        if github.is_release(obj):
-            where += f" (release {github.tag_of(obj)})"
-        raise MissingBody(
-            f"{f.display}: {where} has no text body; add one of the fields {', '.join(BODY_FIELDS)}"
-        )
-    body = obj[field].replace("\r\n", "\n").replace("\r", "\n")
     if github.is_release(obj):  # a release body is GitHub Markdown, headings or not
         rel = github.release_of(obj)
-        return Record(file=f, text=body, format="markdown", record=index, title=rel.title, url=rel.url,
-                      date=rel.date, body_field=field, version=rel.version, product=rel.product,
-                      prerelease=rel.prerelease)
+        # A tag with no notes is still a release: its title stands for the body (nothing else to cite).
+        body = obj[field] if field else rel.title
+        return Record(file=f, text=body.replace("\r\n", "\n").replace("\r", "\n"), format="markdown", record=index,
+                      title=rel.title, url=rel.url, date=rel.date, body_field=field or "name", version=rel.version,
+                      product=rel.product, prerelease=rel.prerelease)
+    if field is None:
+        where = f"record {index}" if index is not None else "the record"
+        raise MissingBody(f"{f.display}: {where} has no text body; add one of the fields {', '.join(BODY_FIELDS)}")
+    body = obj[field].replace("\r\n", "\n").replace("\r", "\n")
     if field in _MARKDOWN_FIELDS or _HEADING_HINT.search(body):
         fmt = "markdown"
     else:

@@ -11,7 +11,7 @@ from .model import Document, Section
 from .plaintext import text_outline
 from .repair import Line, as_lines, repair_markdown
 from .rst import rst_headings
-from .headings import release_heading, release_line
+from .headings import find_date, opens_with_version, release_heading, release_line
 from .versions import release_version
 
 
@@ -56,7 +56,7 @@ def build_outline(text: str, fmt: str, given_title: str | None, source: str | No
             h = headings[0]
             # reST: a style of its own is the title, even "NumPy 2.3.0 Release Notes" (one release a file)
             own = fmt == "rst" and all(o.level != 1 for o in headings[1:])
-            if (own or (fmt == "markdown" and not release_version(h.text))) and given_title in (None, h.text):
+            if (own or (fmt == "markdown" and not opens_with_version(h.text))) and given_title in (None, h.text):
                 title_index, title = h.index, h.text
                 headings = headings[1:]
         start = 0
@@ -123,9 +123,11 @@ def parse_sections(doc: Document) -> list[Section]:
         if pre is None:
             at = lines[o.title_index] if o.title_index is not None else lines[0]
             pre = ("", at.start, at.end)
-        sections.append(Section(doc.id, (doc.title,), pre[0], pre[1], pre[2], doc.version, None, 0))
+        sections.append(Section(doc.id, (doc.title,), pre[0], pre[1], pre[2], doc.version, None, 0,
+                                document_date(doc, o)))
     stack: list[Heading] = []
-    version, date, status = doc.version, doc.date, None
+    version, date, status = doc.version, document_date(doc, o), None
+    release_level = None  # the level of the release headings, once one is seen
     for n, h in enumerate(heads):
         while stack and stack[-1].level >= h.level:
             stack.pop()
@@ -133,7 +135,11 @@ def parse_sections(doc: Document) -> list[Section]:
         end = heads[n + 1].index if n + 1 < len(heads) else len(lines)
         body = _body(lines, h.index + h.span, end)
         release = release_heading(h.text)
-        if release is not None:  # a release opens (or an unreleased section, with no number)
+        if release is not None and release.version is None:  # "[Unreleased]": a release with no number yet,
+            if (h.level <= release_level) if release_level is not None else doc.version is None:  # not a subsection
+                version, date, status = None, None, "unreleased"
+        elif release is not None:
+            release_level = h.level if release_level is None else min(release_level, h.level)
             under = release_line(body[0].split("\n", 1)[0]) if body else None
             version, date = release.version, release.date or (under.date if under else None)
             status = release.status or (under.status if under else None)
@@ -142,6 +148,18 @@ def parse_sections(doc: Document) -> list[Section]:
         path = (doc.title,) + tuple(s.text for s in stack)
         sections.append(Section(doc.id, path, body[0], body[1], body[2], version, h.anchor, h.level, date, status))
     return sections
+
+
+def document_date(doc: Document, o: Outline) -> str | None:
+    """A document's date as YYYY-MM-DD: its record's (a GitHub timestamp), else, for a note of
+    one release, its title's ("What's new in 2.2.0 (January 19, 2024)") or the line under it."""
+    if doc.date:
+        return find_date(doc.date) or doc.date
+    if not doc.version:
+        return None
+    first = next((ln.text for ln in o.lines[o.content_start:] if ln.text.strip()), "")
+    under = release_line(first)
+    return find_date(doc.title) or (under.date if under else None)
 
 
 def releases(doc: Document) -> tuple[str, ...]:
@@ -168,5 +186,5 @@ def release_warnings(doc: Document) -> tuple[str, ...]:
                 out.append(f"line {line}: release {found.version} again (first at line {seen[found.version]})")
             seen.setdefault(found.version, line)
     if not doc.version and not seen:
-        out.append("no release found: no version in the title, the headings or the file name")
+        out.append("no release found: no version in the title, the headings, the file name or a release tag")
     return tuple(out)

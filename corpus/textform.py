@@ -24,6 +24,10 @@ DEFINITION = re.compile(r"^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*\S+(?:[ \t]+(?:\"[^\"\n]
                         re.MULTILINE)
 
 
+# A directive keeps its content (".. note::" and the note under it) but not its own line or its
+# ":option:" lines; any other explicit markup block (a comment, a target, a substitution
+# definition: a ".." line and the indented lines under it) goes whole.
+_RST_DIRECTIVE = re.compile(r"^\.\.[ \t]+(?!_)[\w:+-]+::[^\n]*$(?:\n[ \t]+:[\w -]+:[^\n]*$)*", re.MULTILINE)
 _RST_BLOCK = re.compile(r"^\.\.(?:[ \t][^\n]*)?$(?:\n(?:[ \t]+[^\n]*)?$)*", re.MULTILINE)
 _RST_HYPERLINK = re.compile(r"(?<![\w`])`([^`<\n]+?)\s*<[^>\n]*>`__?|(?<![\w`])`([^`\s][^`\n]*?)`__?(?![\w`])")
 RST_ROLE = re.compile(r":([\w+-]+(?::[\w+-]+)*):`([^`\n]+)`")
@@ -42,6 +46,7 @@ def index_form(text: str) -> str:
     """``text`` with link and image targets, reference definitions, bare URLs and reStructuredText
     markup removed; the text of links, references and roles kept."""
     if ".." in text or "`" in text:
-        text = RST_ROLE.sub(role_text, _RST_HYPERLINK.sub(lambda m: m.group(1) or m.group(2), _RST_BLOCK.sub("", text)))
+        text = _RST_BLOCK.sub("", _RST_DIRECTIVE.sub("", text))
+        text = RST_ROLE.sub(role_text, _RST_HYPERLINK.sub(lambda m: m.group(1) or m.group(2), text))
     text = _REFERENCE.sub(lambda m: m.group(2), _LINK.sub(lambda m: m.group(2), text))
     return _URL.sub("", DEFINITION.sub("", text))

@@ -103,13 +103,22 @@ def test_the_repository_names_the_product_whatever_else_the_title_names(tmp_path
     assert (doc.product, doc.version) == ("httpx", "0.29.0")
 
 
-def test_a_release_without_a_body_names_the_file_record_and_fix(tmp_path: Path) -> None:
+def test_a_release_without_notes_is_still_a_release(tmp_path: Path) -> None:
+    """Tag-only releases are common in exports: the release stays, its title standing for the body."""
     path = tmp_path / "releases.json"
-    path.write_text(json.dumps([{"tag_name": "v1.0.0", "body": "ok"}, {"tag_name": "v1.1.0", "body": "  "}]))
+    path.write_text(json.dumps([{"tag_name": "v1.0.0", "body": "ok"}, {"tag_name": "v1.1.0", "name": "v1.1.0", "body": "  "},
+                                {"tag_name": "v1.2.0", "body": None}]))
+    docs = load_documents([path])
+    assert [(d.version, d.text) for d in docs] == [("1.0.0", "ok"), ("1.1.0", "v1.1.0"), ("1.2.0", "v1.2.0")]
+
+
+def test_a_record_of_no_release_without_a_body_names_the_file_record_and_fix(tmp_path: Path) -> None:
+    path = tmp_path / "notes.json"
+    path.write_text(json.dumps([{"title": "a", "body": "ok"}, {"title": "b", "body": "  "}]))
     with pytest.raises(MissingBody) as info:
         load_documents([path])
     message = str(info.value)
-    assert message.startswith(f"{path}: record 1 (release v1.1.0) has no text body; add one of the fields")
+    assert message.startswith(f"{path}: record 1 has no text body; add one of the fields")
     assert "\n" not in message
 
 

@@ -35,17 +35,27 @@ def test_a_project_file_beside_the_changelog_names_the_product() -> None:
     }  # and package.json itself is no release notes (no "record has no text body" error)
 
 
-def test_the_project_file_search_stops_at_the_corpus_root() -> None:
-    (doc,) = load_documents([PROJECTS / "node" / "docs"])  # package.json is above the root given
-    assert doc.product == "node"  # "docs" says what, not whose: its parent's name
+def test_a_project_file_above_the_corpus_root_still_names_the_product() -> None:
+    (doc,) = load_documents([PROJECTS / "node" / "docs"])  # --corpus checkout/docs: package.json is in the checkout
+    assert doc.product == "gizmo"  # pytest's doc/en/changelog.rst is pytest's, though --corpus names doc/
 
 
-def test_a_project_file_up_to_two_folders_up(tmp_path: Path) -> None:
+def test_a_project_file_up_to_three_folders_up(tmp_path: Path) -> None:
     write(tmp_path / "proj" / "pyproject.toml", '[project]\nname = "deep-thing"\n')
     write(tmp_path / "proj" / "a" / "b" / "CHANGELOG.md", CHANGELOG)
     write(tmp_path / "proj" / "a" / "b" / "c" / "CHANGELOG.md", CHANGELOG)
+    write(tmp_path / "proj" / "a" / "b" / "c" / "d" / "CHANGELOG.md", CHANGELOG)
     got = {Path(d.source).parent.name: d.product for d in load_documents([tmp_path / "proj"])}
-    assert got == {"b": "deep-thing", "c": "c"}
+    assert got == {"b": "deep-thing", "c": "deep-thing", "d": "d"}
+
+
+def test_places_locales_and_the_home_folder_name_no_product(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "alice"))
+    write(tmp_path / "alice" / "notes" / "CHANGELOG.md", CHANGELOG)
+    write(tmp_path / "alice" / "Downloads" / "CHANGELOG.md", CHANGELOG)
+    write(tmp_path / "alice" / "pytest" / "doc" / "en" / "changelog.md", CHANGELOG)
+    got = {Path(d.source).parent.name: d.product for d in load_documents([tmp_path / "alice"])}
+    assert got == {"notes": None, "Downloads": None, "en": "pytest"}
 
 
 @pytest.mark.parametrize(
@@ -138,3 +148,11 @@ def test_a_zoo_project_given_alone_keeps_its_name() -> None:
 def test_the_changelogs_stay_rust_and_pydantic() -> None:
     got = {Path(d.source).name: d.product for d in load_documents([CHANGELOGS])}
     assert got == {"README.md": None, "pydantic-HISTORY.md": "pydantic", "rust-RELEASES.md": "Rust"}
+
+
+def test_a_named_known_product_keeps_its_spelling(tmp_path: Path) -> None:
+    from corpus.inputs import CorpusInput
+
+    write(tmp_path / "x" / "CHANGELOG.md", CHANGELOG)
+    (doc,) = load_documents([CorpusInput(tmp_path / "x", "numpy")])
+    assert doc.product == "NumPy"  # as the numpy folder and its titles say it: one product, not two

@@ -26,6 +26,10 @@ NAMES = {
     "Stabilized APIs": "added", "Compatibility Notes": "removed", "Internal Changes": "other", "What's Changed": "changed",
     "New Features": "added", "Fixes": "fixed", "Performance": "performance", "New Contributors": "other",
     "Packaging": "other", "Deprecations and Removals": "deprecated",
+    # Django, the bundled PyTorch notes
+    "Features deprecated in 5.1": "deprecated", "Features removed in 5.1": "removed", "Documentation fixes": "docs",
+    "Dropped Python 3.8 support": "removed", "Non-Feature Updates": "changed",
+    "Deprecations and Backwards-Incompatible Changes": "removed",
 }
 
 
@@ -34,8 +38,12 @@ def test_section_names_of_real_projects(name: str, kind: str) -> None:
     assert kind_of(name) == kind
 
 
-def test_the_outermost_heading_that_names_a_kind_decides() -> None:
+def test_the_deepest_precise_kind_decides_then_the_deepest_named() -> None:
     assert section_kind(("Compatibility notes", "np.dot now raises TypeError instead of ValueError")) == "removed"
+    assert section_kind(("Compatibility notes", "linalg.norm return type changes")) == "removed"
+    assert section_kind(("What's Changed", "Fixes")) == "fixed" and section_kind(("What's Changed", "New Features")) == "added"
+    assert section_kind(("What's Changed", "Packaging")) == "other"
+    assert section_kind(("Platform Features and Updates", "Deprecations and Backwards-Incompatible Changes")) == "removed"
     assert section_kind(("Libraries",)) == "other" and section_kind(()) is None
     assert section_kind(("Python 2.6 support",)) == "other"
 

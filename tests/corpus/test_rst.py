@@ -68,7 +68,7 @@ def test_one_file_a_release_takes_its_version_from_the_title_and_reports_a_templ
     assert {s.version for s in by_name["2.2.0-notes.rst"].sections} == {"2.2.0"}
     template = by_name["template.rst"]
     assert template.document.version is None and template.releases == ()
-    assert template.warnings == ("no release found: no version in the title, the headings or the file name",)
+    assert template.warnings == ("no release found: no version in the title, the headings, the file name or a release tag",)
     assert by_name["2.3.0-notes.rst"].warnings == ()
 
 
@@ -94,9 +94,10 @@ def test_passages_are_verbatim_source_lines() -> None:
 def test_roles_and_references_read_as_their_text_for_the_retrievers() -> None:
     text = ("- `#14220 <https://github.com/pytest-dev/pytest/issues/14220>`_: Fixed :class:`pytest.RaisesGroup`.\n"
             "-   Drop support for Python 3.9. :pr:`5730` :issue:`5639` :ref:`the docs <usage>`\n\n"
-            ".. only:: not is_release\n\n   hidden draft\n\nafter")
+            ".. note::\n   :class: strong\n\n   This release was yanked.\n\n..\n    a comment\n\n.. _target:\n\nafter")
     assert index_form(text) == ("- #14220: Fixed pytest.RaisesGroup.\n"
-                                "-   Drop support for Python 3.9. PR #5730 issue #5639 the docs\n\n\nafter")
+                                "-   Drop support for Python 3.9. PR #5730 issue #5639 the docs\n\n\n\n"
+                                "   This release was yanked.\n\n\n\nafter")  # a directive's content stays
 
 
 def test_a_broken_title_adornment_is_one_line_naming_file_and_line(tmp_path: Path) -> None:
