@@ -44,10 +44,7 @@ def markup_mask(lines: list[Line]) -> list[bool]:
 def looks_like_rst(lines: list[Line]) -> bool:
     """Whether plain text is reStructuredText (a ``.txt`` from Sphinx docs): titles by adornment, and
     explicit markup, a role, an overline or an adornment Markdown does not use."""
-    try:
-        titles = _titles(lines, markup_mask(lines), source=None)
-    except MalformedReST:
-        return False
+    titles = _titles(lines, markup_mask(lines), source=None)  # no source: a broken title is no title here
     if len(titles) < 2:
         return False
     markup = any(_EXPLICIT.match(ln.text) for ln in lines) or any(RST_ROLE.search(ln.text) for ln in lines[:400])

@@ -10,7 +10,7 @@ from .markdown import Heading, markdown_headings
 from .model import Document, Section
 from .plaintext import text_outline
 from .repair import Line, as_lines, repair_markdown
-from .rst import rst_headings
+from .rst import markup_mask, rst_headings
 from .headings import find_date, opens_with_version, release_heading, release_line
 from .versions import release_version
 
@@ -70,8 +70,6 @@ def build_outline(text: str, fmt: str, given_title: str | None, source: str | No
 
 def _content_before(lines: list[Line], end: int) -> bool:
     """Whether a reST document has text before line ``end`` other than explicit markup."""
-    from .rst import markup_mask
-
     mask = markup_mask(lines[:end])
     return any(ln.text.strip() and not m for ln, m in zip(lines[:end], mask))
 
@@ -109,9 +107,10 @@ def _body(lines: tuple[Line, ...], lo: int, hi: int) -> tuple[str, int, int] | N
 def parse_sections(doc: Document) -> list[Section]:
     """The document's sections in order; path[0] is the title, text before any heading is (title,).
 
-    A release heading ("## v2.1.0", "Version 1.80.0 (2024-07-25)") gives its own section and
-    everything after it, up to the next release heading, that release's version; other
-    sections carry the document's version.
+    A release heading ("## v2.1.0", "Version 1.80.0 (2024-07-25)", ``corpus.headings``) gives its
+    own section and everything after it, up to the next release heading, that release's version,
+    date and status; an unreleased one ("[Unreleased]") gives no version; sections before any
+    release heading carry the document's version and date.
     """
     o = outline(doc)
     lines, heads = o.lines, o.headings
