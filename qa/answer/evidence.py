@@ -8,6 +8,7 @@ sentences of the top passages, with a small prior for higher-ranked passages.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Sequence
 
@@ -112,12 +113,34 @@ def _sentence_scores(question, sentences, tokenize, idf, cosines, terms) -> list
     return [LEXICAL_WEIGHT * w + (1 - LEXICAL_WEIGHT) * d for w, d in zip(lexical, dense)]
 
 
+# A sentence that only introduces what follows ("The PyTorch 2.13 release features the following
+# changes:", "See the details below:") or is only a link or a heading line says nothing itself.
+_INTRODUCES = re.compile(
+    r"\b(?:the\s+following|as\s+follows|below|these|includes?|including|changes|features|highlights|opportunities)\b[^.:]*:\s*$"
+    r"|^\s*!?\[[^\]]*\]\([^)]*\)\s*$",
+    re.IGNORECASE,
+)
+
+
+INTRO_WORDS = 14  # a longer sentence before its list still says something ("... not on PyPI, via ...:")
+
+
+def says_something(text: str) -> bool:
+    """Whether a sentence can be quoted as an answer: not a short introduction of a list ("The 2.13
+    release features the following changes:"; "install it with:" still says how) nor a lone link."""
+    return not (_INTRODUCES.search(text) and (len(text.split()) <= INTRO_WORDS or text.lstrip().startswith(("[", "!["))))
+
+
 def pick(candidates: Sequence[Candidate], threshold: float) -> tuple[tuple[AnswerSentence, ...], bool]:
-    """The best 1 to MAX_SENTENCES sentences in passage then source order, and whether confident."""
+    """The best 1 to MAX_SENTENCES sentences in passage then source order, and whether confident.
+
+    A sentence that only introduces a list (or is a lone link or heading) is quoted only when no
+    other sentence is left."""
     if not candidates:
         return (), False
     ranked, seen = [], set()
-    for c in sorted(candidates, key=lambda c: -c.score):
+    quotable = [c for c in candidates if says_something(c.span.text)] or list(candidates)
+    for c in sorted(quotable, key=lambda c: -c.score):
         if c.span.text not in seen:  # overlapping chunks repeat sentences
             seen.add(c.span.text)
             ranked.append(c)

@@ -233,3 +233,15 @@ def test_a_product_the_corpus_does_not_hold_is_said_not_answered(engine, questio
 def test_a_dependency_or_the_held_product_is_answered(engine, question: str) -> None:
     answer = engine.ask(question, mode="bm25")
     assert answer.passages and not (answer.note or "").startswith("The corpus holds no ")
+
+
+def test_a_sentence_that_only_introduces_a_list_is_not_the_answer(engine) -> None:
+    from qa.answer.evidence import says_something
+
+    assert not says_something("The PyTorch 2.13 release features the following changes:")
+    assert not says_something("Symmetric Memory unlocks three new programming opportunities:")
+    assert not says_something("[GitHub release](https://github.com/pydantic/pydantic/releases/tag/v2.13.4)")
+    assert says_something("Install it with:") and says_something(
+        "Python 3.15 wheels are not on PyPI; they are available via download.pytorch.org, using any of the following commands:")
+    answer = engine.ask("what changed for MPS in 2.13")
+    assert answer.sentences and all(says_something(s.text) for s in answer.sentences)
