@@ -59,6 +59,15 @@ def section_kind(headings: tuple[str, ...]) -> str | None:
     return strong[-1] if strong else (kinds[-1] if kinds else "other")
 
 
+def check_kinds(names) -> tuple[str, ...]:
+    """Kinds as the vocabulary spells them, each once, in the order given.
+
+    Raises:
+        ValueError: a name is no kind (``check_kind``).
+    """
+    return tuple(dict.fromkeys(check_kind(n) for n in names))
+
+
 def check_kind(name: str) -> str:
     """A kind as the vocabulary spells it ("Fixed", "breaking" -> "fixed", "removed").
 

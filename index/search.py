@@ -55,9 +55,12 @@ def stub_mask(chunks: Sequence[Chunk]) -> np.ndarray:
     return np.fromiter((len(c.text) < 400 and _no_words(c.text) for c in chunks), dtype=bool, count=len(chunks))
 
 
+_WORD_CHAR = re.compile(r"[^\W_]")
+
+
 def _no_words(text: str) -> bool:
-    words = re.compile(r"[^\W_]")
-    return not words.search(_MARKUP.sub(" ", DEFINITION.sub(" ", text))) or not words.search(index_form(text))
+    """No letter or digit outside markup: as Markdown sees it, or in the form the retrievers read."""
+    return not _WORD_CHAR.search(_MARKUP.sub(" ", DEFINITION.sub(" ", text))) or not _WORD_CHAR.search(index_form(text))
 
 
 def kind_mask(chunks: Sequence[Chunk], kinds: Sequence[str]) -> np.ndarray:

@@ -18,7 +18,7 @@ import time
 from dataclasses import replace
 from typing import Sequence
 
-from corpus.kinds import check_kind
+from corpus.kinds import check_kinds
 from corpus.sentences import split_sentences
 from corpus.versions import version_key
 from index import Hit, LoadedIndex, Searcher, check_mode, tokenize
@@ -63,6 +63,15 @@ class Engine:
     def held(self, wanted: str, products: Sequence[str] = ()) -> bool:
         """Whether the corpus holds release ``wanted`` (of one of ``products``, when given)."""
         return self.catalogue.held(wanted, products)
+
+    def _refusal(self, text: str, wanted: Sequence[str], products: Sequence[str]) -> str | None:
+        """Why the corpus cannot answer: "what is new in Django 5?" over PyTorch's notes, or a
+        release it does not hold (of the products asked for); None when it can."""
+        other = foreign_product(text, self.products)
+        if other is not None:
+            return self.catalogue.foreign_note(other)
+        missing = [r for r in wanted if not self.held(r, products)]
+        return self.catalogue.missing_note(missing, products) if missing else None
 
     def _scoring(self, topic: str, dense: bool) -> dict:
         """The keyword arguments of ``evidence.score_sentences`` for one question."""
@@ -155,14 +164,10 @@ class Engine:
         # A product named restricts only in a corpus of several ("pydantic 1.10" among Rust's notes).
         named = [p for p in products or () if p in self.products]
         products = tuple(dict.fromkeys([*named, *parsed.products])) if len(self.products) > 1 else ()
-        other = foreign_product(text, self.products)
-        if other is not None:  # "what is new in Django 5?" over PyTorch's notes: say so, answer nothing
-            return Answer(shown, asked_as, wanted, mode, (), (), False, note=self.catalogue.foreign_note(other),
-                          products=products, kinds=kinds, timings_ms={"retrieve": 0.0, "answer": _ms(started)})
-        missing = [r for r in wanted if not self.held(r, products)]
-        if missing:
-            return Answer(shown, asked_as, wanted, mode, (), (), False, note=self.catalogue.missing_note(missing, products),
-                          products=products, kinds=kinds, timings_ms={"retrieve": 0.0, "answer": _ms(started)})
+        refusal = self._refusal(text, wanted, products)
+        if refusal is not None:  # a product or release the corpus does not hold: say so, answer nothing
+            return Answer(shown, asked_as, wanted, mode, (), (), False, note=refusal, products=products, kinds=kinds,
+                          timings_ms={"retrieve": 0.0, "answer": _ms(started)})
         # The question is the query, a release it names included (overview passages name their
         # release: "how many commits went into 2.14"); the release filter does the restricting.
         topic = asked_as
@@ -210,7 +215,7 @@ class Engine:
 def _kinds(kinds: Sequence[str]) -> tuple[str, ...]:
     """The kinds asked for, as the vocabulary spells them; BadQuestion names an unknown one."""
     try:
-        return tuple(dict.fromkeys(check_kind(k) for k in kinds))
+        return check_kinds(kinds)
     except ValueError as exc:
         raise BadQuestion(str(exc)) from None
 

@@ -122,18 +122,12 @@ def foreign_product(question: str, products: tuple[str, ...]) -> str | None:
     if m is None or not products:
         return None
     word = m.group("a") or m.group("b") or m.group("c")
-    known = detect_product(word)
-    if known is None or known.lower() != known_name(word) or known == "Python":
+    known = detect_product(word)  # a known product the word is a name of ("torch" is PyTorch), else None
+    if known is None or word.lower() not in product_names(known) or known == "Python":
         return None
     if known in products or word.lower() in _names(products) or named_products(question, products):
         return None
     return known
-
-
-def known_name(word: str) -> str | None:
-    """The lower-cased name of the known product ``word`` names ("torch" -> "pytorch"), else None."""
-    known = detect_product(word)
-    return known.lower() if known and word.lower() in product_names(known) else None
 
 
 def _product_pattern(products: tuple[str, ...]) -> re.Pattern | None:

@@ -70,10 +70,10 @@ mode_option = click.option("--mode", type=click.Choice(MODES), default="hybrid",
 
 
 def _kinds(ctx, param, values):
-    from corpus.kinds import check_kind
+    from corpus.kinds import check_kinds
 
     try:
-        return tuple(dict.fromkeys(check_kind(v) for v in values))
+        return check_kinds(values)
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
 
