@@ -14,14 +14,15 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .documents import short_hash
-from .model import Chunk, Document, Section, breadcrumb
+from .items import item_kind, split_items
+from .model import Chunk, Document, Item, Section, breadcrumb
 from .repair import Line
 from .sections import outline
 from .headings import release_heading
 from .kinds import section_kind
 from .textform import index_form
 
-CHUNKER_VERSION = "5"  # 5: reStructuredText, release headings of the family, reST markup out of the index form
+CHUNKER_VERSION = "6"  # 6: items (list items, paragraphs) with lines and kinds; 5: reStructuredText
 MODEL_MAX_TOKENS = 256
 # Section-sized chunks: same-section siblings stopped competing for rank 1 and an answer more
 # often sits inside the passage shown (benchmarks/questions, both sets: hybrid MRR@10 +0.06
@@ -208,6 +209,19 @@ def chunk_sections(doc: Document, sections: list[Section]) -> list[Chunk]:
                     anchor=s.anchor,
                     body_field=doc.body_field,
                     kind=kind,
+                    items=_items(text, start, end, offsets, lines, kind),
                 )
             )
     return chunks
+
+
+def _items(text: str, start: int, end: int, offsets: list[int], lines: list[Line], kind: str | None) -> tuple[Item, ...]:
+    """The items of the chunk ``text[start:end]`` with their source lines and kinds."""
+    piece = text[start:end]
+    out = []
+    for span in split_items(piece):
+        first = bisect_right(offsets, start + span.start) - 1
+        last = bisect_right(offsets, start + span.end - 1) - 1
+        kind_ = item_kind(piece[span.start : span.end], kind, span.label)
+        out.append(Item(span.start, span.end, (lines[first].start, lines[last].end), kind_))
+    return tuple(out)

@@ -84,6 +84,24 @@ def breadcrumb(title: str, version: str | None, path: tuple[str, ...]) -> str:
 
 
 @dataclass(frozen=True, slots=True)
+class Item:
+    """One item of a chunk (``corpus.items``): ``chunk.text[start:end]``, its source lines and kind."""
+
+    start: int
+    end: int
+    lines: tuple[int, int]
+    kind: str | None = None
+
+    def to_json(self) -> list:
+        return [self.start, self.end, self.lines[0], self.lines[1], self.kind]
+
+    @classmethod
+    def from_json(cls, obj: list) -> "Item":
+        start, end, first, last, kind = obj
+        return cls(int(start), int(end), (int(first), int(last)), kind)
+
+
+@dataclass(frozen=True, slots=True)
 class Chunk:
     """The retrieval unit: a window of a section's text with everything a citation needs."""
 
@@ -100,6 +118,7 @@ class Chunk:
     anchor: str | None = None
     body_field: str | None = None
     kind: str | None = None  # the kind of change its section names (``corpus.kinds``), if any
+    items: tuple[Item, ...] = ()  # its list items and paragraphs, in order (``corpus.items``)
 
     def __post_init__(self) -> None:
         if not self.id:
@@ -133,7 +152,12 @@ class Chunk:
             "anchor": self.anchor,
             "body_field": self.body_field,
             "kind": self.kind,
+            "items": [item.to_json() for item in self.items],
         }
+
+    def item_text(self, item: Item) -> str:
+        """The verbatim text of one of its items."""
+        return self.text[item.start : item.end]
 
     @classmethod
     def from_json(cls, obj: dict) -> "Chunk":
@@ -152,4 +176,5 @@ class Chunk:
             anchor=obj.get("anchor"),
             body_field=obj.get("body_field"),
             kind=obj.get("kind"),
+            items=tuple(Item.from_json(i) for i in obj.get("items") or ()),
         )

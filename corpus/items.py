@@ -1,0 +1,141 @@
+"""Items: the unit a changelog reader needs, a list item with its continuation lines and sub-items,
+or a paragraph of prose, each with its offsets in the text it came from and its kind of change.
+
+A chunk is what retrieval scores; an item is what an answer, a release digest or a quote cites.
+A bullet (``-``, ``*``, ``+``, ``•``, ``1.``, ``#.``) opens an item; lines indented deeper than
+its marker, lazy continuation lines and deeper bullets belong to it; a blank line ends it
+unless the next line is indented under it. Text outside lists is split into paragraphs (a
+fenced or indented code block stays with the paragraph before it). A paragraph that is only a
+bold label ("**Deprecations**:") is no item, but names the kind of the items after it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .kinds import STRONG, kind_of
+from .textform import DEFINITION
+
+_BULLET = re.compile(r"^([ \t]*)(?:[-*+•]|\d+[.)]|#\.)[ \t]+(?=\S)")
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+_LABEL = re.compile(r"^\s*(?:\*\*|__)([^*_\n]{2,60}?)(?:\*\*|__)\s*:?\s*$|^\s*([A-Z][\w' ]{1,40}):\s*$")
+_WORD = re.compile(r"[^\W_]")
+_MARKUP = re.compile(r"<!--.*?-->|</?[A-Za-z][^<>]*>|^\s*\.\. [^\n]*$", re.DOTALL | re.MULTILINE)
+# Markup an item may open with before its words: towncrier's "`#14220 <url>`_:", "[#123](url):", "**API**:".
+_LEAD = re.compile(r"^(?:`[^`]*`_+:?\s*|\[[^\]]*\]\([^)]*\):?\s*|\*\*[^*]+\*\*:?\s*|\(?#\d+\)?:?\s*)+")
+# What an item's own words say about its kind when its heading does not (flask's flat lists,
+# httpx's "**Deprecations**:" labels, "Breaking change:" in a Changed section).
+_BREAKING = re.compile(r"\bbreaking\b|\bbackwards?[- ]incompatib|\bincompatible change", re.IGNORECASE)
+_FIRST_WORD_KINDS = (
+    ("removed", re.compile(r"^(?:remove[sd]?|drop(?:ped|s)?|delete[sd]?|no longer)\b", re.IGNORECASE)),
+    ("deprecated", re.compile(r"^(?:deprecate[sd]?|deprecation)\b", re.IGNORECASE)),
+    ("fixed", re.compile(r"^(?:fix(?:e[sd])?|bug ?fix|correct(?:ed|s)?|resolve[sd]?|prevent(?:ed|s)?)\b", re.IGNORECASE)),
+    ("added", re.compile(r"^(?:add(?:ed|s)?|new|introduce[sd]?|expose[sd]?|implement(?:ed|s)?|allow(?:ed|s)?)\b",
+                         re.IGNORECASE)),
+)
+_ANYWHERE_KINDS = (
+    ("removed", re.compile(r"\b(?:has|have|is|are|was|were) (?:now )?(?:been )?removed\b|\bno longer supported\b"
+                           r"|\bsupport (?:for [^.]{1,40} )?(?:has been |is )?dropped\b", re.IGNORECASE)),
+    ("deprecated", re.compile(r"\b(?:is|are|was|were|now|been) (?:now )?deprecated\b|\bdeprecated alias\b"
+                              r"|\bdeprecation warning\b", re.IGNORECASE)),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ItemSpan:
+    """One item of a text: ``text[start:end]``, whether it is a list item, and the kind a bold
+    label above it names ("**Deprecations**:"), if any."""
+
+    start: int
+    end: int
+    bullet: bool
+    label: str | None = None
+
+
+def split_items(text: str) -> list[ItemSpan]:
+    """The items of ``text`` in order: list items (with continuation lines and sub-items) and
+    paragraphs of prose; never blank, never a lone label or markup with no words."""
+    lines = _lines(text)
+    units: list[list] = []  # [start, end, bullet, indent, label, blank_seen]
+    label: str | None = None
+    fence: str | None = None
+    for start, end, line in lines:
+        stripped = line.strip()
+        if fence is not None:  # inside a fenced block: it belongs to the open unit
+            units[-1][1] = end
+            if stripped.startswith(fence):
+                fence = None
+            continue
+        if not stripped:
+            if units:
+                units[-1][5] = True
+            continue
+        indent = len(line) - len(line.lstrip())
+        bullet = _BULLET.match(line)
+        current = units[-1] if units else None
+        opens = _FENCE.match(line)
+        if current is not None and (
+            (bullet and current[2] and indent > current[3])  # a sub-item
+            or (not bullet and current[2] and (indent > current[3] or not current[5]))  # continuation
+            or (not bullet and not current[2] and (not current[5] or indent > current[3] or opens))  # paragraph
+        ):
+            current[1] = end
+            current[5] = False
+        else:
+            named = _label(stripped)
+            if named is not None and not bullet:
+                label = named
+                units.append([start, end, False, indent, "label", False])
+            else:
+                units.append([start, end, bool(bullet), indent, label, False])
+        if opens and not line[opens.end():].count(opens.group(1)[0] * 3):
+            fence = opens.group(1)[:3]
+    return [ItemSpan(s, e, b, None if lab == "label" else lab) for s, e, b, _, lab, _ in units
+            if lab != "label" and _has_words(text[s:e])]
+
+
+def _has_words(text: str) -> bool:
+    """Not only HTML anchors or comments, link definitions or reST comments and directives."""
+    return bool(_WORD.search(_MARKUP.sub(" ", DEFINITION.sub(" ", text))))
+
+
+def _lines(text: str) -> list[tuple[int, int, str]]:
+    out, pos = [], 0
+    for line in text.split("\n"):
+        out.append((pos, pos + len(line.rstrip()), line))
+        pos += len(line) + 1
+    return out
+
+
+def _label(line: str) -> str | None:
+    """The kind a bold label line names ("**Deprecations**:" -> "deprecated"), else None."""
+    m = _LABEL.match(line)
+    if not m:
+        return None
+    return kind_of(m.group(1) or m.group(2))
+
+
+def item_words(text: str) -> str:
+    """The item's text without its bullet and the markup it opens with (towncrier's issue link)."""
+    body = _BULLET.sub("", text, count=1).strip()
+    return _LEAD.sub("", body).strip()
+
+
+def item_kind(text: str, section: str | None, label: str | None = None) -> str | None:
+    """The kind of change of one item: a precise kind its section names (fixed, removed, ...)
+    wins, except that an item that says it breaks is removed; else what its words say ("Drop
+    support for Python 3.9" is removed); else a bold label above it; else its section's kind."""
+    words = item_words(text)
+    breaking = bool(_BREAKING.search(words[:300]))
+    if section in STRONG:
+        return "removed" if breaking and section not in ("removed", "deprecated") else section
+    if breaking:
+        return "removed"
+    for kind, pattern in _FIRST_WORD_KINDS:
+        if pattern.match(words):
+            return kind
+    for kind, pattern in _ANYWHERE_KINDS:
+        if pattern.search(words):
+            return kind
+    return label or section

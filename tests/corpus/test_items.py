@@ -1,0 +1,111 @@
+"""Items: list items with continuation lines and sub-items, paragraphs, labels and kinds."""
+
+from __future__ import annotations
+
+import pytest
+
+from corpus.items import item_kind, item_words, split_items
+from corpus.model import Chunk, Item
+from corpus.pipeline import load_chunks
+from tests.support.paths import ZOO
+
+
+def texts(text: str) -> list[str]:
+    return [text[s.start : s.end] for s in split_items(text)]
+
+
+def test_bullets_keep_continuation_lines_and_sub_items():
+    text = (
+        "-   Drop support for Python 3.9. :pr:`5730`\n"
+        "-   ``RequestContext`` has merged with ``AppContext``. It is now\n"
+        "    a deprecated alias.\n"
+        "- parent item\n"
+        "  - child one\n"
+        "  - child two\n"
+        "* lazy item\n"
+        "continued lazily\n"
+    )
+    assert texts(text) == [
+        "-   Drop support for Python 3.9. :pr:`5730`",
+        "-   ``RequestContext`` has merged with ``AppContext``. It is now\n    a deprecated alias.",
+        "- parent item\n  - child one\n  - child two",
+        "* lazy item\ncontinued lazily",
+    ]
+    assert all(s.bullet for s in split_items(text))
+
+
+def test_loose_lists_blank_lines_and_indented_continuation():
+    text = "- `#14608 <url>`_: Fixed a regression.\n\n\n  This could cause hooks to not fire.\n\n\n- `#1 <u>`_: Other.\n"
+    assert texts(text) == ["- `#14608 <url>`_: Fixed a regression.\n\n\n  This could cause hooks to not fire.",
+                           "- `#1 <u>`_: Other."]
+
+
+def test_paragraphs_code_blocks_and_numbered_items():
+    text = (
+        "The function now supports floats.\nIt is faster.\n\nExample::\n\n    >>> np.cbrt(8.0)\n    2.0\n\n"
+        "```python\nx = 1\n\ny = 2\n```\n\n1. first\n2) second\n#. third\n"
+    )
+    assert texts(text) == [
+        "The function now supports floats.\nIt is faster.",
+        "Example::\n\n    >>> np.cbrt(8.0)\n    2.0\n\n```python\nx = 1\n\ny = 2\n```",
+        "1. first", "2) second", "#. third",
+    ]
+
+
+def test_a_bold_label_is_no_item_but_names_the_kind_after_it():
+    text = "**Deprecations**:\n\n* The `cert` argument is now a string.\n\n**Fixed**:\n\n* A crash.\n\n<a id='x'></a>\n"
+    spans = split_items(text)
+    assert [text[s.start : s.end] for s in spans] == ["* The `cert` argument is now a string.", "* A crash."]
+    assert [s.label for s in spans] == ["deprecated", "fixed"]
+    assert item_kind(text[spans[0].start : spans[0].end], None, spans[0].label) == "deprecated"
+
+
+@pytest.mark.parametrize(("text", "section", "kind"), [
+    ("-   Drop support for Python 3.9. :pr:`5730`", None, "removed"),
+    ("- `#1 <u>`_: Removed the ``--foo`` option.", "other", "removed"),
+    ("- The ``should_ignore_error`` is deprecated. Use teardown.", None, "deprecated"),
+    ("- Fix SSL case where verify=False.", None, "fixed"),
+    ("- Add `FunctionAuth` to the public API.", "changed", "added"),
+    ("- Breaking change: `App.run` is now async.", "changed", "removed"),
+    ("- Breaking change in a fix's words", "removed", "removed"),
+    ("- Removed a stale cache entry", "fixed", "fixed"),  # a precise section wins
+    ("- `redirect` returns 303 by default.", "changed", "changed"),
+    ("- `redirect` returns 303 by default.", None, None),
+])
+def test_item_kind(text, section, kind):
+    assert item_kind(text, section) == kind
+
+
+def test_item_words_drop_bullets_and_leading_links():
+    assert item_words("- `#14220 <https://x/14220>`_: Fixed a bug.") == "Fixed a bug."
+    assert item_words("* [#3699](https://x): Expose it.") == "Expose it."
+
+
+def test_chunks_carry_items_with_source_lines_and_kinds(tmp_path):
+    text = "# Changelog\n\n## [1.1.0] - 2026-01-02\n\n### Removed\n\n- Drop the `--old` flag\n  (use `--new`).\n\n### Added\n\n- A new thing\n- Another\n"
+    path = tmp_path / "CHANGELOG.md"
+    path.write_text(text)
+    chunks = load_chunks([path])
+    items = [(c.version, c.item_text(i), i.lines, i.kind) for c in chunks for i in c.items]
+    assert items == [
+        ("1.1.0", "- Drop the `--old` flag\n  (use `--new`).", (7, 8), "removed"),
+        ("1.1.0", "- A new thing", (12, 12), "added"),
+        ("1.1.0", "- Another", (13, 13), "added"),
+    ]
+    again = Chunk.from_json(chunks[0].to_json())
+    assert again == chunks[0] and isinstance(again.items[0], Item)
+
+
+@pytest.mark.skipif(not ZOO.is_dir(), reason="needs ../shared/data/zoo")
+def test_every_zoo_item_starts_on_its_cited_line():
+    chunks = load_chunks([ZOO / "flask", ZOO / "pytest", ZOO / "textual"])
+    files: dict[str, list[str]] = {}
+    count = 0
+    for c in chunks:
+        for it in c.items:
+            lines = files.setdefault(c.source, open(c.source, encoding="utf-8").read().split("\n"))
+            first = c.item_text(it).split("\n")[0].strip()
+            assert first in lines[it.lines[0] - 1], (c.source, it.lines)
+            assert c.item_text(it).split("\n")[-1].strip() in lines[it.lines[1] - 1]
+            count += 1
+    assert count > 4000
