@@ -22,17 +22,20 @@ _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _LABEL = re.compile(r"^\s*(?:\*\*|__)([^*_\n]{2,60}?)(?:\*\*|__)\s*:?\s*$|^\s*([A-Z][\w' ]{1,40}):\s*$")
 _WORD = re.compile(r"[^\W_]")
 _MARKUP = re.compile(r"<!--.*?-->|</?[A-Za-z][^<>]*>|^\s*\.\. [^\n]*$", re.DOTALL | re.MULTILINE)
-# Markup an item may open with before its words: towncrier's "`#14220 <url>`_:", "[#123](url):", "**API**:".
-_LEAD = re.compile(r"^(?:`[^`]*`_+:?\s*|\[[^\]]*\]\([^)]*\):?\s*|\*\*[^*]+\*\*:?\s*|\(?#\d+\)?:?\s*)+")
+# Markup an item may open with before its words: towncrier's "`#14220 <url>`_:", "[#123](url):", "**API**:"
+# (a link that is the item itself, Rust's "[Stabilize lockfile v4](url)", stays).
+_LEAD = re.compile(r"^(?:`#?\d+ <[^>]*>`_+:?\s*|\[#?\d+\]\([^)]*\):?\s*|\*\*[^*]+\*\*:\s*|\(?#\d+\)?:\s*)+")
 # What an item's own words say about its kind when its heading does not (flask's flat lists,
 # httpx's "**Deprecations**:" labels, "Breaking change:" in a Changed section).
-_BREAKING = re.compile(r"\bbreaking\b|\bbackwards?[- ]incompatib|\bincompatible change", re.IGNORECASE)
+_BREAKING = re.compile(r"^breaking\b|\bbreaking[ -]changes?\b|\bbackwards?[- ]incompatib|\bincompatible change", re.IGNORECASE)
 _FIRST_WORD_KINDS = (
     ("removed", re.compile(r"^(?:remove[sd]?|drop(?:ped|s)?|delete[sd]?|no longer)\b", re.IGNORECASE)),
     ("deprecated", re.compile(r"^(?:deprecate[sd]?|deprecation)\b", re.IGNORECASE)),
     ("fixed", re.compile(r"^(?:fix(?:e[sd])?|bug ?fix|correct(?:ed|s)?|resolve[sd]?|prevent(?:ed|s)?)\b", re.IGNORECASE)),
     ("added", re.compile(r"^(?:add(?:ed|s)?|new|introduce[sd]?|expose[sd]?|implement(?:ed|s)?|allow(?:ed|s)?)\b",
                          re.IGNORECASE)),
+    ("changed", re.compile(r"^(?:change[sd]?|update[sd]?|rename[sd]?|bump(?:ed|s)?|switch(?:ed|es)?|move[sd]?"
+                           r"|improve[sd]?|replace[sd]?|require[sd]?|make|made|use[sd]?|upgrade[sd]?)\b", re.IGNORECASE)),
 )
 _ANYWHERE_KINDS = (
     ("removed", re.compile(r"\b(?:has|have|is|are|was|were) (?:now )?(?:been )?removed\b|\bno longer supported\b"
@@ -91,8 +94,24 @@ def split_items(text: str) -> list[ItemSpan]:
                 units.append([start, end, bool(bullet), indent, label, False])
         if opens and not line[opens.end():].count(opens.group(1)[0] * 3):
             fence = opens.group(1)[:3]
-    return [ItemSpan(s, e, b, None if lab == "label" else lab) for s, e, b, _, lab, _ in units
-            if lab != "label" and _has_words(text[s:e])]
+    spans = [ItemSpan(s, e, b, None if lab == "label" else lab) for s, e, b, _, lab, _ in units
+             if lab != "label" and _has_words(text[s:e])]
+    return _introduced(text, spans)
+
+
+def _introduced(text: str, spans: list[ItemSpan]) -> list[ItemSpan]:
+    """Bullets after a paragraph that introduces them with a precise kind ("The following API
+    changes ... are now fully deprecated:") are of that kind, unless a label says otherwise."""
+    out, kind = [], None
+    for span in spans:
+        if not span.bullet:
+            words = text[span.start : span.end].rstrip()
+            found = kind_of(words) if words.endswith(":") and len(words.split()) <= 40 else None
+            kind = found if found in STRONG else None
+            out.append(span)
+        else:
+            out.append(span if span.label or kind is None else ItemSpan(span.start, span.end, True, kind))
+    return out
 
 
 def _has_words(text: str) -> bool:
@@ -125,7 +144,8 @@ def item_words(text: str) -> str:
 def item_kind(text: str, section: str | None, label: str | None = None) -> str | None:
     """The kind of change of one item: a precise kind its section names (fixed, removed, ...)
     wins, except that an item that says it breaks is removed; else what its words say ("Drop
-    support for Python 3.9" is removed); else a bold label above it; else its section's kind."""
+    support for Python 3.9" is removed); else a bold label above it; else its section's kind;
+    else, for a bullet right under its release (flask's flat lists), "changed"."""
     words = item_words(text)
     breaking = bool(_BREAKING.search(words[:300]))
     if section in STRONG:
@@ -138,4 +158,6 @@ def item_kind(text: str, section: str | None, label: str | None = None) -> str |
     for kind, pattern in _ANYWHERE_KINDS:
         if pattern.search(words):
             return kind
-    return label or section
+    if label or section:
+        return label or section
+    return "changed" if _BULLET.match(text) else None  # a bullet right under a release is a change

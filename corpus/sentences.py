@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .items import split_items
+
 # A sentence ends at . ! ? (then closing quotes/brackets) before whitespace and a capital,
 # digit, quote, bracket, backtick or a code name (torch.compile); a blank line or a new list
 # item also ends one. PR attribution lines ("(PR #123 by ...)") are not sentences.
@@ -25,7 +27,18 @@ class Span:
 
 
 def split_sentences(text: str) -> list[Span]:
-    """Sentences of ``text`` in order, each a verbatim slice (stripped of edge whitespace and bullets)."""
+    """Sentences of ``text`` in order, each a verbatim slice (stripped of edge whitespace and
+    bullets); a sentence never runs from one item into the next (``corpus.items``): a list
+    without full stops is one sentence an item."""
+    spans: list[Span] = []
+    for item in split_items(text):
+        offset = item.start
+        spans.extend(Span(s.start + offset, s.end + offset, s.text) for s in _split(text[item.start : item.end]))
+    return spans
+
+
+def _split(text: str) -> list[Span]:
+    """The sentences of one item or paragraph."""
     spans: list[Span] = []
     start = 0
     cuts = [m for m in _END.finditer(text) if not _NOT_AN_END.search(text[: m.start()])]

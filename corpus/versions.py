@@ -98,3 +98,17 @@ def detect_product(title: str) -> str | None:
     if m and m.group(1).lower() not in ("version", "release", "v"):
         return m.group(1)
     return None
+
+
+def after(version: str, since: str) -> bool:
+    """Whether ``version`` is a later release than ``since``; a bound of one or two parts
+    ("1.10") stands for its whole series, so 1.10.13 is not after 1.10."""
+    return not version_matches(version, since) and version_key(version) > version_key(since)
+
+
+def up_to(version: str, until: str, inclusive: bool = True) -> bool:
+    """Whether ``version`` is no later than ``until`` (its series included when ``inclusive``:
+    "up to 2.0" holds 2.0.2; "before 2.0" holds neither 2.0 nor 2.0b1)."""
+    if version_matches(version, until):
+        return inclusive
+    return version_key(version) < version_key(until)

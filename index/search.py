@@ -14,7 +14,7 @@ import numpy as np
 
 from corpus.model import Chunk
 from corpus.textform import DEFINITION, index_form
-from corpus.versions import version_matches
+from corpus.versions import version_key, version_matches
 
 from .modes import check_mode
 from .reader import LoadedIndex
@@ -34,10 +34,22 @@ class Hit:
 
 
 def release_mask(chunks: Sequence[Chunk], versions: Sequence[str]) -> np.ndarray:
-    """Bool mask of the chunks whose release matches any of ``versions``."""
-    return np.fromiter(
-        (any(version_matches(c.version, v) for v in versions) for c in chunks), dtype=bool, count=len(chunks)
-    )
+    """Bool mask of the chunks whose release matches any of ``versions`` (each release the
+    chunks hold is looked at once: a range passes hundreds of versions)."""
+    wanted = set(versions)
+    held = {c.version for c in chunks}
+    series = [w for w in wanted if w.count(".") < 2]  # "2.13" holds 2.13.1: compared one by one
+    exact = {_key(w) for w in wanted if w.count(".") >= 2} - {None}  # "2.13.0" is 2.13, trailing zeros aside
+    matches = {v: v in wanted or (v is not None and _key(v) in exact) or any(version_matches(v, w) for w in series)
+               for v in held}
+    return np.fromiter((matches[c.version] for c in chunks), dtype=bool, count=len(chunks))
+
+
+def _key(version: str) -> tuple | None:
+    try:
+        return version_key(version)
+    except ValueError:
+        return None
 
 
 # What a chunk holds that is not words of its own: HTML tags and comments (anchors such as

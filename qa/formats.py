@@ -8,8 +8,8 @@ import json
 import re
 from typing import Iterable, Sequence
 
-from . import cite
-from .model import Answer
+from . import cite, digest_text
+from .model import Answer, Digest
 
 FORMATS = ("jsonl", "json", "csv", "trec", "markdown")
 CSV_FIELDS = (
@@ -27,6 +27,8 @@ def answer_record(answer: Answer, qid: str) -> dict:
         "releases": list(answer.releases),
         "products": list(answer.products),
         "kinds": list(answer.kinds),
+        "shape": answer.shape,
+        "range": answer.range.to_json() if answer.range else None,
         "mode": answer.mode,
         "answer": (
             {"text": answer.text, "sentences": [{"text": s.text, "passage": s.passage} for s in answer.sentences]}
@@ -39,6 +41,7 @@ def answer_record(answer: Answer, qid: str) -> dict:
             {"rank": p.rank, "score": p.score, "chunk_id": p.chunk_id, "text": p.text, "citation": p.citation.to_json()}
             for p in answer.passages
         ],
+        "digest": answer.digest.to_json() if answer.digest else None,
         "timings_ms": dict(answer.timings_ms),
     }
 
@@ -86,7 +89,12 @@ def markdown_report(answers: Sequence[tuple[str, Answer]]) -> str:
             lines += [f"Products: {_inline(', '.join(a.products))}", ""]
         if a.kinds:
             lines += [f"Kinds: {_inline(', '.join(a.kinds))}", ""]
-        lines += [f"**Answer:** {_inline(a.text)}" if a.sentences else f"*{_inline(a.note or '')}*", ""]
+        if a.sentences:
+            lines += [f"**Answer:** {_inline(a.text)}", ""]
+        if a.note:
+            lines += [f"*{_inline(a.note)}*", ""]
+        if a.digest is not None and a.digest.releases:
+            lines += digest_markdown(a.digest)
         for p in a.passages:
             c = p.citation
             head = (f"**{p.rank}\\.** {_inline(cite.release_kind(c))} · {_inline(cite.heading(c, cite.PLAIN))} · "
@@ -95,6 +103,24 @@ def markdown_report(answers: Sequence[tuple[str, Answer]]) -> str:
             lines += _fenced(p.text)
             lines.append("")
     return "\n".join(lines) + "\n"
+
+
+def digest_markdown(digest: Digest) -> list[str]:
+    """A digest as Markdown lines: a heading a release, a bold kind, one bullet an item with its citation."""
+    lines = [f"### {_inline(digest_text.title(digest))}", ""]
+    for r in digest.releases:
+        lines += [f"#### {_inline(digest_text.release_title(r))}", ""]
+        for group in digest_text.groups(r):
+            lines += [f"**{_inline(group.title)}**", ""]
+            for item in group.items:
+                shown, more = digest_text.item_lines(item)
+                text = _inline(" ".join(shown)) + (" …" if more else "")
+                lines.append(f"- {text} ({_inline(cite.location(item.citation))})")
+            lines.append("")
+        rest = digest_text.omitted(r)
+        if rest:
+            lines += [f"*{_inline(rest)}*", ""]
+    return lines
 
 
 def _fenced(text: str) -> list[str]:

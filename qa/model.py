@@ -4,6 +4,54 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from corpus.versions import after, up_to, version_key
+
+
+@dataclass(frozen=True, slots=True)
+class ReleaseRange:
+    """Releases after ``since`` up to ``until`` (inclusive unless ``until_inclusive`` is False);
+    a missing bound is open. A bound of one or two parts stands for its series: (1.10, 2.0]
+    holds 2.0.2 but not 1.10.13."""
+
+    since: str | None = None
+    until: str | None = None
+    until_inclusive: bool = True
+
+    def __post_init__(self) -> None:
+        if self.since is None and self.until is None:
+            raise ValueError("a range needs a lower or an upper bound")
+        for bound in (self.since, self.until):
+            if bound is not None:
+                version_key(bound)  # ValueError names a bound that is no version
+
+    def contains(self, version: str | None) -> bool:
+        """Whether release ``version`` is in the range."""
+        if not version:
+            return False
+        try:
+            return ((self.since is None or after(version, self.since))
+                    and (self.until is None or up_to(version, self.until, self.until_inclusive)))
+        except ValueError:
+            return False
+
+    def empty(self) -> bool:
+        """A range no release can be in (its upper bound at or before its lower one)."""
+        if self.since is None or self.until is None:
+            return False
+        return not after(self.until, self.since) and not (self.until_inclusive and after(self.until + ".9999", self.since))
+
+    def describe(self) -> str:
+        """"after 1.10 up to 2.0", "after 1.70", "before 2.0"."""
+        parts = []
+        if self.since:
+            parts.append(f"after {self.since}")
+        if self.until:
+            parts.append(f"{'up to' if self.until_inclusive else 'before'} {self.until}")
+        return " ".join(parts)
+
+    def to_json(self) -> dict:
+        return {"since": self.since, "until": self.until, "until_inclusive": self.until_inclusive}
+
 
 @dataclass(frozen=True, slots=True)
 class Citation:
@@ -64,6 +112,65 @@ class AnswerSentence:
 
 
 @dataclass(frozen=True, slots=True)
+class DigestItem:
+    """One item of a release (a list item or paragraph), verbatim, with its kind and citation."""
+
+    text: str
+    kind: str | None
+    citation: Citation  # its lines are the item's own
+    score: float = 0.0  # how well it answers the question's topic (0 when the digest has none)
+    chunk_id: str = ""  # the chunk it is an item of (to show it in its section)
+
+    def to_json(self) -> dict:
+        return {"text": self.text, "kind": self.kind, "score": round(self.score, 4), "chunk_id": self.chunk_id,
+                "citation": self.citation.to_json()}
+
+    def as_passage(self, rank: int = 1) -> "Passage":
+        """The item as a passage, to open in its section like one."""
+        return Passage(rank, self.chunk_id, self.text, self.score, self.citation)
+
+
+@dataclass(frozen=True, slots=True)
+class ReleaseDigest:
+    """The items shown of one release, grouped by kind, and how many of each kind were left out."""
+
+    product: str | None
+    version: str
+    items: tuple[DigestItem, ...]
+    omitted: tuple[tuple[str, int], ...] = ()  # (kind, count) of the items not shown; kind "other" for none
+
+    @property
+    def total(self) -> int:
+        return len(self.items) + sum(n for _, n in self.omitted)
+
+    def to_json(self) -> dict:
+        return {"product": self.product, "version": self.version, "total": self.total,
+                "items": [i.to_json() for i in self.items], "omitted": dict(self.omitted)}
+
+
+@dataclass(frozen=True, slots=True)
+class Digest:
+    """What a release question gets besides passages: the items of one release ("release"), of
+    each release in a range ("upgrade", "range"), or each release that changed a feature
+    ("history"), oldest release first."""
+
+    shape: str
+    releases: tuple[ReleaseDigest, ...]
+    topic: str = ""
+    range: ReleaseRange | None = None
+    kinds: tuple[str, ...] = ()  # the kinds it leads with or is restricted to
+    note: str | None = None
+
+    @property
+    def items(self) -> tuple[DigestItem, ...]:
+        return tuple(i for r in self.releases for i in r.items)
+
+    def to_json(self) -> dict:
+        return {"shape": self.shape, "topic": self.topic, "range": self.range.to_json() if self.range else None,
+                "kinds": list(self.kinds), "note": self.note, "releases": [r.to_json() for r in self.releases]}
+
+
+@dataclass(frozen=True, slots=True)
 class Answer:
     """What ``ask`` returns: the question as understood, passages and an extractive answer."""
 
@@ -79,6 +186,9 @@ class Answer:
     timings_ms: dict = field(default_factory=dict)
     products: tuple[str, ...] = ()  # the products the question named, when they restricted the search
     kinds: tuple[str, ...] = ()  # the kinds of change the search was restricted to (--kind)
+    shape: str = "search"  # what the question asks (``qa.answer.shapes``): search, release, upgrade, ...
+    range: ReleaseRange | None = None  # the range of releases searched, when the question or --since/--until gave one
+    digest: Digest | None = None  # the grouped items of a release, range or feature history
 
     @property
     def text(self) -> str:

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from .answer.followup import FollowUp, Turn, resolve
-from .model import Answer, Passage
+from .errors import BadQuestion
+from .model import Answer, Passage, ReleaseRange
 
 if TYPE_CHECKING:  # pragma: no cover
     from corpus import CorpusInput
@@ -143,7 +144,8 @@ class AnswerService:
         return self.engine.index.chunks
 
     def ask(self, question: str, top_k: int = 5, mode: str = "hybrid", releases: Sequence[str] = (), *,
-            typed: str | None = None, products: Sequence[str] = (), kinds: Sequence[str] = ()) -> Answer:
+            typed: str | None = None, products: Sequence[str] = (), kinds: Sequence[str] = (),
+            span: ReleaseRange | None = None) -> Answer:
         """Answer ``question`` with ranked, cited passages (``Engine.ask``), one question at a time.
 
         Args:
@@ -154,6 +156,7 @@ class AnswerService:
             typed: what the person typed, when ``question`` is a resolved follow-up.
             products: restrict to these products (a follow-up keeps the previous question's).
             kinds: restrict to sections of these kinds of change ("fixed", "breaking").
+            span: restrict to a range of releases (``--since``/``--until``).
 
         Raises:
             BadQuestion: the question is empty, too long, holds control characters, a bad ``release:``
@@ -163,7 +166,26 @@ class AnswerService:
         """
         with self._lock:
             return self.engine.ask(question, top_k=top_k, mode=mode, releases=list(releases), typed=typed, kinds=kinds,
-                                   products=list(products))
+                                   products=list(products), span=span)
+
+    def changes(self, span: ReleaseRange, product: str | None = None, *, kinds: Sequence[str] = (),
+                topic: str = "", top_k: int = 5, mode: str = "hybrid") -> Answer:
+        """What changed in the range ``span`` (of ``product``): the upgrade digest (breaking,
+        removed and deprecated items of each release, or those of ``kinds``), or with ``topic``
+        the range's items on that topic, as an upgrade question would get it.
+
+        Raises:
+            BadQuestion: ``product`` is not one the corpus holds, or ``topic`` is not a good question.
+        """
+        products = []
+        if product is not None:
+            known = {p.lower(): p for p in self.products}
+            if product.lower() not in known:
+                raise BadQuestion(f"The corpus holds no product {product!r}; it has: {', '.join(self.products) or 'none named'}")
+            products = [known[product.lower()]]
+        question = topic if topic.strip() else "what breaks"
+        return self.ask(question, top_k=top_k, mode=mode, products=products, kinds=kinds, span=span,
+                        typed=f"{topic.strip() or 'changes'} ({span.describe()})")
 
     def held(self, release: str, products: Sequence[str] = ()) -> bool:
         """Whether the corpus holds ``release`` (2.13 covers 2.13.1), of one of ``products`` when given."""
@@ -214,7 +236,8 @@ class Conversation:
         return resolve(previous, question, self.service.releases, self.service.products, releases)
 
     def ask(self, question: str, top_k: int = 5, mode: str = "hybrid",
-            releases: Sequence[str] = (), kinds: Sequence[str] = ()) -> tuple[FollowUp, Answer]:
+            releases: Sequence[str] = (), kinds: Sequence[str] = (),
+            span: ReleaseRange | None = None) -> tuple[FollowUp, Answer]:
         """Resolve ``question``, answer it and make it the previous turn.
 
         Raises:
@@ -222,7 +245,7 @@ class Conversation:
         """
         follow = self.resolve(question, releases)
         answer = self.service.ask(follow.text, top_k, mode, follow.releases, typed=question, products=follow.products,
-                                  kinds=kinds)
+                                  kinds=kinds, span=span)
         self.answered(answer)
         return follow, answer
 

@@ -14,11 +14,14 @@ class Catalogue:
     def __init__(self, chunks: Sequence[Chunk]) -> None:
         by_product: dict[str | None, set[str]] = {}  # product (None: unknown) -> its releases
         products: set[str] = set()
-        for c in chunks:
+        self.chunks = chunks
+        self._rows: dict[str, list[int]] = {}  # release -> the rows of its chunks
+        for row, c in enumerate(chunks):
             if c.product:
                 products.add(c.product)
             if c.version:
                 by_product.setdefault(c.product, set()).add(c.version)
+                self._rows.setdefault(c.version, []).append(row)
         self._releases_of = {p: tuple(sorted(v, key=version_key)) for p, v in by_product.items()}
         self.releases: tuple[str, ...] = tuple(sorted(set().union(*by_product.values()), key=version_key))
         self.products: tuple[str, ...] = tuple(sorted(products))
@@ -34,6 +37,27 @@ class Catalogue:
             return self.releases
         held = {v for p in (*products, None) for v in self._releases_of.get(p, ())}
         return tuple(sorted(held, key=version_key))
+
+    def matching(self, wanted: Sequence[str], products: Sequence[str] = ()) -> tuple[str, ...]:
+        """The releases held (of ``products``) that answer for any of ``wanted`` ("2.13" -> 2.13.0, 2.13.1)."""
+        return tuple(v for v in self.releases_of(products) if any(version_matches(v, w) for w in wanted))
+
+    def in_range(self, span, products: Sequence[str] = ()) -> tuple[str, ...]:
+        """The releases held (of ``products``) in the range ``span`` (a ``qa.model.ReleaseRange``), oldest first."""
+        return tuple(v for v in self.releases_of(products) if span.contains(v))
+
+    def chunks_of(self, versions: Sequence[str], products: Sequence[str] = ()) -> list[Chunk]:
+        """The chunks of exactly these releases (of ``products`` and of no known product, when given), in order."""
+        rows = sorted(r for v in set(versions) for r in self._rows.get(v, ()))
+        wanted = set(products)
+        return [self.chunks[r] for r in rows if not wanted or not self.chunks[r].product or self.chunks[r].product in wanted]
+
+    def range_note(self, span, products: Sequence[str] = ()) -> str:
+        """The refusal for a range that holds no release of the corpus (of ``products``)."""
+        of = f" of {' or '.join(products)}" if products else ""
+        held = self.releases_of(products)
+        return (f"The corpus holds no release{of} {span.describe()} "
+                f"({_holding(held, [span.since or span.until or ''])}).")
 
     def foreign_note(self, product: str) -> str:
         """The refusal for a product the corpus does not hold ("The corpus holds no Django; it has: PyTorch")."""

@@ -18,24 +18,31 @@ import time
 from dataclasses import replace
 from typing import Sequence
 
+import re
+
 from corpus.kinds import check_kinds
 from corpus.sentences import split_sentences
-from corpus.versions import version_key
+from corpus.versions import version_matches
 from index import Hit, LoadedIndex, Searcher, check_mode, tokenize
 
 from ..cite import citation_of
 from ..errors import BadQuestion
-from ..model import Answer, Passage
+from ..model import Answer, Digest, Passage, ReleaseRange
 from .catalogue import Catalogue
-from .evidence import CONFIDENT, best_sentences, coverage_scorer, pick, score_sentences
-from .question import check_question, find_releases, foreign_product, release_name
+from .digest import Entry, entries_of, range_digest, release_digest, topic_digest, upgrade_digest
+from .evidence import CONFIDENT, PASSAGES, best_sentences, is_howto, pick, score_sentences
+from .itemscore import asked_kind, earliest, item_scores
+from .question import check_question, find_releases, foreign_product, named_products, release_name
+from .ranges import find_range
 from .rerank import DEFAULT_RERANK, RerankConfig, Statement, rerank, restated_first
+from .shapes import Shape, shape_of
 
 NOT_CONFIDENT = "No passage answers this confidently; the nearest passages follow."
-STRONG_EVIDENCE = 0.85  # a passage within this share of the strongest evidence counts as evidence
 TERMS_CACHE = 20_000  # sentences whose terms are kept between questions
 PASSAGE_CACHE = 4_096  # passages whose sentences are kept split between questions
+RANGE_CHUNKS = 5_000  # chunks of a range whose items a topic question scores
 WHICH_RELEASE_POOL = 50  # "which release added X" looks this deep for the earliest release
+_INLINE_RANGE = re.compile(r"(?<!\S)release:\S*\.\.\S*", re.IGNORECASE)
 SCORE_STEP = 1e-4  # what a passage moved first scores above the one after it (shown to 4 places)
 
 
@@ -96,29 +103,6 @@ class Engine:
             return ranked
         return [ranked[first]] + ranked[:first] + ranked[first + 1 :]
 
-    def _earliest_first(self, topic: str, hits: list[Hit]) -> tuple[list[Hit], str | None]:
-        """Put the best passage of the earliest release with strong evidence first.
-
-        Evidence of a passage: half its retrieval score (relative to the best), half the
-        question's term coverage by its best sentence (relative to the best passage's).
-        "Strong" is within STRONG_EVIDENCE of the strongest.
-        """
-        cover = coverage_scorer(tokenize(topic), self.searcher.idf)
-        coverage = [
-            max((cover(self._sentence_terms(s.text)) for s in self._split(h.chunk.text)), default=0.0) for h in hits
-        ]
-        top_score, top_cover = max(h.score for h in hits), max(coverage)
-        evidence = [
-            0.5 * (h.score / top_score if top_score > 0 else 0.0) + 0.5 * (c / top_cover if top_cover > 0 else 0.0)
-            for h, c in zip(hits, coverage)
-        ]
-        best = max(evidence)
-        strong = [i for i, e in enumerate(evidence) if e >= STRONG_EVIDENCE * best and hits[i].chunk.version]
-        if not strong:
-            return hits, None
-        first = min(strong, key=lambda i: (version_key(hits[i].chunk.version), -evidence[i]))
-        return [hits[first]] + hits[:first] + hits[first + 1 :], hits[first].chunk.version
-
     def ask(
         self,
         question: str,
@@ -129,12 +113,15 @@ class Engine:
         typed: str | None = None,
         products: Sequence[str] | None = None,
         kinds: Sequence[str] = (),
+        span: ReleaseRange | None = None,
     ) -> Answer:
-        """Answer ``question`` with ranked, cited passages and an extractive answer.
+        """Answer ``question`` with ranked, cited passages, an extractive answer and, for a
+        release question, a digest of items (``Answer.digest``).
 
         Args:
-            question: the question to answer; may name releases ("in 2.13", "release:2.14").
-            top_k: how many passages to return.
+            question: the question to answer; may name releases ("in 2.13", "release:2.14") or a
+                range ("from 1.10 to 2.0", "since 1.70", "release:2.10..2.14").
+            top_k: how many passages to return (the quoted answer does not depend on it).
             mode: "hybrid", "bm25" or "dense".
             releases: restrict to these releases (added to those the question names).
             typed: what the user typed when ``question`` is a resolved follow-up
@@ -142,6 +129,8 @@ class Engine:
             products: restrict to these products too (a follow-up's ``FollowUp.products``);
                 only in a corpus of several, and only products it holds.
             kinds: restrict to sections of these kinds of change ("fixed", "breaking"; ``corpus.kinds``).
+            span: restrict to a range of releases (``--since``/``--until``); else the range the
+                question names, if any.
 
         Raises:
             BadQuestion: the question is empty, too long, holds control characters or a bad ``release:``.
@@ -154,62 +143,123 @@ class Engine:
         kinds = _kinds(kinds)
         if top_k < 1:
             raise BadQuestion(f"top_k must be at least 1, got {top_k}")
-        parsed = find_releases(text, known=self.releases, products=self.products)
+        mention = find_range(text, self.releases, self.products)
+        rest = text if mention is None else text[: mention.span[0]] + " " + text[mention.span[1]:]
+        parsed = find_releases(rest, known=self.releases, products=self.products)
         if parsed.bad_filters:
             raise BadQuestion(
-                f"'release:{parsed.bad_filters[0]}' is not a release; write it like release:2.14"
+                f"'release:{parsed.bad_filters[0]}' is not a release; write it like release:2.14 or release:2.10..2.14"
             )
+        span = span or (mention.range if mention else None)
         wanted = tuple(dict.fromkeys([*(release_name(r) for r in releases or ()), *parsed.releases]))
-        asked_as = parsed.text or text
+        # As understood: without release: filters; a range's words stay (they help retrieval).
+        asked_as = (parsed.text if mention is None else " ".join(_INLINE_RANGE.sub(" ", text).split())) or text
         # A product named restricts only in a corpus of several ("pydantic 1.10" among Rust's notes).
         named = [p for p in products or () if p in self.products]
-        products = tuple(dict.fromkeys([*named, *parsed.products])) if len(self.products) > 1 else ()
+        products = tuple(dict.fromkeys([*named, *named_products(text, self.products)])) if len(self.products) > 1 else ()
+        shape = shape_of(text, topic_text=parsed.topic, releases=wanted, ranged=span is not None,
+                         which=parsed.which_release and not wanted, products=self.products)
+        base = dict(question=shown, asked_as=asked_as, releases=wanted, mode=mode, products=products, kinds=kinds,
+                    shape=shape.name, range=span)
         refusal = self._refusal(text, wanted, products)
+        in_span = self.catalogue.in_range(span, products) if span is not None else ()
+        if refusal is None and span is not None and not in_span:
+            refusal = self.catalogue.range_note(span, products)
         if refusal is not None:  # a product or release the corpus does not hold: say so, answer nothing
-            return Answer(shown, asked_as, wanted, mode, (), (), False, note=refusal, products=products, kinds=kinds,
+            return Answer(**base, passages=(), sentences=(), confident=False, note=refusal,
                           timings_ms={"retrieve": 0.0, "answer": _ms(started)})
+        versions = (tuple(v for v in in_span if not wanted or any(version_matches(v, w) for w in wanted))
+                    if span is not None else wanted)
         # The question is the query, a release it names included (overview passages name their
         # release: "how many commits went into 2.14"); the release filter does the restricting.
         topic = asked_as
         dense = mode != "bm25"
-        which = parsed.which_release and not wanted
-        depth = max(top_k, WHICH_RELEASE_POOL) if which else top_k
+        pool = shape.name in ("which", "history") or (shape.topic and shape.name in ("upgrade", "range"))
+        depth = max(top_k, WHICH_RELEASE_POOL if pool else 0, PASSAGES)
         rerank_on = self.rerank.applies(mode)
         if rerank_on:
             depth = max(depth, self.rerank.depth)
-        hits = self.searcher.search(topic, k=depth, mode=mode, versions=wanted or None, products=products or None,
+        hits = self.searcher.search(topic, k=depth, mode=mode, versions=versions or None, products=products or None,
                                     kinds=kinds or None)
         if rerank_on and hits:
             hits = self._reranked(topic, hits, dense)
-        earliest = None
-        if which and hits:
-            hits, earliest = self._earliest_first(topic, hits)
-        hits = _falling(hits[:top_k])
+        earliest_release = None
+        if shape.name == "which" and hits:
+            hits, earliest_release = self._earliest_first(shape.topic or topic, hits, dense, asked_kind(rest), topic)
+        digest = self._digest(shape, hits, versions, products, kinds, span, dense, topic)
         retrieved = time.perf_counter()
-        candidates = score_sentences(topic, [h.chunk.text for h in hits], **self._scoring(topic, dense))
-        sentences, confident = pick(candidates, CONFIDENT[mode])
+        candidates = score_sentences(topic, [h.chunk.text for h in hits[:PASSAGES]], **self._scoring(topic, dense))
+        sentences, confident = pick(candidates, CONFIDENT[mode], howto=is_howto(text))
+        cited = max((s.passage for s in sentences), default=0)
+        hits = _falling(hits[: max(top_k, cited)])  # a passage the answer quotes is always shown
         passages = tuple(
             Passage(rank, h.chunk.id, h.chunk.text, round(h.score, 6), citation_of(h.chunk))
             for rank, h in enumerate(hits, 1)
         )
         note = None if confident else (NOT_CONFIDENT if passages else "No passage matches this question.")
-        if earliest and confident:
-            note = f"Earliest release with strong evidence: {earliest}"
+        if earliest_release and confident:
+            note = f"Earliest release with strong evidence: {earliest_release}"
+        if digest is not None and digest.items and not shape.topic:
+            sentences = ()  # "what changed in 8.2.7": the digest is the answer, not one quoted item
+        if digest is not None and (digest.items or digest.note):
+            confident = confident or bool(digest.items)
+            note = digest.note or (note if confident and note != NOT_CONFIDENT else None)
         done = time.perf_counter()
         return Answer(
-            question=shown,
-            asked_as=asked_as,
-            releases=wanted,
-            products=products,
-            kinds=kinds,
-            mode=mode,
+            **base,
             passages=passages,
             sentences=sentences,
             confident=confident,
             note=note,
-            earliest_release=earliest if confident else None,
+            earliest_release=earliest_release if confident else None,
+            digest=digest,
             timings_ms={"retrieve": round((retrieved - started) * 1000, 2), "answer": round((done - retrieved) * 1000, 2)},
         )
+
+    def _item_scores(self, topic: str, entries: Sequence[Entry], dense: bool, query: str) -> list[float]:
+        """Items scored by their terms of ``topic`` and (dense modes) their cosine with the
+        question ``query`` (already encoded for retrieval: no other text meets the model)."""
+        return item_scores(topic, entries, **self._scoring(query, dense))
+
+    def _earliest_first(self, topic: str, hits: list[Hit], dense: bool, kind: str | None,
+                        query: str) -> tuple[list[Hit], str | None]:
+        """Put first the passage holding the item of the earliest release that states the fact
+        (``itemscore.earliest``: judged on items, not on whichever passage ranked first)."""
+        entries = entries_of(h.chunk for h in hits)
+        at = earliest(entries, self._item_scores(topic, entries, dense, query), kind)
+        if at is None:
+            return hits, None
+        first = next(i for i, h in enumerate(hits) if h.chunk.id == entries[at].chunk.id)
+        return [hits[first]] + hits[:first] + hits[first + 1 :], hits[first].chunk.version
+
+    def _digest(self, shape: Shape, hits: list[Hit], versions: Sequence[str], products: Sequence[str],
+                kinds: Sequence[str], span: ReleaseRange | None, dense: bool, query: str) -> Digest | None:
+        """The digest a release question gets: one release, an upgrade or range, a feature's history."""
+        wanted_kinds = tuple(kinds) or shape.kinds
+        if shape.name == "upgrade" and not kinds and set(shape.kinds) <= {"removed", "deprecated"}:
+            wanted_kinds = ()  # "any breaking changes?": what an upgrade leads with anyway, and what changed
+        if shape.name == "release":
+            held = self.catalogue.matching(versions, products)
+            entries = entries_of(self.catalogue.chunks_of(held, products))
+            scores = self._item_scores(shape.topic, entries, dense, query) if shape.topic else ()
+            return release_digest(entries, wanted_kinds, asked=versions[0] if versions else None, topic=shape.topic,
+                                  scores=scores)
+        whole = None
+        if shape.name in ("upgrade", "range"):
+            build = upgrade_digest if shape.name == "upgrade" else range_digest
+            whole = build(entries_of(self.catalogue.chunks_of(versions, products)), span, wanted_kinds)
+            if not shape.topic:
+                return whole
+        if shape.name in ("upgrade", "range", "history"):
+            # a range's items are all scored (cheap: their sentence vectors are stored); a history
+            # looks at what retrieval found across the corpus
+            chunks = self.catalogue.chunks_of(versions, products)[:RANGE_CHUNKS] if whole is not None else ()
+            entries = entries_of(chunks or [h.chunk for h in hits])
+            found = topic_digest(shape.name, entries, self._item_scores(shape.topic, entries, dense, query),
+                                 shape.topic, span, tuple(kinds) if shape.name == "upgrade" else wanted_kinds)
+            # words that named no topic after all ("bumping textual 5.0 -> 7.0"): the range's digest
+            return whole if whole is not None and not found.items else found
+        return None
 
 
 def _kinds(kinds: Sequence[str]) -> tuple[str, ...]:

@@ -65,6 +65,7 @@ _PREPOSITION = re.compile(
     + _NOT_A_QUANTITY,
     re.IGNORECASE,
 )
+_BEFORE_WORD = re.compile(r"(?<![\w.])v?" + _NUM + r"\s+(?:release|version)s?\b", re.IGNORECASE)  # "the 2.13 release"
 _LEADING = re.compile(r"^\s*v?" + _NUM + _NOT_A_QUANTITY, re.IGNORECASE)
 _WHICH_RELEASE = re.compile(
     r"\b(?:which|what)\s+(?:(?P<word>[\w.-]+)\s+)?(?:release|version)s?\b|\bsince when\b|\bwhen\s+(?:did|was|were)\b"
@@ -180,7 +181,7 @@ def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[st
             found.append((m.start(), _normal(m.group(1))))
             spans.append(m.span())
     majors = {k.split(".")[0] for k in known}
-    for m in _PREPOSITION.finditer(text):
+    for m in [*_PREPOSITION.finditer(text), *_BEFORE_WORD.finditer(text)]:
         value = _normal(m.group(1))
         if value.split(".")[0] in majors:
             found.append((m.start(), value))

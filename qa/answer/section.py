@@ -39,7 +39,8 @@ def overlap(first: str, second: str) -> int:
 def section_view(chunks: Sequence[Chunk], passage: Passage) -> SectionView:
     """Rebuild the passage's section from its chunks (same document, same heading path, in line order).
 
-    Text repeated between neighbouring chunks is shown once, and the passage always whole.
+    Text repeated between neighbouring chunks is shown once, and the passage always whole. A
+    passage whose text is one item of its chunk (a digest item) is shown within the chunk.
     Falls back to the passage alone when it is not in ``chunks``.
     """
     c = passage.citation
@@ -66,4 +67,8 @@ def section_view(chunks: Sequence[Chunk], passage: Passage) -> SectionView:
     for j in range(at + 1, len(texts)):
         text = texts[j][shared[j - 1]:]
         after += text if shared[j - 1] else "\n\n" + text
+    inside = texts[at].find(passage.text) if passage.text != texts[at] else -1
+    if inside >= 0:  # an item of the chunk (a digest's): the rest of its chunk is context too
+        before += texts[at][:inside]
+        after = texts[at][inside + len(passage.text):] + after
     return SectionView(c, before, passage.text, after)

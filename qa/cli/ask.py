@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .common import open_service, retrieval_options
+from .common import open_service, release_range, retrieval_options
 from .progress import notice
 
 
@@ -15,7 +15,7 @@ from .progress import notice
 @click.option("--follow-up", "follow_up", is_flag=True,
               help="Read QUESTION as a follow-up to the last question in the history.")
 @click.option("--no-history", is_flag=True, help="Do not record this question in the history.")
-def ask_cmd(question, top_k, mode, releases, kinds, no_update, corpus_paths, index_dir, model_path, as_json,
+def ask_cmd(question, top_k, mode, releases, since, until, kinds, no_update, corpus_paths, index_dir, model_path, as_json,
             follow_up, no_history) -> None:
     """Answer QUESTION with ranked passages and their citations.
 
@@ -31,11 +31,14 @@ def ask_cmd(question, top_k, mode, releases, kinds, no_update, corpus_paths, ind
       relnotes ask "what changed for MPS?" --release 2.14
       relnotes ask "nccl2 backend release:2.14" --mode bm25 --json
       relnotes ask "what changed for MPS in 2.14?" && relnotes ask --follow-up "and in 2.13?"
+      relnotes ask "what breaks if I upgrade pydantic from 1.10 to 2.0?" --corpus HISTORY.md
+      relnotes ask "what changed in the lockfile handling?" --since 1.70 --until 1.80
     """
     from ..formats import answer_record, to_jsonl
     from ..history import Entry, History
     from ..service import Conversation
 
+    span = release_range(since, until)
     history = History(warn=notice) if follow_up or not no_history else None
     service = open_service(corpus_paths, index_dir, model_path, no_update, dense=mode != "bm25")
     last = history.last() if follow_up else None
@@ -43,11 +46,11 @@ def ask_cmd(question, top_k, mode, releases, kinds, no_update, corpus_paths, ind
         notice("No earlier question in the history; asking this one on its own.")
     talk = Conversation(service, last.turn() if last else None)  # the chat reads follow-ups the same way
     if follow_up:
-        follow, answer = talk.ask(question, top_k=top_k, mode=mode, releases=releases, kinds=kinds)
+        follow, answer = talk.ask(question, top_k=top_k, mode=mode, releases=releases, kinds=kinds, span=span)
         if follow.inherited:
             notice(f"{follow.chip} (from the previous question; name a release or pass --release to change it)")
     else:
-        answer = service.ask(question, top_k=top_k, mode=mode, releases=releases, kinds=kinds)
+        answer = service.ask(question, top_k=top_k, mode=mode, releases=releases, kinds=kinds, span=span)
         talk.answered(answer)
     if not no_history:
         history.append(Entry.from_turn(talk.turn))

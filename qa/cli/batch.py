@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from ..formats import FORMATS
-from .common import open_service, retrieval_options, skip_bad_option
+from .common import open_service, release_range, retrieval_options, skip_bad_option
 from .progress import notice
 
 
@@ -18,7 +18,7 @@ from .progress import notice
 @retrieval_options
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="jsonl", show_default=True)
 @skip_bad_option
-def batch_cmd(source, top_k, mode, releases, kinds, no_update, corpus_paths, index_dir, model_path, fmt, skip_bad) -> None:
+def batch_cmd(source, top_k, mode, releases, since, until, kinds, no_update, corpus_paths, index_dir, model_path, fmt, skip_bad) -> None:
     """Answer every question in SOURCE (a file, or - for stdin), in input order.
 
     Each line is a question, or a JSON object with "question" and optional "id"
@@ -27,6 +27,7 @@ def batch_cmd(source, top_k, mode, releases, kinds, no_update, corpus_paths, ind
     from ..formats import answer_record, csv_rows, markdown_report, to_jsonl, trec_lines
     from .batchinput import read_questions
 
+    span = release_range(since, until)
     name = "stdin" if str(source) == "-" else str(source)
     try:
         stream = sys.stdin if str(source) == "-" else open(source, encoding="utf-8", newline="")
@@ -41,7 +42,7 @@ def batch_cmd(source, top_k, mode, releases, kinds, no_update, corpus_paths, ind
     records, answered = [], []
     with embedding_progress(len(questions) < 20, label="Answering") as progress:
         for done, q in enumerate(questions, 1):
-            answer = service.ask(q.question, top_k=top_k, mode=mode, releases=releases, kinds=kinds)
+            answer = service.ask(q.question, top_k=top_k, mode=mode, releases=releases, kinds=kinds, span=span)
             record = answer_record(answer, q.id)
             if fmt == "jsonl":
                 click.echo(to_jsonl(record))

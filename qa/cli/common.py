@@ -4,6 +4,7 @@ the index or the answering service with notices and a progress bar on stderr."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import click
@@ -87,14 +88,41 @@ no_update_option = click.option("--no-update", is_flag=True,
                                 help="Fail instead of rebuilding a missing or stale index.")
 
 
+def release_range(since: str | None, until: str | None):
+    """``--since``/``--until`` as a ``qa.model.ReleaseRange`` (None when neither is given);
+    click's usage error names a value that is no release."""
+    if since is None and until is None:
+        return None
+    from ..answer.question import release_name
+    from ..model import ReleaseRange
+
+    for option, value in (("--since", since), ("--until", until)):
+        if value is not None and not re.fullmatch(r"v?\d+(?:\.\d+)*(?:[-.]?(?:a|b|rc|alpha|beta|dev|post)\.?\d*)?",
+                                                  value.strip(), re.IGNORECASE):
+            raise click.BadParameter(f"{value!r} is not a release; write it like 2.14 or 1.10.2",
+                                     param_hint=f"'{option}'")
+    span = ReleaseRange(release_name(since.strip()) if since else None, release_name(until.strip()) if until else None)
+    if span.empty():
+        raise click.BadParameter(f"--until {until} is not after --since {since}; give the older release first",
+                                 param_hint="'--since'")
+    return span
+
+
+since_option = click.option("--since", metavar="V", default=None,
+                            help="Only releases after V (as in 'upgrading from V'), e.g. --since 1.10.")
+until_option = click.option("--until", metavar="V", default=None,
+                            help="Only releases up to and including V, e.g. --until 2.0.")
+
+
 def retrieval_options(func):
-    """--top-k, --mode, --release, --kind, --no-update, --corpus, --index, --model."""
+    """--top-k, --mode, --release, --since, --until, --kind, --no-update, --corpus, --index, --model."""
     for option in reversed([
         click.option("--top-k", "-k", "top_k", type=click.IntRange(1, 100), default=5, show_default=True,
                      help="How many passages."),
         mode_option,
         click.option("--release", "releases", multiple=True, metavar="V",
                      help="Only this release (repeatable), e.g. --release 2.14."),
+        since_option, until_option,
         kind_option,
         no_update_option,
         corpus_option, index_option, model_option,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from rich.console import Console
 from rich.text import Text
 
-from .. import cite
-from ..model import Answer
+from .. import cite, digest_text
+from ..model import Answer, Digest
 from ..text import safe
 
 PREVIEW_LINES = 6
@@ -41,6 +41,11 @@ def render_answer(answer: Answer, out: Console) -> None:
         out.print(Text.assemble(("Answer: ", "bold green"), body))
     if answer.note:
         out.print(Text(safe(answer.note), style="yellow"))
+    if answer.digest is not None and answer.digest.releases:
+        render_digest(answer.digest, out)
+        if answer.passages:
+            out.print()
+            out.print(Text("Passages", style="bold"))
     for p in answer.passages:
         c = p.citation
         out.print()
@@ -61,3 +66,25 @@ def render_answer(answer: Answer, out: Console) -> None:
             out.print(Text("    " + line))
         if len(lines) > PREVIEW_LINES:
             out.print(Text(f"    … {len(lines) - PREVIEW_LINES} more lines", style="dim"))
+
+
+def render_digest(digest: Digest, out: Console) -> None:
+    """Print a digest: a block a release, items under their kind, each with its citation."""
+    out.print()
+    out.print(Text(safe(digest_text.title(digest)), style="bold green"))
+    for r in digest.releases:
+        out.print()
+        out.print(Text(safe(digest_text.release_title(r)), style="bold magenta"))
+        for group in digest_text.groups(r):
+            out.print(Text(f"  {group.title}", style="bold"))
+            for item in group.items:
+                lines, more = digest_text.item_lines(item)
+                out.print(Text.assemble("    - ", safe(lines[0] if lines else "")))
+                for line in lines[1:]:
+                    out.print(Text("      " + safe(line)))
+                if more:
+                    out.print(Text(f"      … {more} more lines", style="dim"))
+                out.print(Text("      " + safe(cite.location(item.citation)), style="green"))
+        rest = digest_text.omitted(r)
+        if rest:
+            out.print(Text(f"  {rest}", style="dim"))

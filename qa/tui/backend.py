@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Protocol, Sequence
 
 from ..answer.section import SectionView
-from ..model import Answer, Passage
+from ..model import Answer, Passage, ReleaseRange
 from ..service import IndexInfo
 
 
@@ -21,9 +21,11 @@ class ChatBackend(Protocol):
     info: IndexInfo
 
     def ask(self, question: str, top_k: int = 5, mode: str = "hybrid", releases: Sequence[str] = (), *,
-            typed: str | None = None, products: Sequence[str] = (), kinds: Sequence[str] = ()) -> Answer:
+            typed: str | None = None, products: Sequence[str] = (), kinds: Sequence[str] = (),
+            span: ReleaseRange | None = None) -> Answer:
         """Answer ``question`` (a resolved follow-up); ``typed`` is what the person typed and
-        ``products`` the products it is restricted to (a follow-up keeps the previous question's)."""
+        ``products`` the products it is restricted to (a follow-up keeps the previous question's);
+        ``span`` a range of releases (the question's own range applies without it)."""
 
     def section(self, passage: Passage) -> SectionView:
         """The whole section ``passage`` comes from."""

@@ -70,7 +70,10 @@ def test_a_bold_label_is_no_item_but_names_the_kind_after_it():
     ("- Breaking change in a fix's words", "removed", "removed"),
     ("- Removed a stale cache entry", "fixed", "fixed"),  # a precise section wins
     ("- `redirect` returns 303 by default.", "changed", "changed"),
-    ("- `redirect` returns 303 by default.", None, None),
+    ("- `redirect` returns 303 by default.", None, "changed"),  # a bullet right under its release
+    ("`redirect` returns 303 by default.", None, None),  # prose under a release: no kind
+    ("- Update minimum dependency versions.", None, "changed"),
+    ("- Data-dependent loops kept breaking the capture.", "added", "added"),  # "breaking" alone is no break
 ])
 def test_item_kind(text, section, kind):
     assert item_kind(text, section) == kind

@@ -73,7 +73,7 @@ QUESTIONS = 'lu_factor speedup on mps\n\n{"id": "n2", "question": "nccl2 backend
 
 @pytest.mark.parametrize("fmt", ["jsonl", "json", "csv", "trec", "markdown"])
 def test_batch_formats(bundled_index: Path, fmt: str) -> None:
-    result = run("batch", "-", "--index", str(bundled_index), "--format", fmt, "-k", "2", "--mode", "bm25",
+    result = run("batch", "-", "--index", str(bundled_index), "--format", fmt, "-k", "3", "--mode", "bm25",
                  stdin=QUESTIONS)
     assert result.exit_code == 0, result.output
     out = result.stdout
@@ -84,12 +84,12 @@ def test_batch_formats(bundled_index: Path, fmt: str) -> None:
         assert [r["id"] for r in json.loads(out)] == ["1", "n2", "4"]
     elif fmt == "csv":
         rows = list(csv.DictReader(io.StringIO(out)))
-        assert [(r["id"], r["rank"]) for r in rows] == [("1", "1"), ("1", "2"), ("n2", "1"), ("n2", "2"), ("4", "1"), ("4", "2")]
+        assert [(r["id"], r["rank"]) for r in rows] == [(q, str(n)) for q in ("1", "n2", "4") for n in (1, 2, 3)]
         assert rows[0]["source"].startswith("corpus/data/")
     elif fmt == "trec":
         lines = [line.split() for line in out.splitlines()]
-        assert len(lines) == 6 and all(len(p) == 6 and p[1] == "Q0" and p[5] == "relnotes-bm25" for p in lines)
-        assert [p[0] for p in lines] == ["1", "1", "n2", "n2", "4", "4"]
+        assert len(lines) == 9 and all(len(p) == 6 and p[1] == "Q0" and p[5] == "relnotes-bm25" for p in lines)
+        assert [p[0] for p in lines] == ["1"] * 3 + ["n2"] * 3 + ["4"] * 3
     else:
         assert out.startswith("# relnotes answers") and "## n2: nccl2 backend" in out
 

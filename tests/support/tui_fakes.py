@@ -7,7 +7,7 @@ from typing import Sequence
 
 from corpus.versions import version_matches
 from qa.errors import BadQuestion
-from qa.model import Answer, AnswerSentence, Citation, Passage
+from qa.model import Answer, AnswerSentence, Citation, Digest, DigestItem, Passage, ReleaseDigest, ReleaseRange
 from qa.answer.question import find_releases
 from qa.answer.section import SectionView
 from qa.service import IndexInfo
@@ -60,7 +60,8 @@ class FakeBackend:
                               created="2026-11-29T10:00:00+00:00", directory="/fake")
 
     def ask(self, question: str, top_k: int = 5, mode: str = "hybrid", releases: Sequence[str] = (), *,
-            typed: str | None = None, products: Sequence[str] = (), kinds: Sequence[str] = ()) -> Answer:
+            typed: str | None = None, products: Sequence[str] = (), kinds: Sequence[str] = (),
+            span: ReleaseRange | None = None) -> Answer:
         if self.gate is not None:
             self.gate.wait(10)
         if self.fail in question:
@@ -80,12 +81,18 @@ class FakeBackend:
             for rank, i in enumerate(ranked, 1)
         )
         sentences = (AnswerSentence(PASSAGES[ranked[0]][2].split(". ")[0] + ".", 1, 0.9),) if ranked else ()
+        digest = None
+        if question.lower().startswith("what changed in") and len(wanted) == 1:  # a release digest, as the engine's
+            items = tuple(DigestItem(text, "added", citation(i), 0.0, f"c{i}")
+                          for i, (version, _, text) in enumerate(PASSAGES) if version == wanted[0])
+            digest = Digest("release", (ReleaseDigest("PyTorch", wanted[0], items, (("fixed", 2),)),))
+            sentences = ()
         return Answer(
             question=typed or question, asked_as=parsed.text or question, releases=wanted, mode=mode,
             passages=passages, sentences=sentences, confident=bool(ranked),
             note=None if ranked else "No passage matches this question.",
             products=tuple(dict.fromkeys([*products, *parsed.products])) if len(self.products) > 1 else (),
-            kinds=tuple(kinds),
+            kinds=tuple(kinds), digest=digest, shape="release" if digest else "search",
         )
 
     def held(self, release: str, products: Sequence[str] = ()) -> bool:

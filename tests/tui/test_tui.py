@@ -11,7 +11,7 @@ from index.errors import IndexCorrupt
 from qa.history import History
 from qa.tui.app import ChatApp, make_app
 from qa.tui.screens import ErrorScreen, HelpScreen, PassageScreen, ReleasePicker
-from qa.tui.widgets import AnswerCard, FilterChip, PassageItem, QuestionBubble, QuestionInput, StatusBar
+from qa.tui.widgets import AnswerCard, DigestRow, FilterChip, PassageItem, QuestionBubble, QuestionInput, StatusBar
 from tests.support.tui_fakes import FakeBackend
 
 SIZE = (100, 30)
@@ -66,6 +66,30 @@ async def test_status_bar_shows_mode_top_k_corpus_chunks_and_age():
         status = shown(app.query_one(StatusBar))
         assert "mode hybrid" in status and "top 5" in status
         assert "fake notes · 5 chunks · built" in status
+
+
+async def test_a_release_digest_renders_grouped_items_each_openable():
+    app = app_with()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        card = await ask(app, pilot, "what changed in 2.14?")
+        text = screen_text(app)
+        assert "Release digest (1 release, 3 items)" in text and "PyTorch 2.14: 3 items of 5" in text
+        assert "Added" in text and "and 2 more: 2 fixed" in text
+        rows = list(card.query(DigestRow))
+        assert len(rows) == 3 and "pytorch-2.14.md:1-4" in shown(rows[0])
+        assert "[bold]not bold[/]" in shown(rows[2])  # document text stays literal
+        await pilot.press("tab")  # from the input to the first item
+        assert app.focused is rows[0]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, PassageScreen)
+        assert "PyTorch 2.14 adds native Metal kernels for MPS." in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.click(rows[1])
+        await pilot.pause()
+        assert isinstance(app.screen, PassageScreen) and app.screen.passage.citation == rows[1].item.citation
 
 
 async def test_open_a_passage_and_go_back():

@@ -1,0 +1,157 @@
+"""The shape of a question about releases: one release's changes, an upgrade across a range, a
+topic inside a range, a feature's history, which release did something, or a plain search.
+
+The shape is read from the question's words once its releases, range and products are found
+(``question``, ``ranges``): what is left after the words every release question shares ("what
+changed in", "release notes", "upgrade", "what breaks") is its topic. A release named with no
+topic is an overview ("what changed in textual 8.2.7?"); with a topic it is a search inside that
+release ("what changed for MPS in 2.14?").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .question import QUESTION_WORDS, _names
+
+SHAPES = ("search", "release", "upgrade", "range", "history", "which")
+
+_UPGRADE = re.compile(
+    r"\bbreak(?:s|ing|ages?)?\b|\bincompatib|\bwhat\s+(?:do|should|must|would)\s+i\s+(?:need\s+to\s+|have\s+to\s+)?"
+    r"(?:change|update|fix|do|watch)|\bneed\s+to\s+change\b|\bsafe\s+to\s+(?:upgrade|update|move)\b|\bmigrat"
+    r"|\bupgrad|\bwatch\s+out\b|\bgotchas?\b|\bneed\s+to\s+(?:change|update|fix|do|know|watch)\b|\bhave\s+to\s+change\b"
+    r"|\b(?:going|moving|jump(?:ing)?|switch(?:ing)?|bump(?:ing)?)\s+(?:\w+\s+)?(?:from|to)\b|\bremov|\bdeprecat",
+    re.IGNORECASE,
+)
+# A question about one release as a whole, its release right after the wording: "what's new in
+# 2.14", "what did flask 2.0 bring", "httpx 0.20 changes?", "summarize the 2.2.0 release notes".
+# (Not "what changed for MPS in 2.14": that searches inside the release.)
+_OVERVIEW = re.compile(
+    r"\bwhat(?:'s|\u2019s|\s+is|\s+are)?\s+(?:new|changed|the\s+(?:big\s+|main\s+|key\s+)?changes)\s+(?:in|with|for)\s+{R}"
+    r"|\bwhat\s+(?:did|does)\s+{R}\s+(?:bring|add|change|do|introduce|ship|include|remove|deprecate|fix)"
+    r"|{R}\s*(?:release\s+notes|changes|changelog|highlights|summary|overview)\b"
+    r"|\b(?:summar\w*|overview\s+of|highlights\s+of|changes\s+in|release\s+notes\s+(?:of|for))\s+(?:the\s+)?{R}"
+    r"|\b(?:big|main|key|major|notable)\s+changes\s+in\s+{R}",
+    re.IGNORECASE,
+)
+_HISTORY = re.compile(
+    r"\bhistory\s+of\b|\bhistory\b\s*\??$|\bevolution\s+of\b|\btimeline\s+(?:of|for)\b|\bover\s+time\b"
+    r"|\bacross\s+(?:the\s+)?releases\b|\bover\s+the\s+(?:releases|versions|years)\b"
+    r"|\bhow\s+(?:has|have|did)\b.+\b(?:chang|evolv)\w*|\bwhen\s+did\b.+\bchange\b",
+    re.IGNORECASE,
+)
+_FIRST_RELEASE = re.compile(r"\b(?:first|earliest)\s+(?:release|version)\s+(?:with|that|to|where|which|of|having)\b",
+                            re.IGNORECASE)
+# Words every release question shares: left out of its topic.
+_SHARED = frozenset(
+    "what whats what's which how when where who why is are was were be been do does did can could should would will "
+    "shall may might must has have had i me my we our you your it its it's the a an of in into for to from with on at "
+    "by about between and or since after before until till through thru up than vs versus there any anything "
+    "everything all that this these those s get got "
+    "change changes changed changing new release releases released notes note changelog changelogs version versions "
+    "summary summarise summarize highlights highlight list show tell give overview happened went go goes "
+    "upgrade upgrades upgrading upgraded update updating move moving migrate migrating migration "
+    "break breaks breaking broke breakage breakages incompatible incompatibility incompatibilities need needs "
+    "safe watch out gotcha gotchas know major minor patch latest newest "
+    "history evolution timeline over time across years first earliest "
+    "removed removal removals remove dropped drop deprecated deprecation deprecations fixed fixes fix bug bugs "
+    "bugfix bugfixes added add features feature security performance please if whether when then so also just "
+    "only really some more other others im i'm we're us going planning plan want wanna currently still now ok okay "
+    "exactly anyhow anyway kind sort stuff things thing pls plz thx thanks tldr tl;dr quick brief briefly main big key "
+    "important notable biggest top code codebase app apps application project projects suite bring brought "
+    "bump bumping bumped jump jumping switch switching pinned pin stuck heard hear say said something affect "
+    "affects affected".split()
+)
+# Word families every release question shares, by their start ("incompatibly", "deprecate").
+_SHARED_STEMS = re.compile(r"^(?:incompat|break|deprecat|remov|upgrad|migrat|chang|summar)", re.IGNORECASE)
+# Kinds of change a question asks for by name ("what was removed in 2.0", "which bugs were fixed").
+_KIND_WORDS = {
+    "remove": "removed", "drop": "removed", "deprecate": "deprecated", "fix": "fixed", "add": "added",
+    "removed": "removed", "removal": "removed", "removals": "removed", "dropped": "removed",
+    "deprecated": "deprecated", "deprecation": "deprecated", "deprecations": "deprecated",
+    "breaking": "removed", "breakages": "removed",
+    "fixed": "fixed", "fixes": "fixed", "bug": "fixed", "bugs": "fixed", "bugfix": "fixed", "bugfixes": "fixed",
+    "added": "added", "features": "added", "feature": "added",
+    "security": "security", "performance": "performance",
+}
+_WORD = re.compile(r"[\w'’.+-]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """What a question asks of the release notes.
+
+    ``name`` is one of SHAPES; ``topic`` the words left once the shared ones are gone (empty
+    for an overview); ``kinds`` the kinds of change it names ("what was removed in 2.0")."""
+
+    name: str
+    topic: str = ""
+    kinds: tuple[str, ...] = ()
+
+
+# "in my test suite", "to our code": where the change lands, not what it is about.
+_WHERE = re.compile(r"\b(?:in|to|for|of|on|with)\s+(?:my|our|the|your)\s+(?:own\s+)?(?:test\s+suite|tests?|code(?:base)?"
+                    r"|apps?|application|project|repo|build|ci|setup|stack|service)\b", re.IGNORECASE)
+
+
+def topic_of(text: str, products: tuple[str, ...]) -> str:
+    """The words of ``text`` that say what it is about: not release numbers, product names or
+    the words every release question shares."""
+    names = _names(products)
+    words = []
+    text = _WHERE.sub(" ", text)
+    for word in _WORD.findall(text):
+        bare = word.strip(".'’-+").lower()
+        if not bare or bare in names or bare in _SHARED or bare in QUESTION_WORDS or _SHARED_STEMS.match(bare):
+            continue
+        if bare.endswith(("'s", "’s")) and bare[:-2] in names:
+            continue
+        words.append(word.strip(".'’"))
+    return " ".join(words)
+
+
+_VERBS = frozenset({"remove", "drop", "deprecate", "fix", "add"})  # kinds only in "what did 2.1 add and deprecate?"
+_ASKS_WHAT_IT_DID = re.compile(r"\b(?:did|does|do)\b(?!\s+(?:i|we|you)\b)", re.IGNORECASE)
+
+
+def kinds_named(text: str) -> tuple[str, ...]:
+    """The kinds of change the words of ``text`` name, in order ("what was removed", "which bugs
+    were fixed"); a verb names one only when the question asks what a release did ("what did
+    2.1.0 add"), not what the person must do ("anything I need to fix")."""
+    verbs = bool(_ASKS_WHAT_IT_DID.search(text)) and not re.search(r"\b(?:need|have|want)\s+to\b", text, re.IGNORECASE)
+    words = (m.lower() for m in _WORD.findall(text))
+    return tuple(dict.fromkeys(_KIND_WORDS[w] for w in words if w in _KIND_WORDS and (verbs or w not in _VERBS)))
+
+
+def shape_of(text: str, *, topic_text: str | None = None, releases: tuple[str, ...], ranged: bool, which: bool,
+             products: tuple[str, ...]) -> Shape:
+    """The shape of question ``text``.
+
+    Args:
+        text: the question (its ``release:`` filters removed).
+        topic_text: the question without its release and range mentions (``ReleaseQuery.topic``),
+            whose remaining words make the topic; default ``text``.
+        releases: the releases it names (outside a range).
+        ranged: whether it names a range of releases.
+        which: whether it asks which release did something (``question.find_releases``).
+        products: the corpus's products.
+    """
+    topic = topic_of(text if topic_text is None else topic_text, products)
+    kinds = kinds_named(text)
+    if ranged:
+        upgrade = bool(_UPGRADE.search(text)) or bool(set(kinds) & {"removed", "deprecated"})
+        return Shape("upgrade" if upgrade else "range", topic, kinds)
+    if _HISTORY.search(text) and topic and not releases:
+        return Shape("history", topic, kinds)
+    if which or _FIRST_RELEASE.search(text):
+        return Shape("which", topic, kinds)
+    if len(releases) == 1 and (not topic or _overview(text, releases[0])):
+        return Shape("release", topic, kinds)
+    return Shape("search", topic, kinds)
+
+
+def _overview(text: str, release: str) -> bool:
+    """Whether ``text`` asks about release ``release`` as a whole (``_OVERVIEW``)."""
+    mention = r"(?:[\w.+-]+\s+)?v?" + re.escape(release) + r"(?:\.0)*(?![\w.]|\.\d)"
+    return bool(re.search(_OVERVIEW.pattern.replace("{R}", mention), text, re.IGNORECASE))
