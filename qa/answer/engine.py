@@ -30,7 +30,8 @@ from ..errors import BadQuestion
 from ..model import Answer, Digest, Passage, ReleaseRange
 from .catalogue import Catalogue
 from .digest import Entry, entries_of, range_digest, release_digest, topic_digest, upgrade_digest
-from .evidence import CONFIDENT, PASSAGES, best_sentences, is_howto, pick, score_sentences
+from .evidence import CONFIDENT, PASSAGES, best_sentences, coverage_scorer, is_howto, passage_evidence, pick
+from .evidence import score_sentences
 from .itemscore import asked_kind, earliest, item_scores
 from .question import check_question, find_releases, foreign_product, named_products, release_name
 from .ranges import find_range
@@ -226,11 +227,22 @@ class Engine:
         """Put first the passage holding the item of the earliest release that states the fact
         (``itemscore.earliest``: judged on items, not on whichever passage ranked first)."""
         entries = entries_of(h.chunk for h in hits)
-        at = earliest(entries, self._item_scores(topic, entries, dense, query), kind)
+        scores = self._item_scores(topic, entries, dense, query)
+        at = earliest(entries, scores, kind)
         if at is None:
             return hits, None
-        first = next(i for i, h in enumerate(hits) if h.chunk.id == entries[at].chunk.id)
-        return [hits[first]] + hits[:first] + hits[first + 1 :], hits[first].chunk.version
+        version = entries[at].chunk.version
+        # of that release, the passage with the best evidence goes first (``_evidence``)
+        evidence = self._evidence(query, hits)
+        first = max((i for i, h in enumerate(hits) if h.chunk.version == version), key=lambda i: (evidence[i], -i))
+        return [hits[first]] + hits[:first] + hits[first + 1 :], version
+
+    def _evidence(self, question: str, hits: list[Hit]) -> list[float]:
+        """Each passage's evidence (``evidence.passage_evidence``) for ``question``."""
+        cover = coverage_scorer(tokenize(question), self.searcher.idf)
+        coverage = [max((cover(self._sentence_terms(s.text)) for s in self._split(h.chunk.text)), default=0.0)
+                    for h in hits]
+        return passage_evidence([h.score for h in hits], coverage)
 
     def _digest(self, shape: Shape, hits: list[Hit], versions: Sequence[str], products: Sequence[str],
                 kinds: Sequence[str], span: ReleaseRange | None, dense: bool, query: str) -> Digest | None:

@@ -75,20 +75,24 @@ def _subject(entry: Entry) -> str:
     return "" if kind_of(heading) in KINDS_NAMED or release_heading(heading) else heading
 
 
-def earliest(entries: Sequence[Entry], scores: Sequence[float], kind: str | None = None) -> int | None:
-    """The entry of the earliest release among those that state the fact (within STRONG of the
-    best score, an item of the asked ``kind`` scoring KIND_BONUS more, and only those of that
-    kind when there are some), else None."""
+def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None = None) -> list[int]:
+    """The entries that state the fact: within STRONG of the best score, an item of the asked
+    ``kind`` scoring KIND_BONUS more, and only those of that kind when there are some."""
     boosted = [s + (KIND_BONUS if kind and e.item.kind == kind else 0.0) for e, s in zip(entries, scores)]
     if not boosted or max(boosted) <= 0:
-        return None
+        return []
     best = max(boosted)
     strong = [i for i, s in enumerate(boosted) if s >= STRONG * best and entries[i].chunk.version]
     of_kind = [i for i in strong if kind and entries[i].item.kind == kind]
-    strong = of_kind or strong  # "which release dropped X": the removal, not an earlier mention
+    return of_kind or strong  # "which release dropped X": the removal, not an earlier mention
+
+
+def earliest(entries: Sequence[Entry], scores: Sequence[float], kind: str | None = None) -> int | None:
+    """The entry of the earliest release among those ``stating`` the fact, else None."""
+    strong = stating(entries, scores, kind)
     if not strong:
         return None
-    return min(strong, key=lambda i: (_key(entries[i].chunk.version), -boosted[i]))
+    return min(strong, key=lambda i: (_key(entries[i].chunk.version), -scores[i]))
 
 
 def _key(version: str) -> tuple:
