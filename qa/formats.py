@@ -42,6 +42,10 @@ def answer_record(answer: Answer, qid: str) -> dict:
             for p in answer.passages
         ],
         "digest": answer.digest.to_json() if answer.digest else None,
+        "not_an_answer": [
+            {"rank": p.rank, "score": p.score, "chunk_id": p.chunk_id, "text": p.text, "citation": p.citation.to_json()}
+            for p in answer.nearby
+        ],
         "timings_ms": dict(answer.timings_ms),
     }
 
@@ -95,6 +99,9 @@ def markdown_report(answers: Sequence[tuple[str, Answer]]) -> str:
             lines += [f"*{_inline(a.note)}*", ""]
         if a.digest is not None and a.digest.releases:
             lines += digest_markdown(a.digest)
+        if a.nearby:
+            lines += ["Nearest passages (not an answer): " + "; ".join(
+                f"{_inline(cite.release_kind(p.citation))} · {_inline(cite.location(p.citation))}" for p in a.nearby), ""]
         for p in a.passages:
             c = p.citation
             head = (f"**{p.rank}\\.** {_inline(cite.release_kind(c))} · {_inline(cite.heading(c, cite.PLAIN))} · "

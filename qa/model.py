@@ -189,6 +189,7 @@ class Answer:
     shape: str = "search"  # what the question asks (``qa.answer.shapes``): search, release, upgrade, ...
     range: ReleaseRange | None = None  # the range of releases searched, when the question or --since/--until gave one
     digest: Digest | None = None  # the grouped items of a release, range or feature history
+    nearby: tuple[Passage, ...] = ()  # when the corpus lacks the product or release asked: the nearest, not an answer
 
     @property
     def text(self) -> str:

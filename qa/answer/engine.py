@@ -41,6 +41,7 @@ from .shapes import Shape, shape_of
 NOT_CONFIDENT = "No passage answers this confidently; the nearest passages follow."
 TERMS_CACHE = 20_000  # sentences whose terms are kept between questions
 PASSAGE_CACHE = 4_096  # passages whose sentences are kept split between questions
+NEARBY = 3  # passages shown, as not an answer, when the corpus does not hold what was asked
 RANGE_CHUNKS = 5_000  # chunks of a range whose items a topic question scores
 WHICH_RELEASE_POOL = 50  # "which release added X" looks this deep for the earliest release
 _INLINE_RANGE = re.compile(r"(?<!\S)release:\S*\.\.\S*", re.IGNORECASE)
@@ -167,7 +168,10 @@ class Engine:
         if refusal is None and span is not None and not in_span:
             refusal = self.catalogue.range_note(span, products)
         if refusal is not None:  # a product or release the corpus does not hold: say so, answer nothing
-            return Answer(**base, passages=(), sentences=(), confident=False, note=refusal,
+            near = self.searcher.search(asked_as, k=min(top_k, NEARBY), mode=mode, products=products or None)
+            nearby = tuple(Passage(r, h.chunk.id, h.chunk.text, round(h.score, 6), citation_of(h.chunk))
+                           for r, h in enumerate(near, 1))
+            return Answer(**base, passages=(), sentences=(), confident=False, note=refusal, nearby=nearby,
                           timings_ms={"retrieve": 0.0, "answer": _ms(started)})
         versions = (tuple(v for v in in_span if not wanted or any(version_matches(v, w) for w in wanted))
                     if span is not None else wanted)

@@ -46,6 +46,12 @@ def render_answer(answer: Answer, out: Console) -> None:
         if answer.passages:
             out.print()
             out.print(Text("Passages", style="bold"))
+    if answer.nearby:
+        out.print()
+        out.print(Text("Nearest passages (not an answer):", style="dim"))
+        for p in answer.nearby:
+            out.print(Text.assemble(("  - ", "dim"), (cite.release(p.citation), "magenta"), " · ",
+                                    (safe(cite.heading(p.citation)), ""), " · ", (safe(cite.location(p.citation)), "green")))
     for p in answer.passages:
         c = p.citation
         out.print()

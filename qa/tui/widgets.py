@@ -237,6 +237,10 @@ class AnswerCard(Vertical):
             shown.append(Static(Content.styled(safe(answer.note), "$warning"), classes="note"))
         if answer.digest is not None and answer.digest.releases:
             shown += digest_widgets(answer.digest, answer.question)
+        if answer.nearby:
+            shown.append(Static(Content.styled("Nearest passages, not an answer:", "$text-muted"), classes="note"))
+            best_near = max(p.score for p in answer.nearby)
+            shown += [PassageItem(p, best_near, answer.question, ()) for p in answer.nearby]
         best = max((p.score for p in answer.passages), default=0.0)
         sentences = tuple(s.text for s in answer.sentences)
         shown += [PassageItem(p, best, answer.question, sentences) for p in answer.passages]

@@ -139,6 +139,9 @@ def test_which_release_dropped_something_prefers_the_removal(engine: Engine) -> 
 def test_what_the_corpus_does_not_hold_is_said(engine: Engine, question: str, note: str) -> None:
     answer = engine.ask(question, mode="bm25")
     assert answer.note.startswith(note) and answer.passages == () and answer.digest is None
+    assert 1 <= len(answer.nearby) <= 3 and answer.sentences == ()  # the nearest, shown as not an answer
+    record = answer_record(answer, "q")
+    assert record["answer"] is None and record["passages"] == [] and len(record["not_an_answer"]) == len(answer.nearby)
 
 
 def test_a_range_of_one_product_never_shows_another(engine: Engine) -> None:
