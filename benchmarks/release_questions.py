@@ -20,10 +20,18 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from corpus.versions import after, up_to, version_matches
+from corpus.versions import version_key, version_matches
 from qa.service import AnswerService
 
 TOP = 20  # passages a user scrolls through
+
+
+def after(version: str, since: str) -> bool:  # as qa.model.ReleaseRange reads a range (kept here for old checkouts)
+    return not version_matches(version, since) and version_key(version) > version_key(since)
+
+
+def up_to(version: str, until: str) -> bool:
+    return version_matches(version, until) or version_key(version) < version_key(until)
 
 
 def in_scope(version: str | None, q: dict) -> bool:

@@ -16,6 +16,7 @@ from typing import Callable, Iterable, Sequence
 from corpus.headings import release_line
 from corpus.items import item_words
 from corpus.model import Chunk, Item
+from corpus.textform import index_form
 from corpus.versions import version_key
 
 from ..cite import citation_of
@@ -74,7 +75,9 @@ def entries_of(chunks: Iterable[Chunk]) -> list[Entry]:
             continue
         for item in chunk.items:
             words = item_words(chunk.item_text(item))
-            if _ATTRIBUTION.match(words) or release_line(words.strip()) or not (_API.match(words) or (len(words.split()) >= 2 and says_something(words))):
+            plain = index_form(words)  # Rust's items are links: "[Stabilize lockfile v4](url)" says something
+            if _ATTRIBUTION.match(words) or release_line(words.strip()) or not (
+                    _API.match(words) or (len(plain.split()) >= 2 and says_something(plain))):
                 continue
             key = (chunk.document, item.lines[0])
             if key not in out or len(out[key].text) < len(chunk.item_text(item)):
