@@ -54,6 +54,7 @@ from typing import Literal, Sequence
 from corpus.versions import version_matches
 
 from .question import MAX_QUESTION_CHARS, QUESTION_WORDS, RELEASE_NUMBER, find_releases
+from .ranges import find_range
 
 How = Literal["new", "release", "pronoun", "subject"]
 HOWS = ("new", "release", "pronoun", "subject")
@@ -175,6 +176,8 @@ def resolve(
 def _resolve(previous: Turn | None, question: str, known: tuple[str, ...], products: tuple[str, ...]) -> FollowUp:
     """``resolve`` without an explicit release filter."""
     q = " ".join(str(question).split())
+    if find_range(q, known, products) is not None:  # "from 1.10 to 2.0": its own releases, asked as typed
+        return FollowUp(question, q, ())
     parsed = find_releases(q, known=known, products=products)
     if not q or parsed.bad_filters:
         return FollowUp(question, q, parsed.releases)

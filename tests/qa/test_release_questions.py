@@ -213,3 +213,14 @@ def test_ask_since_until_on_the_cli(tmp_path: Path, fake_model) -> None:
     assert [r["version"] for r in record["digest"]["releases"]] == ["2.0.0"]
     bad = CliRunner().invoke(cli, ["ask", "x", "--since", "soon", *CORPUS_ARGS, "--index", str(tmp_path / "idx")])
     assert bad.exit_code == 2 and "'soon' is not a release" in bad.output
+
+
+def test_a_range_in_a_conversation_is_no_release_filter(engine: Engine) -> None:
+    from qa.service import Conversation
+
+    talk = Conversation(engine)
+    talk.ask("what changed in widgetlib 1.2.0?", mode="bm25")
+    follow, answer = talk.ask("what breaks if I upgrade widgetlib from 1.0 to 2.0?", mode="bm25")
+    assert follow.releases == () and not follow.inherited  # the bounds are no release filter (the chat's chip)
+    assert answer.range == ReleaseRange("1.0", "2.0") and answer.releases == ()
+    assert [r.version for r in answer.digest.releases] == ["1.2.0", "2.0.0"]
