@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from corpus.versions import after, up_to, version_key
+from corpus.versions import after, up_to, version_key, version_matches
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,6 +16,7 @@ class ReleaseRange:
     since: str | None = None
     until: str | None = None
     until_inclusive: bool = True
+    since_inclusive: bool = False  # "does httpx follow redirects since 0.20?": 0.20 itself too
 
     def __post_init__(self) -> None:
         if self.since is None and self.until is None:
@@ -29,7 +30,8 @@ class ReleaseRange:
         if not version:
             return False
         try:
-            return ((self.since is None or after(version, self.since))
+            return ((self.since is None or after(version, self.since)
+                     or (self.since_inclusive and version_matches(version, self.since)))
                     and (self.until is None or up_to(version, self.until, self.until_inclusive)))
         except ValueError:
             return False
@@ -44,13 +46,14 @@ class ReleaseRange:
         """"after 1.10 up to 2.0", "after 1.70", "before 2.0"."""
         parts = []
         if self.since:
-            parts.append(f"after {self.since}")
+            parts.append(f"{'from' if self.since_inclusive else 'after'} {self.since}")
         if self.until:
             parts.append(f"{'up to' if self.until_inclusive else 'before'} {self.until}")
         return " ".join(parts)
 
     def to_json(self) -> dict:
-        return {"since": self.since, "until": self.until, "until_inclusive": self.until_inclusive}
+        return {"since": self.since, "until": self.until, "until_inclusive": self.until_inclusive,
+                "since_inclusive": self.since_inclusive}
 
 
 @dataclass(frozen=True, slots=True)

@@ -62,6 +62,7 @@ def _loose(products: tuple[str, ...]) -> re.Pattern:
 
 
 _INLINE = re.compile(r"(?<!\S)release:v?" + RELEASE_NUMBER + r"\.\.v?" + RELEASE_NUMBER + r"(?=[\s,.;?!]|$)", re.IGNORECASE)
+_YES_NO = re.compile(r"^\s*(?:does|do|did|is|are|was|were|can|could|will|has|have|should)\b", re.IGNORECASE)
 _SINCE_WHEN = re.compile(r"\bsince\s+when\b", re.IGNORECASE)
 
 
@@ -88,8 +89,8 @@ def find_range(question: str, known: tuple[str, ...] = (), products: tuple[str, 
                 found = ReleaseRange(values[0], values[1])
             elif shape == "until-since":
                 found = ReleaseRange(values[1], values[0])
-            elif shape == "since":
-                found = ReleaseRange(values[0], None)
+            elif shape == "since":  # a yes/no question asks about the state from that release on
+                found = ReleaseRange(values[0], None, since_inclusive=bool(_YES_NO.match(question)))
             elif shape == "before":
                 found = ReleaseRange(None, values[0], until_inclusive=False)
             else:

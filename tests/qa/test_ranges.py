@@ -21,6 +21,7 @@ PRODUCTS = ("pydantic", "Rust", "httpx", "PyTorch")
     ("what's new since 1.70", "1.70", None, True),
     ("cargo changes since Rust 1.70.0", "1.70.0", None, True),
     ("anything after 0.24?", "0.24", None, True),
+    ("does httpx follow redirects automatically since 0.24?", "0.24", None, True),  # since_inclusive below
     ("what was deprecated before 2.0", None, "2.0", False),
     ("fixes up to 2.0", None, "2.0", True),
     ("moving httpx 0.24 -> 0.28", "0.24", "0.28", True),
@@ -35,7 +36,7 @@ PRODUCTS = ("pydantic", "Rust", "httpx", "PyTorch")
 def test_ranges(question: str, since: str | None, until: str | None, inclusive: bool) -> None:
     found = find_range(question, KNOWN, PRODUCTS)
     assert found is not None, question
-    assert found.range == ReleaseRange(since, until, inclusive)
+    assert found.range == ReleaseRange(since, until, inclusive, since_inclusive=question.startswith("does"))
     start, end = found.span
     assert question[start:end].strip()  # where it is, so its bounds are not read as releases as well
 
@@ -64,6 +65,9 @@ def test_range_membership_and_series() -> None:
     assert ReleaseRange("2.14", "2.9").empty() and ReleaseRange("2.9", "2.9.1").empty()  # 2.9 is its series
     assert not ReleaseRange("2.9.0", "2.9.1").empty()
     assert span.describe() == "after 1.10 up to 2.0" and ReleaseRange(None, "2.0", False).describe() == "before 2.0"
+    assert ReleaseRange("0.20", None, since_inclusive=True).contains("0.20.0")
+    assert not ReleaseRange("0.20", None).contains("0.20.0")
+    assert ReleaseRange("0.20", None, since_inclusive=True).describe() == "from 0.20"
     assert inline_range("2.10..2.14") == ReleaseRange("2.10", "2.14") and inline_range("2.10") is None
     with pytest.raises(ValueError):
         ReleaseRange(None, None)

@@ -209,7 +209,7 @@ def test_ask_since_until_on_the_cli(tmp_path: Path, fake_model) -> None:
     result = run("ask", "what do I need to change", "--since", "1.5", "--until", "2.0", *CORPUS_ARGS,
                  "--index", str(tmp_path / "idx"), "--mode", "bm25", "--json")
     record = json.loads(result.stdout)
-    assert record["range"] == {"since": "1.5", "until": "2.0", "until_inclusive": True}
+    assert record["range"] == {"since": "1.5", "until": "2.0", "until_inclusive": True, "since_inclusive": False}
     assert [r["version"] for r in record["digest"]["releases"]] == ["2.0.0"]
     bad = CliRunner().invoke(cli, ["ask", "x", "--since", "soon", *CORPUS_ARGS, "--index", str(tmp_path / "idx")])
     assert bad.exit_code == 2 and "'soon' is not a release" in bad.output
