@@ -112,3 +112,18 @@ def test_every_zoo_item_starts_on_its_cited_line():
             assert c.item_text(it).split("\n")[-1].strip() in lines[it.lines[1] - 1]
             count += 1
     assert count > 4000
+
+
+def test_a_sentence_never_runs_from_one_item_into_the_next():
+    from corpus.sentences import split_sentences
+
+    text = ("Highlights of the release\n"
+            "  * faster imports for the whole package\n"
+            "  * a new `--quiet` flag for the runner\n"
+            "    that silences the progress bar\n"
+            "  * smaller wheels on every platform we ship\n")
+    got = [s.text for s in split_sentences(text)]
+    assert got == ["Highlights of the release", "faster imports for the whole package",
+                   "a new `--quiet` flag for the runner\n    that silences the progress bar",
+                   "smaller wheels on every platform we ship"]
+    assert all(text[s.start : s.end] == s.text for s in split_sentences(text))

@@ -11,14 +11,12 @@ from click.testing import CliRunner
 
 from corpus import CorpusInput
 from corpus.pipeline import load_chunks
-from index import build as store
-from index.reader import LoadedIndex
 from qa.answer.digest import RELEASE_ITEMS
 from qa.answer.engine import Engine
 from qa.cli import cli
 from qa.formats import answer_record, markdown_report
 from qa.model import ReleaseRange
-from tests.support.fakes import FakeEncoder
+from tests.support.fakes import fake_engine
 from tests.support.hardening import fake_model  # noqa: F401 (a fixture)
 from tests.support.paths import REPO
 
@@ -32,12 +30,7 @@ CORPUS_ARGS = ["--corpus", f"widgetlib={WIDGET}", "--corpus", f"gadget={GADGET}"
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory: pytest.TempPathFactory) -> Engine:
     chunks = load_chunks(INPUTS)
-    directory = tmp_path_factory.mktemp("releases") / "idx"
-    store.build_index(directory, chunks, encoder=FakeEncoder(), corpus={"fingerprint": "r", "inputs": ["<t>"],
-                                                                      "documents": {}})
-    loaded = LoadedIndex(directory)
-    loaded.set_encoder(FakeEncoder())
-    return Engine(loaded)
+    return fake_engine(chunks, tmp_path_factory.mktemp("releases") / "idx")
 
 
 def source_line(citation) -> str:

@@ -8,11 +8,9 @@ from pathlib import Path
 import pytest
 
 from corpus.pipeline import load_chunks
-from index import build as store
-from index.reader import LoadedIndex
 from qa.answer.engine import Engine
 from qa.answer.section import section_view
-from tests.support.fakes import FakeEncoder
+from tests.support.fakes import fake_engine
 from tests.support.paths import CHANGELOGS, ZOO
 
 pytestmark = pytest.mark.skipif(not (ZOO.is_dir() and CHANGELOGS.is_dir()), reason="needs ../shared/data")
@@ -21,12 +19,7 @@ pytestmark = pytest.mark.skipif(not (ZOO.is_dir() and CHANGELOGS.is_dir()), reas
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory: pytest.TempPathFactory) -> Engine:
     chunks = load_chunks([ZOO / "textual", ZOO / "flask", ZOO / "httpx", CHANGELOGS / "pydantic-HISTORY.md"])
-    directory = tmp_path_factory.mktemp("shared-releases") / "idx"
-    store.build_index(directory, chunks, encoder=FakeEncoder(), corpus={"fingerprint": "s", "inputs": ["<t>"],
-                                                                      "documents": {}})
-    loaded = LoadedIndex(directory)
-    loaded.set_encoder(FakeEncoder())
-    return Engine(loaded)
+    return fake_engine(chunks, tmp_path_factory.mktemp("shared-releases") / "idx")
 
 
 def test_what_changed_in_textual_8_2_7_is_its_digest(engine: Engine) -> None:

@@ -54,3 +54,16 @@ def make_chunk(n: int, text: str, version: str = "2.14", title: str = "PyTorch 2
         source=f"notes/{version}.md",
         lines=(n * 3 + 1, n * 3 + 2),
     )
+
+
+def fake_engine(chunks, directory: Path):
+    """An Engine over ``chunks`` indexed in ``directory`` with the FakeEncoder (quick: no model)."""
+    from index import build as store
+    from index.reader import LoadedIndex
+    from qa.answer.engine import Engine
+
+    store.build_index(directory, chunks, encoder=FakeEncoder(),
+                      corpus={"fingerprint": "fake", "inputs": ["<test>"], "documents": {}})
+    loaded = LoadedIndex(directory)
+    loaded.set_encoder(FakeEncoder())
+    return Engine(loaded)
