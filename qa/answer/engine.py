@@ -41,6 +41,11 @@ from .shapes import Shape, shape_of
 NOT_CONFIDENT = "No passage answers this confidently; the nearest passages follow."
 TERMS_CACHE = 20_000  # sentences whose terms are kept between questions
 PASSAGE_CACHE = 4_096  # passages whose sentences are kept split between questions
+# Which release: an item's evidence is 0.7 its own score, 0.3 its passage's retrieval score. Items
+# alone picked early mentions on Rust's notes (changelogs-blind which-release hybrid MRR 0.85 ->
+# 0.70); 0.5 lost bm25's "when did textual add the Kitty key protocol"; 0.3 is at or above the
+# passage-judged engine on every which-release set but zoo bm25 (0.703 -> 0.697): docs/measurements.md.
+ITEM_RETRIEVAL_WEIGHT = 0.3
 NEARBY = 3  # passages shown, as not an answer, when the corpus does not hold what was asked
 RANGE_CHUNKS = 5_000  # chunks of a range whose items a topic question scores
 WHICH_RELEASE_POOL = 50  # "which release added X" looks this deep for the earliest release
@@ -231,7 +236,10 @@ class Engine:
         """Put first the passage holding the item of the earliest release that states the fact
         (``itemscore.earliest``: judged on items, not on whichever passage ranked first)."""
         entries = entries_of(h.chunk for h in hits)
-        scores = self._item_scores(topic, entries, dense, query)
+        items = self._item_scores(topic, entries, dense, query)
+        retrieved = {h.chunk.id: h.score for h in hits}
+        # the item's own score, and a share of its passage's retrieval score (each relative to the best)
+        scores = passage_evidence([retrieved[e.chunk.id] for e in entries], items, ITEM_RETRIEVAL_WEIGHT)
         at = earliest(entries, scores, kind)
         if at is None:
             return hits, None

@@ -92,11 +92,12 @@ def best_sentences(question: str, passages: Sequence[str], **scoring) -> list[tu
     return best
 
 
-def passage_evidence(scores: Sequence[float], coverage: Sequence[float]) -> list[float]:
-    """Each passage's evidence: half its retrieval score (relative to the best), half the
-    question's term coverage by its best sentence (relative to the best passage's)."""
+def passage_evidence(scores: Sequence[float], coverage: Sequence[float], weight: float = 0.5) -> list[float]:
+    """Each passage's evidence: ``weight`` of its retrieval score (relative to the best), the
+    rest of the question's coverage by it (its best sentence's, or its item's score; relative
+    to the best)."""
     top_score, top_cover = max(scores, default=0.0), max(coverage, default=0.0)
-    return [0.5 * (s / top_score if top_score > 0 else 0.0) + 0.5 * (c / top_cover if top_cover > 0 else 0.0)
+    return [weight * (s / top_score if top_score > 0 else 0.0) + (1 - weight) * (c / top_cover if top_cover > 0 else 0.0)
             for s, c in zip(scores, coverage)]
 
 
