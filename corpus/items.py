@@ -40,8 +40,8 @@ _FIRST_WORD_KINDS = (
 _ANYWHERE_KINDS = (
     ("removed", re.compile(r"\b(?:has|have|is|are|was|were) (?:now )?(?:been )?removed\b|\bno longer supported\b"
                            r"|\bsupport (?:for [^.]{1,40} )?(?:has been |is )?dropped\b", re.IGNORECASE)),
-    ("deprecated", re.compile(r"\b(?:is|are|was|were|now|been) (?:now )?deprecated\b|\bdeprecated alias\b"
-                              r"|\bdeprecation warning\b", re.IGNORECASE)),
+    ("deprecated", re.compile(r"\b(?:is|are|was|were|now|been) (?:now )?(?:considered )?deprecated\b"
+                              r"|\bdeprecated (?:alias|in favou?r of)\b|\bdeprecation warning\b", re.IGNORECASE)),
 )
 
 

@@ -61,7 +61,7 @@ def csv_rows(records: Iterable[dict]) -> str:
     writer = csv.DictWriter(out, fieldnames=CSV_FIELDS, lineterminator="\n")
     writer.writeheader()
     for r in records:
-        answer = r["answer"]["text"] if r["answer"] else ""
+        answer = r["answer"]["text"] if r["answer"] else (_digest_line(r["digest"]) if r.get("digest") else "")
         base = {"id": r["id"], "question": r["question"], "answer": answer}
         if not r["passages"]:
             writer.writerow(base)
@@ -73,6 +73,15 @@ def csv_rows(records: Iterable[dict]) -> str:
                 "end_line": c["lines"][1], "url": c["url"] or "", "text": p["text"],
             })
     return out.getvalue()
+
+
+def _digest_line(digest: dict) -> str:
+    """A digest on one CSV cell: each release with its items' first lines ("textual 8.2.7: Added ...; ...")."""
+    parts = []
+    for r in digest["releases"]:
+        name = f"{r['product']} {r['version']}" if r["product"] else r["version"]
+        parts.append(f"{name}: " + "; ".join(" ".join(i["text"].split())[:120] for i in r["items"]))
+    return " | ".join(parts)
 
 
 def trec_lines(record: dict, tag: str) -> list[str]:

@@ -25,6 +25,14 @@ class ReleaseRange:
             if bound is not None:
                 version_key(bound)  # ValueError names a bound that is no version
 
+    @classmethod
+    def between(cls, since: str, until: str) -> "ReleaseRange":
+        """(since, until], where ``since`` stands for one release when ``until`` is in its series:
+        "from 0.28 to 0.28.1" is after 0.28.0, not after the whole 0.28 series."""
+        if since.count(".") < 2 and version_matches(until, since) and not version_matches(since, until):
+            since = since + ".0"
+        return cls(since, until)
+
     def contains(self, version: str | None) -> bool:
         """Whether release ``version`` is in the range."""
         if not version:

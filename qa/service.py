@@ -172,7 +172,7 @@ class AnswerService:
                 topic: str = "", top_k: int = 5, mode: str = "hybrid") -> Answer:
         """What changed in the range ``span`` (of ``product``): the upgrade digest (breaking,
         removed and deprecated items of each release, or those of ``kinds``), or with ``topic``
-        the range's items on that topic, as an upgrade question would get it.
+        the range's items on that topic (as "what changed in TOPIC between FROM and TO?" gets them).
 
         Raises:
             BadQuestion: ``product`` is not one the corpus holds, or ``topic`` is not a good question.
@@ -183,6 +183,9 @@ class AnswerService:
             if product.lower() not in known:
                 raise BadQuestion(f"The corpus holds no product {product!r}; it has: {', '.join(self.products) or 'none named'}")
             products = [known[product.lower()]]
+        elif len(self.products) > 1:
+            raise BadQuestion(f"The corpus holds several products ({', '.join(self.products)}); name one: "
+                              "relnotes changes PRODUCT FROM TO")
         question = topic if topic.strip() else "what breaks"
         return self.ask(question, top_k=top_k, mode=mode, products=products, kinds=kinds, span=span,
                         typed=f"{topic.strip() or 'changes'} ({span.describe()})")
@@ -258,7 +261,7 @@ class Conversation:
         """
         held = tuple(r for r in answer.releases if self.service.held(r, answer.products))
         self.turn = Turn(answer.question, answer.asked_as, held, tuple(answer.products))
-        if held or answer.releases:
+        if held or answer.releases or answer.range is not None:  # a range names its own releases: no filter
             self.releases = held
         elif self.releases:
             self.turn = replace(self.turn, releases=self.releases)

@@ -29,8 +29,8 @@ RELEASE_ITEMS = 25  # items shown of one release; the rest are counted
 PER_KIND = 3  # a long release still shows this many of each kind it has
 UPGRADE_ITEMS = 60  # breaking / removed / deprecated items shown across a range
 CHANGED_PER_RELEASE = 5  # and changes of behaviour of each release that has breaking items
-RANGE_PER_RELEASE = 4  # items of each release in a range with no topic
-RANGE_ITEMS = 60
+RANGE_PER_RELEASE = 4  # items of each release in a range with no topic; fewer in a long range
+RANGE_ITEMS = 60  # items (and releases) a range digest shows at most
 TOPIC_ITEMS = 15  # items on a topic shown across a range
 TOPIC_KEEP = 0.45  # an item on the topic scores at least this share of the best one
 TOPIC_FLOOR = 0.3  # and at least this
@@ -82,7 +82,16 @@ def entries_of(chunks: Iterable[Chunk]) -> list[Entry]:
             key = (chunk.document, item.lines[0])
             if key not in out or len(out[key].text) < len(chunk.item_text(item)):
                 out[key] = Entry(chunk, item)
-    return list(out.values())
+    return _whole(list(out.values()))
+
+
+def _whole(entries: list[Entry]) -> list[Entry]:
+    """Without the tail of an item a chunk starts inside of (its lines within the whole item's)."""
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for e in entries:
+        spans.setdefault(e.chunk.document, []).append(e.item.lines)
+    return [e for e in entries if not any(a <= e.item.lines[0] and e.item.lines[1] <= b and (a, b) != e.item.lines
+                                          for a, b in spans[e.chunk.document])]
 
 
 def _kind_rank(kind: str | None) -> int:
@@ -218,13 +227,19 @@ def upgrade_digest(entries: Sequence[Entry], span: ReleaseRange, kinds: Sequence
 def range_digest(entries: Sequence[Entry], span: ReleaseRange, kinds: Sequence[str] = ()) -> Digest:
     """A few items of each release in ``span``, breaking first, with counts of the rest."""
     wanted = [e for e in entries if not kinds or e.item.kind in kinds]
-    releases, shown_count = [], 0
-    for release, group in _by_release(wanted).items():
-        budget = max(0, min(RANGE_PER_RELEASE, RANGE_ITEMS - shown_count))
-        shown, left = summarise(group, budget, lead=LEAD) if budget else ([], list(group))
-        shown_count += len(shown)
+    groups = _by_release(wanted)
+    per = max(1, min(RANGE_PER_RELEASE, RANGE_ITEMS // max(1, len(groups))))  # a long range: fewer a release
+    releases = []
+    for release, group in list(groups.items())[:RANGE_ITEMS]:
+        shown, left = summarise(group, per, lead=LEAD)
         releases.append(_release(release, shown, left))
-    return Digest("range", tuple(releases), range=span, kinds=tuple(kinds))
+    note = None
+    if len(groups) > RANGE_ITEMS:
+        rest = list(groups)[RANGE_ITEMS:]
+        items = sum(len(groups[r]) for r in rest)
+        note = (f"{len(rest)} later releases ({rest[0][1]} to {rest[-1][1]}, {items} items) are not shown; "
+                "ask about a shorter range.")
+    return Digest("range", tuple(releases), range=span, kinds=tuple(kinds), note=note)
 
 
 def topic_digest(shape: str, entries: Sequence[Entry], scores: Sequence[float], topic: str,

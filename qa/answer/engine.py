@@ -18,38 +18,29 @@ import time
 from dataclasses import replace
 from typing import Sequence
 
-import re
-
 from corpus.kinds import check_kinds
 from corpus.sentences import split_sentences
-from corpus.versions import version_matches
 from index import Hit, LoadedIndex, Searcher, check_mode, tokenize
 
 from ..cite import citation_of
 from ..errors import BadQuestion
-from ..model import Answer, Digest, Passage, ReleaseRange
+from ..model import Answer, Passage, ReleaseRange
 from .catalogue import Catalogue
-from .digest import Entry, entries_of, range_digest, release_digest, topic_digest, upgrade_digest
+from .digest import Entry
 from .evidence import CONFIDENT, PASSAGES, best_sentences, coverage_scorer, is_howto, passage_evidence, pick
 from .evidence import score_sentences
-from .itemscore import asked_kind, earliest, item_scores
+from .itemscore import asked_kind, item_scores
 from .question import check_question, find_releases, foreign_product, named_products, release_name
 from .ranges import find_range
+from .releases import ReleaseAnswers
 from .rerank import DEFAULT_RERANK, RerankConfig, Statement, rerank, restated_first
-from .shapes import Shape, shape_of
+from .shapes import shape_of
 
 NOT_CONFIDENT = "No passage answers this confidently; the nearest passages follow."
 TERMS_CACHE = 20_000  # sentences whose terms are kept between questions
 PASSAGE_CACHE = 4_096  # passages whose sentences are kept split between questions
-# Which release: an item's evidence is 0.7 its own score, 0.3 its passage's retrieval score. Items
-# alone picked early mentions on Rust's notes (changelogs-blind which-release hybrid MRR 0.85 ->
-# 0.70); 0.5 lost bm25's "when did textual add the Kitty key protocol"; 0.3 is at or above the
-# passage-judged engine on every which-release set but zoo bm25 (0.703 -> 0.697): docs/measurements.md.
-ITEM_RETRIEVAL_WEIGHT = 0.3
 NEARBY = 3  # passages shown, as not an answer, when the corpus does not hold what was asked
-RANGE_CHUNKS = 5_000  # chunks of a range whose items a topic question scores
 WHICH_RELEASE_POOL = 50  # "which release added X" looks this deep for the earliest release
-_INLINE_RANGE = re.compile(r"(?<!\S)release:\S*\.\.\S*", re.IGNORECASE)
 SCORE_STEP = 1e-4  # what a passage moved first scores above the one after it (shown to 4 places)
 
 
@@ -65,6 +56,7 @@ class Engine:
         self.searcher = Searcher(index)
         self.rerank = rerank_config
         self.catalogue = Catalogue(index.chunks)
+        self.release_answers = ReleaseAnswers(self.catalogue, self._item_scores, self._evidence)
         self.releases: tuple[str, ...] = self.catalogue.releases
         self.products: tuple[str, ...] = self.catalogue.products
         self._split = functools.lru_cache(maxsize=PASSAGE_CACHE)(lambda text: tuple(split_sentences(text)))
@@ -160,7 +152,7 @@ class Engine:
         span = span or (mention.range if mention else None)
         wanted = tuple(dict.fromkeys([*(release_name(r) for r in releases or ()), *parsed.releases]))
         # As understood: without release: filters; a range's words stay (they help retrieval).
-        asked_as = (parsed.text if mention is None else " ".join(_INLINE_RANGE.sub(" ", text).split())) or text
+        asked_as = (parsed.text if mention is None or mention.inline else text) or text
         # A product named restricts only in a corpus of several ("pydantic 1.10" among Rust's notes).
         named = [p for p in products or () if p in self.products]
         products = tuple(dict.fromkeys([*named, *named_products(text, self.products)])) if len(self.products) > 1 else ()
@@ -168,18 +160,14 @@ class Engine:
                          which=parsed.which_release and not wanted, products=self.products)
         base = dict(question=shown, asked_as=asked_as, releases=wanted, mode=mode, products=products, kinds=kinds,
                     shape=shape.name, range=span)
-        refusal = self._refusal(text, wanted, products)
-        in_span = self.catalogue.in_range(span, products) if span is not None else ()
-        if refusal is None and span is not None and not in_span:
-            refusal = self.catalogue.range_note(span, products)
+        versions, refusal = self.release_answers.scope(wanted, span, products)
+        refusal = self._refusal(text, wanted, products) or refusal
         if refusal is not None:  # a product or release the corpus does not hold: say so, answer nothing
             near = self.searcher.search(asked_as, k=min(top_k, NEARBY), mode=mode, products=products or None)
             nearby = tuple(Passage(r, h.chunk.id, h.chunk.text, round(h.score, 6), citation_of(h.chunk))
                            for r, h in enumerate(near, 1))
             return Answer(**base, passages=(), sentences=(), confident=False, note=refusal, nearby=nearby,
                           timings_ms={"retrieve": 0.0, "answer": _ms(started)})
-        versions = (tuple(v for v in in_span if not wanted or any(version_matches(v, w) for w in wanted))
-                    if span is not None else wanted)
         # The question is the query, a release it names included (overview passages name their
         # release: "how many commits went into 2.14"); the release filter does the restricting.
         topic = asked_as
@@ -195,8 +183,9 @@ class Engine:
             hits = self._reranked(topic, hits, dense)
         earliest_release = None
         if shape.name == "which" and hits:
-            hits, earliest_release = self._earliest_first(shape.topic or topic, hits, dense, asked_kind(rest), topic)
-        digest = self._digest(shape, hits, versions, products, kinds, span, dense, topic)
+            hits, earliest_release = self.release_answers.earliest_first(shape.topic or topic, hits, dense,
+                                                                         asked_kind(rest), topic)
+        digest = self.release_answers.digest(shape, hits, versions, products, kinds, span, dense, topic)
         retrieved = time.perf_counter()
         candidates = score_sentences(topic, [h.chunk.text for h in hits[:PASSAGES]], **self._scoring(topic, dense))
         sentences, confident = pick(candidates, CONFIDENT[mode], howto=is_howto(text))
@@ -231,59 +220,12 @@ class Engine:
         question ``query`` (already encoded for retrieval: no other text meets the model)."""
         return item_scores(topic, entries, **self._scoring(query, dense))
 
-    def _earliest_first(self, topic: str, hits: list[Hit], dense: bool, kind: str | None,
-                        query: str) -> tuple[list[Hit], str | None]:
-        """Put first the passage holding the item of the earliest release that states the fact
-        (``itemscore.earliest``: judged on items, not on whichever passage ranked first)."""
-        entries = entries_of(h.chunk for h in hits)
-        items = self._item_scores(topic, entries, dense, query)
-        retrieved = {h.chunk.id: h.score for h in hits}
-        # the item's own score, and a share of its passage's retrieval score (each relative to the best)
-        scores = passage_evidence([retrieved[e.chunk.id] for e in entries], items, ITEM_RETRIEVAL_WEIGHT)
-        at = earliest(entries, scores, kind)
-        if at is None:
-            return hits, None
-        version = entries[at].chunk.version
-        # of that release, the passage with the best evidence goes first (``_evidence``)
-        evidence = self._evidence(query, hits)
-        first = max((i for i, h in enumerate(hits) if h.chunk.version == version), key=lambda i: (evidence[i], -i))
-        return [hits[first]] + hits[:first] + hits[first + 1 :], version
-
     def _evidence(self, question: str, hits: list[Hit]) -> list[float]:
         """Each passage's evidence (``evidence.passage_evidence``) for ``question``."""
         cover = coverage_scorer(tokenize(question), self.searcher.idf)
         coverage = [max((cover(self._sentence_terms(s.text)) for s in self._split(h.chunk.text)), default=0.0)
                     for h in hits]
         return passage_evidence([h.score for h in hits], coverage)
-
-    def _digest(self, shape: Shape, hits: list[Hit], versions: Sequence[str], products: Sequence[str],
-                kinds: Sequence[str], span: ReleaseRange | None, dense: bool, query: str) -> Digest | None:
-        """The digest a release question gets: one release, an upgrade or range, a feature's history."""
-        wanted_kinds = tuple(kinds) or shape.kinds
-        if shape.name == "upgrade" and not kinds and set(shape.kinds) <= {"removed", "deprecated"}:
-            wanted_kinds = ()  # "any breaking changes?": what an upgrade leads with anyway, and what changed
-        if shape.name == "release":
-            held = self.catalogue.matching(versions, products)
-            entries = entries_of(self.catalogue.chunks_of(held, products))
-            scores = self._item_scores(shape.topic, entries, dense, query) if shape.topic else ()
-            return release_digest(entries, wanted_kinds, asked=versions[0] if versions else None, topic=shape.topic,
-                                  scores=scores)
-        whole = None
-        if shape.name in ("upgrade", "range"):
-            build = upgrade_digest if shape.name == "upgrade" else range_digest
-            whole = build(entries_of(self.catalogue.chunks_of(versions, products)), span, wanted_kinds)
-            if not shape.topic:
-                return whole
-        if shape.name in ("upgrade", "range", "history"):
-            # a range's items are all scored (cheap: their sentence vectors are stored); a history
-            # looks at what retrieval found across the corpus
-            chunks = self.catalogue.chunks_of(versions, products)[:RANGE_CHUNKS] if whole is not None else ()
-            entries = entries_of(chunks or [h.chunk for h in hits])
-            found = topic_digest(shape.name, entries, self._item_scores(shape.topic, entries, dense, query),
-                                 shape.topic, span, tuple(kinds) if shape.name == "upgrade" else wanted_kinds)
-            # words that named no topic after all ("bumping textual 5.0 -> 7.0"): the range's digest
-            return whole if whole is not None and not found.items else found
-        return None
 
 
 def _kinds(kinds: Sequence[str]) -> tuple[str, ...]:

@@ -177,7 +177,8 @@ def _resolve(previous: Turn | None, question: str, known: tuple[str, ...], produ
     """``resolve`` without an explicit release filter."""
     q = " ".join(str(question).split())
     if find_range(q, known, products) is not None:  # "from 1.10 to 2.0": its own releases, asked as typed
-        return FollowUp(question, q, ())
+        named = find_releases(q, known=known, products=products).products
+        return FollowUp(question, q, (), products=() if named or previous is None else previous.products)
     parsed = find_releases(q, known=known, products=products)
     if not q or parsed.bad_filters:
         return FollowUp(question, q, parsed.releases)

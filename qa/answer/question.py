@@ -50,7 +50,7 @@ def check_question(question: str) -> str:
 _NUM = r"(\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc)\d+)?)"
 RELEASE_NUMBER = _NUM  # a release as questions write it: 2.13, 2.13.1, 3.0rc1 (one group)
 # a number followed by a unit or a multiplier is a quantity, not a release ("2.5x", "2.5 GHz")
-_NOT_A_QUANTITY = (
+NOT_A_QUANTITY = (
     r"(?![\w.%]|\.\d|\s*(?:x|times|ms|s|secs?|seconds|[kmgt]i?b|[kmg]?hz|b|bn|m|k|w|fps|tflops|%)(?!\w))"
 )
 _INLINE = re.compile(r"(?<!\S)release:(\S*)", re.IGNORECASE)
@@ -62,11 +62,11 @@ _PREPOSITION = re.compile(
     r"\b(?:in|into|for|since|from|to|after|before|until|till|through|by|at|as\s+of|of|between|and|vs\.?|versus"
     r"|on|with|about|does|did|do|is|was|will|has|had)\s+(?:the\s+)?"
     + _NUM
-    + _NOT_A_QUANTITY,
+    + NOT_A_QUANTITY,
     re.IGNORECASE,
 )
 _BEFORE_WORD = re.compile(r"(?<![\w.])v?" + _NUM + r"\s+(?:release|version)s?\b", re.IGNORECASE)  # "the 2.13 release"
-_LEADING = re.compile(r"^\s*v?" + _NUM + _NOT_A_QUANTITY, re.IGNORECASE)
+_LEADING = re.compile(r"^\s*v?" + _NUM + NOT_A_QUANTITY, re.IGNORECASE)
 _WHICH_RELEASE = re.compile(
     r"\b(?:which|what)\s+(?:(?P<word>[\w.-]+)\s+)?(?:release|version)s?\b|\bsince when\b|\bwhen\s+(?:did|was|were)\b"
     r"|\bfirst\s+(?:added|introduced|appeared|shipped|supported)\b",
@@ -87,7 +87,7 @@ class ReleaseQuery:
     products: tuple[str, ...] = ()  # products of the corpus the question names, as the corpus spells them
 
 
-def _names(products: tuple[str, ...]) -> set[str]:
+def product_words(products: tuple[str, ...]) -> set[str]:
     """Every word that names one of ``products`` (``corpus.versions.product_names``), lower-cased."""
     return {name for p in products if p for name in product_names(p)}
 
@@ -126,13 +126,13 @@ def foreign_product(question: str, products: tuple[str, ...]) -> str | None:
     known = detect_product(word)  # a known product the word is a name of ("torch" is PyTorch), else None
     if known is None or word.lower() not in product_names(known) or known == "Python":
         return None
-    if known in products or word.lower() in _names(products) or named_products(question, products):
+    if known in products or word.lower() in product_words(products) or named_products(question, products):
         return None
     return known
 
 
 def _product_pattern(products: tuple[str, ...]) -> re.Pattern | None:
-    names = sorted(_names(products), key=len, reverse=True)
+    names = sorted(product_words(products), key=len, reverse=True)
     if not names:
         return None
     alternatives = "|".join(re.escape(n) for n in names)
@@ -216,7 +216,7 @@ def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[st
 def _asks_which_release(question: str, products: tuple[str, ...]) -> bool:
     """"which release added X", "what PyTorch version ...", "since when ...", "when did ...";
     not "what cuDNN version does 2.14 use" (another thing's version)."""
-    names = _names(products)
+    names = product_words(products)
     for m in _WHICH_RELEASE.finditer(question):
         word = (m.group("word") or "").lower()
         of = re.match(r"\s+of\s+([\w.-]+)", question[m.end():])  # "what version of python"

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal, get_args
 
-from .question import QUESTION_WORDS, _names
+from .question import QUESTION_WORDS, product_words
 
-SHAPES = ("search", "release", "upgrade", "range", "history", "which")
+ShapeName = Literal["search", "release", "upgrade", "range", "history", "which"]
+SHAPES: tuple[str, ...] = get_args(ShapeName)
 
 _UPGRADE = re.compile(
     r"\bbreak(?:s|ing|ages?)?\b|\bincompatib|\bwhat\s+(?:do|should|must|would)\s+i\s+(?:need\s+to\s+|have\s+to\s+)?"
@@ -85,9 +87,13 @@ class Shape:
     ``name`` is one of SHAPES; ``topic`` the words left once the shared ones are gone (empty
     for an overview); ``kinds`` the kinds of change it names ("what was removed in 2.0")."""
 
-    name: str
+    name: ShapeName
     topic: str = ""
     kinds: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.name not in SHAPES:
+            raise ValueError(f"shape must be one of {', '.join(SHAPES)}, not {self.name!r}")
 
 
 # "in my test suite", "to our code": where the change lands, not what it is about.
@@ -98,7 +104,7 @@ _WHERE = re.compile(r"\b(?:in|to|for|of|on|with)\s+(?:my|our|the|your)\s+(?:own\
 def topic_of(text: str, products: tuple[str, ...]) -> str:
     """The words of ``text`` that say what it is about: not release numbers, product names or
     the words every release question shares."""
-    names = _names(products)
+    names = product_words(products)
     words = []
     text = _WHERE.sub(" ", text)
     for word in _WORD.findall(text):

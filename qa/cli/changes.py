@@ -20,11 +20,12 @@ from .common import open_service, release_range
 @index_option
 @model_option
 def changes_cmd(args, kinds, topic, as_json, fmt, mode, no_update, corpus_paths, index_dir, model_path) -> None:
-    """What changed after release FROM up to and including TO (of PRODUCT, in a corpus of several).
+    """What changed after release FROM up to and including TO (of PRODUCT, needed in a corpus of several).
 
     Without --kind and --topic: the breaking, removed and deprecated items of every release in
     the range, oldest release first, with a count of each release's other changes. With
-    --kind: the items of those kinds. With --topic: the range's items on that topic.
+    --kind: the items of those kinds. With --topic: the range's items on that topic. A range
+    the corpus does not hold is said (exit 0, as ask does).
 
     \b
     Examples:
@@ -35,7 +36,7 @@ def changes_cmd(args, kinds, topic, as_json, fmt, mode, no_update, corpus_paths,
     if len(args) not in (2, 3):
         raise click.UsageError(f"expected [PRODUCT] FROM TO, got {len(args)} argument(s): {' '.join(args)}")
     product = args[0] if len(args) == 3 else None
-    span = release_range(args[-2], args[-1])
+    span = release_range(args[-2], args[-1], names=("FROM", "TO"))
     service = open_service(corpus_paths, index_dir, model_path, no_update, dense=mode != "bm25")
     answer = service.changes(span, product, kinds=kinds, topic=topic, mode=mode)
     if as_json:
@@ -58,8 +59,6 @@ def changes_cmd(args, kinds, topic, as_json, fmt, mode, no_update, corpus_paths,
         out.print(Text(safe(answer.note), style="yellow"))
     if answer.digest is not None and answer.digest.releases:
         render_digest(answer.digest, out)
-    if not answer.digest or not answer.digest.items:
-        raise SystemExit(1 if answer.passages == () and not answer.digest else 0)
 
 
 COMMANDS = [changes_cmd]

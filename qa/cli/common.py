@@ -88,23 +88,24 @@ no_update_option = click.option("--no-update", is_flag=True,
                                 help="Fail instead of rebuilding a missing or stale index.")
 
 
-def release_range(since: str | None, until: str | None):
-    """``--since``/``--until`` as a ``qa.model.ReleaseRange`` (None when neither is given);
-    click's usage error names a value that is no release."""
+def release_range(since: str | None, until: str | None, names: tuple[str, str] = ("--since", "--until")):
+    """``--since``/``--until`` (or ``changes``' FROM and TO, named by ``names``) as a
+    ``qa.model.ReleaseRange``, None when neither is given; click's usage error names a value
+    that is no release, or a range that runs backwards."""
     if since is None and until is None:
         return None
-    from ..answer.question import release_name
+    from ..answer.question import RELEASE_NUMBER, release_name
     from ..model import ReleaseRange
 
-    for option, value in (("--since", since), ("--until", until)):
-        if value is not None and not re.fullmatch(r"v?\d+(?:\.\d+)*(?:[-.]?(?:a|b|rc|alpha|beta|dev|post)\.?\d*)?",
-                                                  value.strip(), re.IGNORECASE):
-            raise click.BadParameter(f"{value!r} is not a release; write it like 2.14 or 1.10.2",
-                                     param_hint=f"'{option}'")
-    span = ReleaseRange(release_name(since.strip()) if since else None, release_name(until.strip()) if until else None)
+    for name, value in zip(names, (since, until)):
+        if value is not None and not re.fullmatch(r"v?" + RELEASE_NUMBER, value.strip(), re.IGNORECASE):
+            raise click.BadParameter(f"{value!r} is not a release; write it like 2.14, 1.10.2 or 3.0rc1",
+                                     param_hint=f"'{name}'")
+    since, until = (release_name(v.strip()).lower() if v else None for v in (since, until))
+    span = ReleaseRange.between(since, until) if since and until else ReleaseRange(since, until)
     if span.empty():
-        raise click.BadParameter(f"--until {until} is not after --since {since}; give the older release first",
-                                 param_hint="'--since'")
+        raise click.BadParameter(f"{names[1]} {until} is not after {names[0]} {since}; give the older release first",
+                                 param_hint=f"'{names[0]}'")
     return span
 
 

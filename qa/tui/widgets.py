@@ -13,13 +13,12 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Input, LoadingIndicator, Static
 
-from .. import cite, digest_text
-from ..model import Answer, Digest, DigestItem, Passage
+from .. import cite
+from ..model import Answer, Passage
 from ..text import safe
 
 BAR_CELLS = 8
 PREVIEW_CHARS = 160
-DIGEST_ROWS = 40  # items of a digest shown on a card; the CLI and --json give them all
 
 
 def score_bar(score: float, best: float) -> str:
@@ -145,59 +144,6 @@ class PassageItem(Static, can_focus=True):
         self.notify(f"Copied the text of passage [{self.passage.rank}]", markup=False)
 
 
-class DigestRow(Static, can_focus=True):
-    """One item of a digest: its words and file:lines; Enter (or a click) opens it in its section."""
-
-    BINDINGS = [
-        Binding("enter", "open", "Open item"),
-        Binding("c", "copy_citation", "Copy citation"),
-    ]
-
-    def __init__(self, item: DigestItem, number: int, question: str) -> None:
-        self.item = item
-        self.number = number
-        self.question = question
-        lines, more = digest_text.item_lines(item, 2)
-        words = " ".join(lines) + (" …" if more else "")
-        super().__init__(Content.assemble(("• ", "$accent"), (preview(words), ""), "  ",
-                                          (safe(cite.location(item.citation)), "$success")))
-
-    def action_open(self) -> None:
-        self.post_message(PassageItem.Opened(self.item.as_passage(self.number), self.question, (self.item.text,)))
-
-    def on_click(self) -> None:
-        self.action_open()
-
-    def action_copy_citation(self) -> None:
-        self.app.copy_to_clipboard(cite.plain(self.item.citation))
-        self.notify("Copied the citation of the item", markup=False)
-
-
-def digest_widgets(digest: Digest, question: str) -> list:
-    """A digest on a card: its title, a heading a release, the kind of each run of items, a row an item."""
-    shown: list = [Static(Content.styled(safe(digest_text.title(digest)), "bold $success"), classes="digest-title")]
-    count = 0
-    for r in digest.releases:
-        if count >= DIGEST_ROWS:
-            break
-        shown.append(Static(Content.styled(safe(digest_text.release_title(r)), "bold $accent"), classes="digest-release"))
-        for group in digest_text.groups(r):
-            if count >= DIGEST_ROWS:
-                break
-            shown.append(Static(Content.styled(safe(group.title), "bold"), classes="digest-kind"))
-            for item in group.items[: DIGEST_ROWS - count]:
-                count += 1
-                shown.append(DigestRow(item, count, question))
-        rest = digest_text.omitted(r)
-        if rest:
-            shown.append(Static(Content.styled(safe(rest), "$text-muted"), classes="digest-more"))
-    left = len(digest.items) - count
-    if left > 0:
-        shown.append(Static(Content.styled(f"… {left} more items: relnotes ask --json lists them all", "$text-muted"),
-                            classes="digest-more"))
-    return shown
-
-
 class AnswerCard(Vertical):
     """The answer to one question: pending while the engine works, then the answer and its passages."""
 
@@ -236,6 +182,8 @@ class AnswerCard(Vertical):
         if answer.note:
             shown.append(Static(Content.styled(safe(answer.note), "$warning"), classes="note"))
         if answer.digest is not None and answer.digest.releases:
+            from .digest import digest_widgets
+
             shown += digest_widgets(answer.digest, answer.question)
         if answer.nearby:
             shown.append(Static(Content.styled("Nearest passages, not an answer:", "$text-muted"), classes="note"))

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from qa.answer.question import find_releases
-from qa.answer.ranges import find_range, inline_range
+from qa.answer.ranges import find_range
+from qa.errors import BadQuestion
 from qa.answer.shapes import kinds_named, shape_of, topic_of
 from qa.model import ReleaseRange
 
@@ -32,6 +33,8 @@ PRODUCTS = ("pydantic", "Rust", "httpx", "PyTorch")
     ("we're stuck on pydantic 1.10, anything that'll break if we jump to 2.0?", "1.10", "2.0", True),
     ("we pinned 2.9, what breaks if we move to 2.14?", "2.9", "2.14", True),
     ("From V1.10 To V2.0", "1.10", "2.0", True),
+    ("what changed in pydantic after 1.10 but before 2.0?", "1.10", "2.0", False),  # both bounds, apart
+    ("since 0.24 and before 0.28", "0.24", "0.28", False),
 ])
 def test_ranges(question: str, since: str | None, until: str | None, inclusive: bool) -> None:
     found = find_range(question, KNOWN, PRODUCTS)
@@ -51,6 +54,9 @@ def test_ranges(question: str, since: str | None, until: str | None, inclusive: 
     "from 2.14 to 2.9",  # backwards: two releases, no range
     "we use python 3.8, can we move to 3.12?",  # no release of the corpus
     "what changed in 2.14 and 2.13",
+    "I am on python 2.8 and want to upgrade pydantic to 2.0, what breaks?",  # Python's version, not a bound
+    "does pydantic 2.0 work with python 2.10 up to 2.13?",
+    "cuda 2.9 to 2.13 upgrade",
 ])
 def test_not_ranges(question: str) -> None:
     assert find_range(question, KNOWN, PRODUCTS) is None
@@ -68,7 +74,6 @@ def test_range_membership_and_series() -> None:
     assert ReleaseRange("0.20", None, since_inclusive=True).contains("0.20.0")
     assert not ReleaseRange("0.20", None).contains("0.20.0")
     assert ReleaseRange("0.20", None, since_inclusive=True).describe() == "from 0.20"
-    assert inline_range("2.10..2.14") == ReleaseRange("2.10", "2.14") and inline_range("2.10") is None
     with pytest.raises(ValueError):
         ReleaseRange(None, None)
 
@@ -114,3 +119,18 @@ def test_kinds_named_and_topics() -> None:
     assert kinds_named("anything I need to fix or remove?") == ()  # what the person must do
     assert topic_of("pytest 8.2.0 release notes pls", ("pytest",)) == "8.2.0"
     assert topic_of("what do I need to update in my code", ()) == ""
+
+
+def test_an_upgrade_inside_one_series() -> None:
+    found = find_range("what changed in pydantic from 2.0 to 2.0.3?", KNOWN + ("2.0.3",), PRODUCTS)
+    assert found.range == ReleaseRange("2.0.0", "2.0.3") and found.range.contains("2.0.1")
+    assert not found.range.contains("2.0") and ReleaseRange.between("1.10", "2.0") == ReleaseRange("1.10", "2.0")
+
+
+@pytest.mark.parametrize(("question", "message"), [
+    ("flask release:2.0..1.0", "'release:2.0..1.0' runs backwards; write the older release first"),
+    ("release:0.1..0.2 and release:0.20..0.22", "'release:0.20..0.22' is a second range"),
+])
+def test_bad_inline_ranges(question: str, message: str) -> None:
+    with pytest.raises(BadQuestion, match=message):
+        find_range(question, KNOWN, PRODUCTS)

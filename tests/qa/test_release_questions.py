@@ -165,8 +165,8 @@ def test_the_digest_in_json_and_markdown(engine: Engine) -> None:
     assert "#### gadget 3\\.1\\.0\\: 3 items" in report and "CHANGES\\.rst\\:6\\-6" in report and "\n**\n" not in report
 
 
-def run(*args: str):
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+def run(*args: str, stdin: str | None = None):
+    return CliRunner().invoke(cli, list(args), input=stdin, catch_exceptions=False)
 
 
 def test_relnotes_changes_prints_the_upgrade_digest(tmp_path: Path, fake_model) -> None:
@@ -191,7 +191,7 @@ def test_relnotes_changes_prints_the_upgrade_digest(tmp_path: Path, fake_model) 
     (["changes", "1.0"], 2, "expected [PRODUCT] FROM TO"),
     (["changes", "nope", "1.0", "2.0"], 1, "The corpus holds no product 'nope'; it has: gadget, widgetlib"),
     (["changes", "widgetlib", "one", "2.0"], 2, "'one' is not a release"),
-    (["changes", "widgetlib", "2.0", "1.0"], 2, "is not after --since"),
+    (["changes", "widgetlib", "2.0", "1.0"], 2, "TO 1.0 is not after FROM 2.0"),
 ])
 def test_relnotes_changes_bad_arguments(tmp_path: Path, fake_model, args, code, needle) -> None:
     result = CliRunner().invoke(cli, [*args, *CORPUS_ARGS, "--index", str(tmp_path / "idx"), "--mode", "bm25"])
@@ -217,3 +217,46 @@ def test_a_range_in_a_conversation_is_no_release_filter(engine: Engine) -> None:
     assert follow.releases == () and not follow.inherited  # the bounds are no release filter (the chat's chip)
     assert answer.range == ReleaseRange("1.0", "2.0") and answer.releases == ()
     assert [r.version for r in answer.digest.releases] == ["1.2.0", "2.0.0"]
+
+
+def test_a_release_named_outside_the_range_is_said(engine: Engine) -> None:
+    answer = engine.ask("what breaks", mode="bm25", releases=["2.1"], span=ReleaseRange("1.0", "2.0"),
+                        products=["widgetlib"])
+    assert answer.note == ("No release 2.1 is after 1.0 up to 2.0; ask about the range or about the release, "
+                           "not both.") and answer.passages == () and answer.digest is None
+
+
+def test_a_topic_no_item_is_about_says_so_above_the_ranges_digest(engine: Engine) -> None:
+    answer = engine.ask("what changed in the kitty keyboard protocol between widgetlib 1.0 and 2.0?", mode="bm25")
+    assert answer.digest.note.startswith("No item after 1.0 up to 2.0 is about 'kitty keyboard protocol'")
+    assert [r.version for r in answer.digest.releases] == ["1.2.0", "1.5.0", "2.0.0"]
+
+
+def test_a_long_range_shows_few_items_a_release_and_no_empty_one(engine: Engine) -> None:
+    answer = engine.ask("what changed in widgetlib since 1.0", mode="bm25")
+    assert all(r.items for r in answer.digest.releases)
+
+
+def test_after_a_range_question_no_release_filter_is_left_and_the_product_stays(engine: Engine) -> None:
+    from qa.service import Conversation
+
+    talk = Conversation(engine)
+    talk.ask("what changed in widgetlib 2.1.0?", mode="bm25")
+    assert talk.releases == ("2.1.0",)
+    follow, answer = talk.ask("what breaks if I upgrade from 1.0 to 2.0?", mode="bm25")
+    assert talk.releases == () and answer.range is not None
+    again, _ = talk.ask("what breaks in gadget from 2.0 to 3.1?", mode="bm25")
+    assert again.products == ()  # this one names its product
+
+
+def test_the_digest_on_one_csv_cell_and_changes_needs_a_product(tmp_path: Path, fake_model) -> None:
+    index = ["--index", str(tmp_path / "idx")]
+    out = run("batch", "-", "--format", "csv", *CORPUS_ARGS, *index, "--mode", "bm25",
+              stdin="what changed in gadget 3.1.0?\n").stdout
+    assert "gadget 3.1.0: - Drop support for Python 3.8." in out
+    both = CliRunner().invoke(cli, ["changes", "1.0", "2.0", *CORPUS_ARGS, *index, "--mode", "bm25"])
+    assert both.exit_code == 1 and "holds several products (gadget, widgetlib); name one" in both.output
+    refused = [CliRunner().invoke(cli, ["changes", "gadget", "5.0", "6.0", *CORPUS_ARGS, *index, "--mode", "bm25", *f])
+               for f in ([], ["--json"], ["--format", "markdown"])]
+    assert [r.exit_code for r in refused] == [0, 0, 0]
+    assert all("The corpus holds no release of gadget after 5" in r.output for r in refused)

@@ -11,7 +11,8 @@ from index.errors import IndexCorrupt
 from qa.history import History
 from qa.tui.app import ChatApp, make_app
 from qa.tui.screens import ErrorScreen, HelpScreen, PassageScreen, ReleasePicker
-from qa.tui.widgets import AnswerCard, DigestRow, FilterChip, PassageItem, QuestionBubble, QuestionInput, StatusBar
+from qa.tui.digest import DigestRow
+from qa.tui.widgets import AnswerCard, FilterChip, PassageItem, QuestionBubble, QuestionInput, StatusBar
 from tests.support.tui_fakes import FakeBackend
 
 SIZE = (100, 30)

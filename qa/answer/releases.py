@@ -1,0 +1,100 @@
+"""What a release question gets besides passages: its scope (the releases a range or release
+names, or why the corpus cannot answer), its digest, and for "which release" the passage of the
+earliest release whose item states the fact. The engine calls these; they call back for scores.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Callable, Sequence
+
+from corpus.versions import version_matches
+from index import Hit
+
+from ..model import Digest, ReleaseRange
+from .catalogue import Catalogue
+from .digest import Entry, entries_of, range_digest, release_digest, topic_digest, upgrade_digest
+from .evidence import passage_evidence
+from .itemscore import earliest
+from .shapes import Shape
+
+# Which release: an item's evidence is 0.7 its own score, 0.3 its passage's retrieval score. Items
+# alone picked early mentions on Rust's notes (changelogs-blind which-release hybrid MRR 0.85 ->
+# 0.70); 0.5 lost bm25's "when did textual add the Kitty key protocol"; 0.3 is at or above the
+# passage-judged engine on every which-release set but zoo bm25 (0.703 -> 0.697): docs/measurements.md.
+ITEM_RETRIEVAL_WEIGHT = 0.3
+RANGE_CHUNKS = 5_000  # chunks of a range whose items a topic question scores
+
+ItemScores = Callable[[str, Sequence[Entry], bool, str], list[float]]  # (topic, entries, dense, query)
+Evidence = Callable[[str, list[Hit]], list[float]]  # (question, hits) -> each passage's evidence
+
+
+class ReleaseAnswers:
+    """Scopes, digests and which-release over one corpus's catalogue."""
+
+    def __init__(self, catalogue: Catalogue, item_scores: ItemScores, evidence: Evidence) -> None:
+        self.catalogue = catalogue
+        self.item_scores = item_scores
+        self.evidence = evidence
+
+    def scope(self, wanted: Sequence[str], span: ReleaseRange | None,
+              products: Sequence[str]) -> tuple[tuple[str, ...], str | None]:
+        """The releases to search (() for all) and, when nothing can answer, why: a range that
+        holds no release, or releases named outside the range ("--since 1.1 --until 2.0 --release 3.0")."""
+        if span is None:
+            return tuple(wanted), None
+        held = self.catalogue.in_range(span, products)
+        if not held:
+            return (), self.catalogue.range_note(span, products)
+        versions = tuple(v for v in held if not wanted or any(version_matches(v, w) for w in wanted))
+        if not versions:
+            return (), (f"No release {', '.join(wanted)} is {span.describe()}; "
+                        "ask about the range or about the release, not both.")
+        return versions, None
+
+    def earliest_first(self, topic: str, hits: list[Hit], dense: bool, kind: str | None,
+                       query: str) -> tuple[list[Hit], str | None]:
+        """Put first the passage of the earliest release whose item states the fact
+        (``itemscore.earliest``: judged on items, not on whichever passage ranked first)."""
+        entries = entries_of(h.chunk for h in hits)
+        items = self.item_scores(topic, entries, dense, query)
+        retrieved = {h.chunk.id: h.score for h in hits}
+        scores = passage_evidence([retrieved[e.chunk.id] for e in entries], items, ITEM_RETRIEVAL_WEIGHT)
+        at = earliest(entries, scores, kind)
+        if at is None:
+            return hits, None
+        version = entries[at].chunk.version
+        evidence = self.evidence(query, hits)  # of that release, the passage with the best evidence goes first
+        first = max((i for i, h in enumerate(hits) if h.chunk.version == version), key=lambda i: (evidence[i], -i))
+        return [hits[first]] + hits[:first] + hits[first + 1 :], version
+
+    def digest(self, shape: Shape, hits: list[Hit], versions: Sequence[str], products: Sequence[str],
+               kinds: Sequence[str], span: ReleaseRange | None, dense: bool, query: str) -> Digest | None:
+        """The digest a release question gets: one release, an upgrade or range, a feature's history."""
+        wanted_kinds = tuple(kinds) or shape.kinds
+        if shape.name == "upgrade" and not kinds and set(shape.kinds) <= {"removed", "deprecated"}:
+            wanted_kinds = ()  # "any breaking changes?": what an upgrade leads with anyway, and what changed
+        if shape.name == "release":
+            held = self.catalogue.matching(versions, products)
+            entries = entries_of(self.catalogue.chunks_of(held, products))
+            scores = self.item_scores(shape.topic, entries, dense, query) if shape.topic else ()
+            return release_digest(entries, wanted_kinds, asked=versions[0] if versions else None, topic=shape.topic,
+                                  scores=scores)
+        whole = None
+        if shape.name in ("upgrade", "range"):
+            build = upgrade_digest if shape.name == "upgrade" else range_digest
+            whole = build(entries_of(self.catalogue.chunks_of(versions, products)), span, wanted_kinds)
+            if not shape.topic:
+                return whole
+        if shape.name not in ("upgrade", "range", "history"):
+            return None
+        # a range's items are all scored (cheap: their sentence vectors are stored); a history
+        # looks at what retrieval found across the corpus
+        chunks = self.catalogue.chunks_of(versions, products)[:RANGE_CHUNKS] if whole is not None else ()
+        entries = entries_of(chunks or [h.chunk for h in hits])
+        found = topic_digest(shape.name, entries, self.item_scores(shape.topic, entries, dense, query),
+                             shape.topic, span, tuple(kinds) if shape.name == "upgrade" else wanted_kinds)
+        if whole is not None and not found.items:  # no item on the topic: say so, then the range's digest
+            note = f"No item {span.describe()} is about {shape.topic!r}; the range's digest follows."
+            return replace(whole, note=" ".join(filter(None, [note, whole.note])))
+        return found
