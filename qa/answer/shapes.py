@@ -20,7 +20,7 @@ ShapeName = Literal["search", "release", "upgrade", "range", "history", "which"]
 SHAPES: tuple[str, ...] = get_args(ShapeName)
 
 _UPGRADE = re.compile(
-    r"\bbreak(?:s|ing|ages?)?\b|\bincompatib|\bwhat\s+(?:do|should|must|would)\s+i\s+(?:need\s+to\s+|have\s+to\s+)?"
+    r"\bbr(?:eak(?:s|ing|ages?)?|oke|oken)\b|\bincompatib|\bsafe\s+(?:bump|upgrade|update|move|jump)\b|\bwhat\s+(?:do|should|must|would)\s+i\s+(?:need\s+to\s+|have\s+to\s+)?"
     r"(?:change|update|fix|do|watch)|\bneed\s+to\s+change\b|\bsafe\s+to\s+(?:upgrade|update|move)\b|\bmigrat"
     r"|\bupgrad|\bwatch\s+out\b|\bgotchas?\b|\bneed\s+to\s+(?:change|update|fix|do|know|watch)\b|\bhave\s+to\s+change\b"
     r"|\b(?:going|moving|jump(?:ing)?|switch(?:ing)?|bump(?:ing)?)\s+(?:\w+\s+)?(?:from|to)\b|\bremov|\bdeprecat",
@@ -54,7 +54,7 @@ _SHARED = frozenset(
     "change changes changed changing new release releases released notes note changelog changelogs version versions "
     "summary summarise summarize highlights highlight list show tell give overview happened went go goes "
     "upgrade upgrades upgrading upgraded update updating move moving migrate migrating migration "
-    "break breaks breaking broke breakage breakages incompatible incompatibility incompatibilities need needs "
+    "break breaks breaking broke broken breakage breakages incompatible incompatibility incompatibilities need needs "
     "safe watch out gotcha gotchas know major minor patch latest newest "
     "history evolution timeline over time across years first earliest "
     "removed removal removals remove dropped drop deprecated deprecation deprecations fixed fixes fix bug bugs "

@@ -98,6 +98,8 @@ def shape(question: str, known=KNOWN, products=PRODUCTS):
     ("is it safe to upgrade from 2.9 to 2.14?", "upgrade", ""),
     ("going from 2.9 to 2.14, anything I need to fix in my test suite?", "upgrade", ""),
     ("what changed between 2.9 and 2.14", "range", ""),
+    ("pytorch 2.9 -> 2.14, what broke?", "upgrade", ""),
+    ("is 2.9 -> 2.14 a safe bump?", "upgrade", ""),
     ("what changed in cargo's lockfile handling between 1.70 and 1.80", "range", "cargo's lockfile handling"),
     ("history of FlexAttention", "history", "FlexAttention"),
     ("how has torch.compile changed over time?", "history", "torch.compile"),
