@@ -17,7 +17,7 @@ from .errors import (
 )
 from .inputs import CorpusInput, as_input
 from .model import Chunk, Document, Section
-from .pipeline import Corpus, LoadedDocument, load_chunks, load_corpus
+from .pipeline import Corpus, LoadedDocument, check_corpus, load_chunks, load_corpus
 from .readers import bundled_paths
 from .sections import chrome_lines, parse_sections, releases
 from .versions import detect_product, parse_version, version_key, version_matches
@@ -43,6 +43,7 @@ __all__ = [
     "UnreadableFile",
     "as_input",
     "bundled_paths",
+    "check_corpus",
     "chrome_lines",
     "chunk_sections",
     "detect_product",

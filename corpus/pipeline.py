@@ -67,3 +67,17 @@ def load_chunks(
         CorpusError: as :func:`corpus.load_documents`.
     """
     return load_corpus(paths, skip_bad=skip_bad, on_skip=on_skip).chunks
+
+
+def check_corpus(paths: Sequence[Path] | None) -> None:
+    """Check that every corpus path exists and holds release notes in a supported format, without
+    reading them (the chat checks this before its window opens).
+
+    Raises:
+        CorpusError: a path does not exist, cannot be read or holds no supported file.
+    """
+    from .inputs import as_input
+    from .readers import discover
+
+    if paths:
+        discover([as_input(p).path for p in paths])

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from .answer.followup import FollowUp, Turn, resolve
+from .answer.question import find_releases
 from .errors import BadQuestion
 from .model import Answer, Passage, ReleaseRange
 
@@ -217,8 +218,10 @@ class Conversation:
     """The follow-up state of one person's questions: the previous turn and the release filter in force.
 
     The chat and ``relnotes ask --follow-up`` read a follow-up the same way: the filter (the
-    chat's chip, or the previous question's releases) is what a question naming no release
-    inherits (``answer.followup.resolve``); an explicit ``releases`` replaces it.
+    chat's chip) is the previous question's releases, which a follow-up naming none inherits
+    (``answer.followup.resolve``), or one the person set (``pinned``: the chat's picker or
+    ``--release``), which every question naming no release of its own is asked under until
+    cleared; an explicit ``releases`` replaces it.
     """
 
     def __init__(self, service, turn: Turn | None = None, releases: Sequence[str] | None = None) -> None:
@@ -230,13 +233,17 @@ class Conversation:
         self.service = service
         self.turn = turn
         self.releases: tuple[str, ...] = tuple(releases if releases is not None else (turn.releases if turn else ()))
+        self.pinned = releases is not None and bool(self.releases)  # set by the person, not by a question
 
     def resolve(self, question: str, releases: Sequence[str] = ()) -> FollowUp:
         """``question`` read against the previous turn and the filter in force (nothing is asked yet)."""
         previous = self.turn if self.turn is not None else Turn("", "", self.releases)
         if previous.releases != self.releases:
             previous = replace(previous, releases=self.releases)
-        return resolve(previous, question, self.service.releases, self.service.products, releases)
+        known, products = self.service.releases, self.service.products
+        if not releases and self.pinned and not find_releases(question, known, products).releases:
+            releases = self.releases  # the person's filter applies to every question naming no release
+        return resolve(previous, question, known, products, releases)
 
     def ask(self, question: str, top_k: int = 5, mode: str = "hybrid",
             releases: Sequence[str] = (), kinds: Sequence[str] = (),
@@ -254,21 +261,28 @@ class Conversation:
 
     def answered(self, answer: Answer) -> tuple[str, ...]:
         """Make ``answer`` the previous turn: the releases it was asked about that the corpus holds
-        become the filter; a question that named none (a which-release question) keeps it.
+        become the filter, unless the person set one (it stays until cleared); a which-release
+        question keeps the filter; a question with a topic of its own and no release ends it.
 
         Returns:
             The releases of the answer the corpus holds (fewer than asked: say which are not).
         """
         held = tuple(r for r in answer.releases if self.service.held(r, answer.products))
         self.turn = Turn(answer.question, answer.asked_as, held, tuple(answer.products))
-        if held or answer.releases or answer.range is not None:  # a range names its own releases: no filter
-            self.releases = held
-        elif self.releases:
+        if self.pinned:
             self.turn = replace(self.turn, releases=self.releases)
+        elif held or answer.releases or answer.range is not None:  # a range names its own releases: no filter
+            self.releases = held
+        elif self.releases and getattr(answer, "shape", "search") == "which":
+            self.turn = replace(self.turn, releases=self.releases)
+        else:
+            self.releases = ()
         return held
 
     def set_releases(self, releases: Sequence[str]) -> None:
-        """Put a release filter in force (the chat's F4 picker; () clears it)."""
+        """Put a release filter in force (the chat's F4 picker; () clears it): it applies to
+        every question naming no release of its own until cleared."""
         self.releases = tuple(releases)
+        self.pinned = bool(self.releases)
         if self.turn is not None:
             self.turn = replace(self.turn, releases=self.releases)

@@ -7,17 +7,21 @@ chat and ``relnotes ask --follow-up`` read a follow-up the same way::
     follow = resolve(turn, text, engine.releases, engine.products)
     answer = engine.ask(follow.text, releases=follow.releases, typed=text)  # typed: optional
 
-``follow.chip`` is ``"release: 2.13"`` when the release filter came from the previous question
-(show it as a removable chip); ``follow.cleared()`` is the same follow-up without it. With
+``follow.chip`` is ``"release 2.13, kept from the previous question"`` when the release filter
+came from the previous question (the card and the CLI say so); ``follow.cleared()`` is the same follow-up without it. With
 ``typed``, ``answer.question`` is what the user typed and ``answer.asked_as`` the question as
 understood: show "asked as: ..." when they differ.
 
 Rules, in order (a "short" question has at most 8 words once its release mentions are removed):
 
 1. Releases. A question naming a release (``in 2.13``, ``v2.13``, ``release:2.13``) keeps its
-   own. Otherwise it inherits the previous question's releases (``inherited``), those the
-   corpus holds only, except a which-release question ("when was that added?"), which asks
-   across all releases. A question with its own topic still inherits (the chip says so).
+   own. A follow-up (rules 2 to 4: no topic of its own, a pronoun, a new subject) or a question
+   that points back ("in that release", "this version") inherits the previous question's
+   releases (``inherited``), those the corpus holds only, except a which-release question
+   ("when was that added?"), which asks across all releases. A question with a topic of its
+   own searches every release: a filter outlives its topic only when the person set it (the
+   chat's picker, ``--release``: ``resolve``'s ``releases``, or a previous turn that is only a
+   filter).
 2. Release only: a short question with no word of its own ("and in 2.13?", "what about 2.9?",
    "2.13?", "and?") asks the previous question again, with its new release:
    "MPS native Metal kernels" + "and in 2.13?" -> "MPS native Metal kernels in 2.13".
@@ -139,8 +143,8 @@ class FollowUp:
 
     @property
     def chip(self) -> str | None:
-        """``"release: 2.13"`` when the filter was inherited (a UI shows it, removable), else None."""
-        return f"release: {', '.join(self.releases)}" if self.inherited else None
+        """``"release 2.13, kept from the previous question"`` when the filter was inherited, else None."""
+        return f"release {', '.join(self.releases)}, kept from the previous question" if self.inherited else None
 
     def cleared(self) -> FollowUp:
         """The same follow-up without its inherited release filter (the chip removed)."""
@@ -171,6 +175,11 @@ def resolve(
     if not releases:
         return follow
     return replace(follow.cleared(), releases=tuple(dict.fromkeys([*releases, *follow.cleared().releases])))
+
+
+def previous_topic_of(previous: Turn | None) -> str:
+    """The previous turn's question ("" for none, or for a turn that is only a filter)."""
+    return previous.asked_as.strip() if previous is not None else ""
 
 
 def _resolve(previous: Turn | None, question: str, known: tuple[str, ...], products: tuple[str, ...]) -> FollowUp:
@@ -209,7 +218,8 @@ def _resolve(previous: Turn | None, question: str, known: tuple[str, ...], produ
         if len(text) > MAX_TEXT:  # a long previous question: ask this one as typed rather than be refused
             how, text = "new", body
     releases, inherited = named, False
-    if not releases and previous is not None and not find_releases(text, known, products).which_release:
+    follows = how != "new" or bool(_RELEASE_REF.search(q)) or not previous_topic_of(previous)
+    if not releases and previous is not None and follows and not find_releases(text, known, products).which_release:
         releases = tuple(r for r in previous.releases if not known or any(version_matches(k, r) for k in known))
         inherited = bool(releases)
     # "pydantic 1.10 sort" then "is it stable now?": still pydantic's, unless this one names a product.

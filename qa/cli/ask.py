@@ -48,7 +48,7 @@ def ask_cmd(question, top_k, mode, releases, since, until, kinds, no_update, cor
     if follow_up:
         follow, answer = talk.ask(question, top_k=top_k, mode=mode, releases=releases, kinds=kinds, span=span)
         if follow.inherited:
-            notice(f"{follow.chip} (from the previous question; name a release or pass --release to change it)")
+            notice(f"{follow.chip} (name a release or pass --release to change it)")
     else:
         answer = service.ask(question, top_k=top_k, mode=mode, releases=releases, kinds=kinds, span=span)
         talk.answered(answer)

@@ -29,6 +29,8 @@ def batch_cmd(source, top_k, mode, releases, since, until, kinds, no_update, cor
 
     span = release_range(since, until)
     name = "stdin" if str(source) == "-" else str(source)
+    if str(source) == "-" and sys.stdin.isatty():
+        notice("Reading questions from the terminal, one a line; end with Ctrl+D (or pass a FILE).")
     try:
         stream = sys.stdin if str(source) == "-" else open(source, encoding="utf-8", newline="")
         with stream:

@@ -35,6 +35,9 @@ def chat_cmd(corpus_paths, index_dir, model_path, mode, top_k, releases, kinds, 
       relnotes chat
       relnotes chat --corpus ~/notes/ --release 2.14
     """
+    from corpus import check_corpus
+
+    check_corpus(corpus_paths)  # a bad --corpus is one line and exit 1, before the window opens
     chat_app(corpus_paths, index_dir, model_path, mode=mode, top_k=top_k, releases=releases, kinds=kinds,
              update=not no_update, export_dir=export_dir).run()
 

@@ -208,6 +208,7 @@ class ChatApp(ChatActions, App):
         which-release question) searches all releases without clearing the chip.
         """
         follow = self.talk.resolve(question)
+        card.kept = follow.chip
         card.asking(follow.text, follow.releases)
         self._answer(seq, question, follow.text, follow.releases, self.top_k, self.mode, card, follow.products)
 

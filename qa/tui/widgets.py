@@ -152,6 +152,7 @@ class AnswerCard(Vertical):
         self.question = question
         self.answer: Answer | None = None
         self.bubble: QuestionBubble | None = None  # the question above the card, set by the app
+        self.kept: str | None = None  # "release 2.13, kept from the previous question" when the filter was carried
         self._state = Content.styled("Waiting for the index to load…", "$text-muted")
 
     def compose(self):
@@ -171,7 +172,7 @@ class AnswerCard(Vertical):
         self.remove_class("pending")
         await self.remove_children()
         shown: list = []
-        parts = _understood(self.question, answer.asked_as, answer.releases, answer.products, answer.kinds)
+        parts = _understood(self.question, answer.asked_as, answer.releases, answer.products, answer.kinds, self.kept)
         if parts:
             shown.append(Static(Content.assemble(*parts), classes="asked-as"))
         if answer.sentences:
@@ -213,12 +214,15 @@ class AnswerCard(Vertical):
 
 
 def _understood(question: str, asked_as: str | None, releases: tuple[str, ...], products: tuple[str, ...] = (),
-                kinds: tuple[str, ...] = ()) -> list:
-    """The question as understood: its rewording, release filter, (in a corpus of several) products, kinds."""
+                kinds: tuple[str, ...] = (), kept: str | None = None) -> list:
+    """The question as understood: its rewording, release filter (and whether it was kept from the
+    previous question), (in a corpus of several) products, kinds."""
     parts: list = []
     if asked_as and asked_as != question:
         parts += [("asked as: ", "$text-muted"), (safe(asked_as), "italic")]
-    if releases:
+    if releases and kept:
+        parts += ["  " if parts else "", (safe(kept), "bold $warning")]
+    elif releases:
         parts += ["  " if parts else "", ("release: ", "$text-muted"), (", ".join(releases), "bold $accent")]
     if products:
         parts += ["  " if parts else "", ("products: ", "$text-muted"), (safe(", ".join(products)), "bold $accent")]

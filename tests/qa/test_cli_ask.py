@@ -245,7 +245,7 @@ def test_ask_follow_up_reads_the_last_question(bundled_index: Path, tmp_path: Pa
     shown = run("ask", "--follow-up", "how do I enable it?", *index)
     assert shown.exit_code == 0, shown.output
     assert "asked as: how do I enable MPS?" in shown.stdout and "releases: 2.13" in shown.stdout
-    assert "release: 2.13 (from the previous question" in shown.stderr
+    assert "release 2.13, kept from the previous question" in shown.stderr
     explicit = run("ask", "--follow-up", "what about ROCm?", *index, "--release", "2.9", "--json")
     record = json.loads(explicit.stdout)
     assert record["asked_as"] == "how do I enable ROCm" and record["releases"] == ["2.9"]

@@ -140,7 +140,8 @@ def test_a_follow_up_keeps_the_product_unless_it_names_another(engine: Engine) -
     assert first.products == ("pydantic",)
     follow, answer = talk.ask("is the sort stable now?")
     assert follow.products == ("pydantic",) and answer.products == ("pydantic",)
-    assert {p.citation.product for p in answer.passages} == {"pydantic"}
+    # its own topic: every release of pydantic (and notes of no known product), not just 1.10
+    assert "pydantic" in {p.citation.product for p in answer.passages} <= {"pydantic", None}
     _, other = talk.ask("and in rust?")
     assert other.products == ("Rust",)
     assert engine.ask("faster builds", products=["NotAProduct"]).products == ()  # only products the corpus holds

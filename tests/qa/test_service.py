@@ -28,7 +28,7 @@ def test_a_conversation_reads_each_question_against_the_last(engine) -> None:
     assert any("MPS" in p.text for p in answer.passages[:3])
 
     follow = talk.resolve("how do I enable it?")
-    assert follow.chip == "release: 2.13" and follow.text == "how do I enable MPS?"
+    assert follow.chip == "release 2.13, kept from the previous question" and follow.text == "how do I enable MPS?"
     _, answer = talk.ask("how do I enable it?", mode="bm25")
     assert answer.asked_as == "how do I enable MPS?" and {p.citation.version for p in answer.passages} == {"2.13"}
     talk.set_releases(())  # the chip removed: every release
@@ -56,11 +56,36 @@ def test_an_explicit_release_replaces_the_inherited_one_and_bad_questions_change
 
 
 def test_answered_keeps_held_releases_and_the_filter_through_a_which_release_question(engine) -> None:
-    talk = Conversation(engine, releases=("2.14",))
+    talk = Conversation(engine, Turn("q", "MPS in 2.14", ("2.14",)))
     held = talk.answered(Answer("q", "MPS in 2.99 and 2.13", ("2.99", "2.13"), "bm25", (), (), False))
     assert held == ("2.13",) and talk.releases == ("2.13",) and talk.turn.releases == ("2.13",)
-    talk.answered(Answer("which release added it?", "which release added it?", (), "bm25", (), (), True))
+    talk.answered(Answer("which release added it?", "which release added it?", (), "bm25", (), (), True,
+                         shape="which"))
     assert talk.releases == ("2.13",) and talk.turn.releases == ("2.13",)
+    talk.answered(Answer("nccl2 backend", "nccl2 backend", (), "bm25", (), (), True))  # a topic of its own
+    assert talk.releases == () and talk.turn.releases == ()
+
+
+def test_a_filter_the_person_set_applies_until_cleared_and_a_carried_one_ends_with_its_topic(engine) -> None:
+    """The four questions of issue 15: "how do I enable the nccl2 backend?" searches every release."""
+    talk = Conversation(engine)
+    talk.ask("what changed for MPS in 2.14?")
+    follow, answer = talk.ask("and in 2.13?")
+    assert answer.releases == ("2.13",)
+    follow, answer = talk.ask("which release added deterministic FlexAttention backward?")
+    assert answer.releases == () and answer.earliest_release == "2.13"
+    follow, answer = talk.ask("how do I enable the nccl2 backend?")
+    assert follow.releases == () and not follow.inherited and answer.releases == ()
+    assert answer.passages[0].citation.version == "2.14" and "nccl2" in answer.passages[0].citation.section[-1]
+    assert talk.releases == ()
+    talk.set_releases(("2.13",))  # the picker: every question naming no release is asked under it
+    follow, answer = talk.ask("how do I enable the nccl2 backend?", mode="bm25")
+    assert answer.releases == ("2.13",) and not follow.inherited and talk.releases == ("2.13",)
+    follow, answer = talk.ask("what about 2.14?", mode="bm25")
+    assert answer.releases == ("2.14",) and talk.releases == ("2.13",)  # its own release; the filter stays
+    talk.set_releases(())
+    _, answer = talk.ask("fused kernels", mode="bm25")
+    assert answer.releases == ()
 
 
 def test_the_service_opens_the_index_and_says_what_it_holds(bundled_index) -> None:

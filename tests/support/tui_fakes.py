@@ -92,7 +92,8 @@ class FakeBackend:
             passages=passages, sentences=sentences, confident=bool(ranked),
             note=None if ranked else "No passage matches this question.",
             products=tuple(dict.fromkeys([*products, *parsed.products])) if len(self.products) > 1 else (),
-            kinds=tuple(kinds), digest=digest, shape="release" if digest else "search",
+            kinds=tuple(kinds), digest=digest,
+            shape="release" if digest else ("which" if parsed.which_release and not wanted else "search"),
         )
 
     def held(self, release: str, products: Sequence[str] = ()) -> bool:

@@ -208,8 +208,13 @@ async def test_release_filter_is_inherited_shown_as_a_chip_and_cleared():
         await ask(app, pilot, "what changed for MPS in 2.13")
         chip = app.query_one(FilterChip)
         assert chip.display and "release: 2.13" in shown(chip)
+        card = await ask(app, pilot, "how fast is it?")
+        assert backend.asked[-1][3] == ("2.13",)  # a follow-up inherits, and its card says so
+        assert "release 2.13, kept from the previous question" in screen_text(app)
         await ask(app, pilot, "fused layer norm kernels")
-        assert backend.asked[-1][3] == ("2.13",)  # inherited
+        assert backend.asked[-1][3] == ()  # a topic of its own: every release, and the chip is gone
+        assert not app.query_one(FilterChip).display
+        await ask(app, pilot, "what changed for MPS in 2.13")
         await pilot.press("ctrl+l")
         await pilot.pause()
         assert not app.query_one(FilterChip).display
@@ -489,8 +494,10 @@ async def test_a_which_release_question_keeps_the_chip_for_the_next_question():
         await ask(app, pilot, "which release added fused kernels")
         assert backend.asked[-1][3] == ()  # asked across releases
         assert app.release_filter == ("2.13",) and app.query_one(FilterChip).display
+        await ask(app, pilot, "how fast is it?")
+        assert backend.asked[-1][3] == ("2.13",)  # a follow-up after it still has the filter
         await ask(app, pilot, "layer norm memory")
-        assert backend.asked[-1][3] == ("2.13",)
+        assert backend.asked[-1][3] == ()  # a topic of its own does not
 
 
 async def test_a_refused_question_leaves_the_chip_and_the_previous_turn():

@@ -83,3 +83,15 @@ def test_chat_command_help_and_bad_usage():
     bad = CliRunner().invoke(cli, ["chat", "--mode", "fuzzy"])
     assert bad.exit_code == 2 and "'fuzzy' is not one of 'hybrid', 'bm25', 'dense'" in bad.output
     assert CliRunner().invoke(cli, ["chat", "--top-k", "0"]).exit_code == 2
+
+
+def test_the_chat_with_a_bad_corpus_is_one_line_and_exit_1_before_the_window(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from qa.cli import cli
+
+    missing = CliRunner().invoke(cli, ["chat", "--corpus", str(tmp_path / "nope")])
+    assert missing.exit_code == 1 and missing.output == f"error: {tmp_path / 'nope'}: no such file or directory; check the --corpus path\n"
+    (tmp_path / "empty").mkdir()
+    empty = CliRunner().invoke(cli, ["chat", "--corpus", f"x={tmp_path / 'empty'}"])
+    assert empty.exit_code == 1 and "no .md, .markdown, .rst, .txt, .json, .jsonl files in this folder" in empty.output
