@@ -27,4 +27,8 @@ class BEIRError(QAError):
 
 
 # Every error a front end turns into a message (CLI: one line, exit 1; chat: a dialog or the card).
+class CitationNotFound(QAError):
+    """Raised when ``relnotes show`` finds no document or chunk for a citation, or lines past its end."""
+
+
 USER_ERRORS = (CorpusError, RelnotesIndexError, QAError)

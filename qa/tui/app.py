@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Callable, Iterable
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -46,7 +46,6 @@ class ChatApp(ChatActions, App):
 
     BINDINGS = [
         Binding("f1", "help", "Help"),
-        Binding("question_mark", "help", "Help", show=False),
         Binding("f2", "cycle_mode", "Mode"),
         Binding("f3", "cycle_top_k", "Top-k"),
         Binding("f4", "pick_release", "Release"),
@@ -56,7 +55,8 @@ class ChatApp(ChatActions, App):
         Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
         Binding("pageup", "scroll_transcript(-1)", "Scroll up", show=False),
         Binding("pagedown", "scroll_transcript(1)", "Scroll down", show=False),
-        *(Binding(str(n), f"open_passage({n})", f"Open passage {n}", show=False) for n in range(1, 10)),
+        # alt+digit, never a printable key: typing a question anywhere never fires an action
+        *(Binding(f"alt+{n}", f"open_passage({n})", f"Open passage {n}", show=False) for n in range(1, 10)),
     ]
 
     def __init__(
@@ -255,6 +255,19 @@ class ChatApp(ChatActions, App):
         card.fail(message)
         if seq == self.latest:
             self.notify(message, title="Could not answer", severity="error", markup=False)
+
+    def on_key(self, event: events.Key) -> None:
+        """A printable key no binding took (focus on a passage, the transcript) goes to the input:
+        typing a question never triggers an action, wherever the focus is."""
+        if self.screen is not self.screen_stack[0] or not event.is_printable or not event.character:
+            return
+        box = self.query_one(QuestionInput)
+        if self.focused is box:
+            return
+        box.focus()
+        box.insert_text_at_cursor(event.character)
+        event.stop()
+        event.prevent_default()
 
     # --- messages (handlers must be declared on the App class itself) --------------------
     @on(FilterChip.Cleared)

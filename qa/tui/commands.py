@@ -8,9 +8,9 @@ PALETTE = (
     ("Change top-k", "3, 5, 10 passages (F3)", "cycle_top_k"),
     ("Filter on a release", "Pick one of the corpus's releases (F4)", "pick_release"),
     ("Clear the release filter", "Search every release again (Ctrl+L)", "clear_filter"),
-    ("Open the first passage", "Of the newest answer (1)", "open_passage(1)"),
-    ("Copy citation", "Of the focused passage, else the newest answer's first (c)", "copy_top('citation')"),
-    ("Copy passage text", "Of the focused passage, else the newest answer's first (t)", "copy_top('text')"),
+    ("Open the first passage", "Of the newest answer (Alt+1)", "open_passage(1)"),
+    ("Copy citation", "Of the focused passage, else the newest answer's first (Ctrl+K)", "copy_top('citation')"),
+    ("Copy passage text", "Of the focused passage, else the newest answer's first (Ctrl+T)", "copy_top('text')"),
     ("Export the transcript", "To relnotes-chat-*.md as Markdown (Ctrl+S)", "export"),
     ("Retry loading the index", "After a failed load, once the cause is fixed (Ctrl+R)", "retry_load"),
 )

@@ -20,7 +20,7 @@ class DigestRow(Static, can_focus=True):
 
     BINDINGS = [
         Binding("enter", "open", "Open item"),
-        Binding("c", "copy_citation", "Copy citation"),
+        Binding("ctrl+k", "copy_citation", "Copy citation"),
     ]
 
     def __init__(self, item: DigestItem, number: int, question: str) -> None:

@@ -98,14 +98,17 @@ sentences [n]; below it, the ranked passages with release,
 heading path and file:lines.
 
 Keys
-  Enter      ask / open the focused passage
+  Enter      ask / open the focused passage or item
   Up, Down   earlier and later questions (kept between runs)
   Tab        from the input to the passages and back
-  1-9        open passage n of the newest answer
-             (when the input is not focused)
-  c, t       copy the focused passage's citation / text
+  Alt+1-9    open passage n of the newest answer
+  Ctrl+K     copy the focused passage's citation
+  Ctrl+T     copy the focused passage's text
+             (c, t in an open passage)
+  Typing     always goes to the question, wherever the
+             focus is: no letter or digit fires an action
   Escape     back from a passage or a dialog
-  F1, ?      this help (? when the input is not focused)
+  F1         this help
   F2         mode: hybrid, bm25, dense
   F3         top-k: 3, 5, 10
   F4         filter on a release
@@ -116,12 +119,13 @@ Keys
   Ctrl+Q     quit
 
 Follow-ups
-  A question that names no release keeps the release
-  filter shown in the chip above the input. A short
-  follow-up ("and in 2.13?", "how do I enable it?") is
+  A release a question names applies to it and to its
+  follow-ups ("and in 2.13?", "how do I enable it?"),
   asked in the context of the previous question; the card
-  shows it as "asked as: ...". Name a release with
-  "in 2.14", "PyTorch 2.13" or "release:2.9".
+  shows "asked as: ..." and "kept from the previous
+  question". A question with a topic of its own searches
+  every release, unless you set the filter (F4). Name a
+  release with "in 2.14", "PyTorch 2.13" or "release:2.9".
 """
 
 

@@ -56,7 +56,8 @@ class QuestionInput(Input):
     ]
 
     def __init__(self, history: list[str] | None = None, **kwargs) -> None:
-        super().__init__(placeholder="Ask about the release notes…  (F1 help)", **kwargs)
+        # select_on_focus off: a key typed elsewhere moves focus here and must not be selected away
+        super().__init__(placeholder="Ask about the release notes…  (F1 help)", select_on_focus=False, **kwargs)
         self.history: list[str] = list(history or [])
         self._position: int | None = None
         self._draft = ""
@@ -104,8 +105,8 @@ class PassageItem(Static, can_focus=True):
 
     BINDINGS = [
         Binding("enter", "open", "Open passage"),
-        Binding("c", "copy_citation", "Copy citation"),
-        Binding("t", "copy_text", "Copy text"),
+        Binding("ctrl+k", "copy_citation", "Copy citation"),  # no printable key: typing goes to the input
+        Binding("ctrl+t", "copy_text", "Copy text"),
     ]
 
     class Opened(Message):

@@ -1,0 +1,54 @@
+"""``relnotes show``: the lines a citation points at, from any folder."""
+
+from __future__ import annotations
+
+import click
+
+from .common import corpus_option, index_option, model_option, no_update_option
+
+
+@click.command("show")
+@click.argument("citation")
+@corpus_option
+@index_option
+@model_option
+@no_update_option
+def show_cmd(citation, corpus_paths, index_dir, model_path, no_update) -> None:
+    """Print the lines CITATION points at: PATH:START-END as relnotes printed it (for a JSON
+    record, lines of its decoded body, with the record named), or a chunk id from --json.
+
+    \b
+    Examples:
+      relnotes show corpus/data/pytorch-2.14-release-blog.json:304-318
+      relnotes show ../notes/CHANGELOG.md:24-26 --corpus ../notes
+      relnotes show 2733c7e6b3ad165f
+    """
+    from rich.text import Text
+
+    from .. import show
+    from ..text import safe
+    from .render import console
+
+    out = console()
+    if show.CHUNK_ID.match(citation.strip()):
+        from .common import load
+
+        loaded, _ = load(corpus_paths, index_dir, model_path, update=not no_update, dense=False)
+        blocks, more = [show.by_chunk(loaded.chunks, citation.strip())], 0
+    else:
+        from corpus import load_documents
+
+        blocks, more = show.by_path(load_documents(corpus_paths or None), citation)
+    for i, block in enumerate(blocks):
+        if i:
+            out.print()
+        out.print(Text(safe(block.header), style="bold"))
+        width = len(str(block.lines[-1][0])) if block.lines else 1
+        for number, line in block.lines:
+            out.print(Text.assemble((f"{number:>{width}} │ ", "dim"), safe(line)))
+    if more:
+        out.print(Text(f"… {more} more records of this file cite these lines; give the chunk id to pick one",
+                       style="dim"))
+
+
+COMMANDS = [show_cmd]

@@ -1,0 +1,50 @@
+"""``relnotes show``: a citation as printed, or a chunk id, opens the cited lines from any folder."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from qa.cli import cli
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args))
+
+
+def test_a_printed_citation_shows_its_lines_from_another_folder(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)  # corpus/data/... does not exist here: the corpus resolves it
+    result = run("show", "corpus/data/pytorch-2.14-release-blog.json:304-306 (body_md)")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == ("PyTorch 2.14 Release Blog · 2.14 · corpus/data/pytorch-2.14-release-blog.json:304-306 "
+                        "(lines of its decoded body_md)")
+    assert lines[1].startswith("304 │ torchcomms arrived in 2.13") and lines[-1].startswith("306 │ c10d backend")
+    text = run("show", "corpus/data/pytorch-2.13-release-blog.txt:32")
+    assert text.exit_code == 0 and text.stdout.splitlines()[1].startswith("32 │ This improvement focuses on correctness")
+
+
+def test_a_chunk_id_from_ask_json_shows_the_chunk(bundled_index: Path) -> None:
+    record = json.loads(run("ask", "nccl2 backend", "--index", str(bundled_index), "--json", "--no-history").stdout)
+    passage = record["passages"][0]
+    result = run("show", passage["chunk_id"], "--index", str(bundled_index))
+    assert result.exit_code == 0, result.output
+    first, *rest = result.stdout.splitlines()
+    start, end = passage["citation"]["lines"]
+    assert f"{passage['citation']['source']}:{start}-{end}" in first
+    assert rest[0].startswith(f"{start} │ ") and len(rest) == len(passage["text"].split("\n"))
+
+
+@pytest.mark.parametrize(("citation", "needle"), [
+    ("nowhere.md:1-2", "nowhere.md: no document of the corpus has this path"),
+    ("corpus/data/pytorch-2.13-release-blog.txt:5000-5001", "lines 5000-5001 are past its end"),
+    ("just words", "'just words' is no citation; give PATH:START-END as printed"),
+    ("corpus/data/pytorch-2.13-release-blog.txt:9-3", "give START-END with START <= END"),
+])
+def test_bad_citations_are_one_line_and_exit_1(citation: str, needle: str) -> None:
+    result = run("show", citation)
+    assert result.exit_code == 1 and needle in result.output and len(result.output.splitlines()) == 1
