@@ -15,7 +15,7 @@ import signal
 import tempfile
 import time
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from .errors import IndexBusy, IndexWriteError
 from .layout import lock_file, old_prefix, tmp_prefix
@@ -24,8 +24,10 @@ LOCK_TIMEOUT_S = 600.0
 
 
 @contextlib.contextmanager
-def build_lock(directory: Path, timeout: float = LOCK_TIMEOUT_S) -> Iterator[None]:
-    """Hold an exclusive lock beside ``directory`` for the duration of a build."""
+def build_lock(directory: Path, timeout: float = LOCK_TIMEOUT_S,
+               on_wait: Callable[[], None] | None = None) -> Iterator[None]:
+    """Hold an exclusive lock beside ``directory`` for the duration of a build; ``on_wait`` is
+    called once when another process holds it (so the wait is said, not silent)."""
     lock_path = lock_file(directory)
     try:
         directory.parent.mkdir(parents=True, exist_ok=True)
@@ -42,6 +44,9 @@ def build_lock(directory: Path, timeout: float = LOCK_TIMEOUT_S) -> Iterator[Non
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 break
             except BlockingIOError:
+                if on_wait is not None:
+                    on_wait()
+                    on_wait = None
                 if time.monotonic() > deadline:
                     raise IndexBusy(
                         f"Another relnotes process has been building {directory} for {timeout:.0f} s; "

@@ -139,7 +139,8 @@ def open_index(
         if reasons == [NO_INDEX]:
             raise IndexMissing(f"No index at {directory}; build it with: relnotes index")
         raise IndexStale(f"Index at {directory} is stale ({'; '.join(reasons)}); update it with: relnotes index")
-    with build_lock(directory):
+    waiting = (lambda: notify(f"Waiting for another relnotes process that is building {directory} ...")) if notify else None
+    with build_lock(directory, on_wait=waiting):
         recover(directory)  # a build killed mid-swap left the index beside its place: put it back
         if not rebuild:  # another process may have rebuilt it while we waited for the lock
             current, reasons = _check(directory, corpus, encoder, dense)

@@ -96,6 +96,8 @@ def markdown_report(answers: Sequence[tuple[str, Answer]]) -> str:
     lines = ["# relnotes answers", ""]
     for qid, a in answers:
         lines += [f"## {_inline(str(qid))}: {_inline(a.question)}", ""]
+        if a.asked_as and a.asked_as != a.question:
+            lines += [f"Asked as: {_inline(a.asked_as)}", ""]
         if a.releases:
             lines += [f"Releases: {_inline(', '.join(a.releases))}", ""]
         if a.products:
@@ -150,9 +152,11 @@ def _fenced(text: str) -> list[str]:
     return [fence + "text", *text.splitlines(), fence]
 
 
+_MARKUP_CHARS = "\\`*_[]<>|~&"  # what can start emphasis, code, a link, HTML, a table cell or an entity inline
+
+
 def _inline(text: str) -> str:
-    """Escape Markdown and HTML so document or question text cannot act as markup in the report."""
-    out = []
-    for ch in " ".join(text.split()):
-        out.append("\\" + ch if ch in "\\`*_{}[]()#+-.!|<>~&:" else ch)
-    return "".join(out)
+    """Escape what Markdown and HTML need (and only that: "2.14" and "attention-heavy" stay as
+    they are), so document or question text cannot act as markup in the report; the text never
+    starts a line of the report, so line-start markers (#, -, 1.) need nothing."""
+    return "".join("\\" + ch if ch in _MARKUP_CHARS else ch for ch in " ".join(text.split()))

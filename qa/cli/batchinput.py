@@ -35,6 +35,9 @@ def parse_line(text: str, number: int, source: str) -> BatchQuestion | None:
             obj = json.loads(text)
         except json.JSONDecodeError as exc:
             raise BatchInputError(f"{where}: invalid JSON ({exc.msg} at column {exc.colno}); fix or remove the line") from None
+        if isinstance(obj, dict) and "question" in obj and not isinstance(obj["question"], str):
+            raise BatchInputError(f"{where}: \"question\" must be a string, not {type(obj['question']).__name__} "
+                                  f"{json.dumps(obj['question'])[:40]}; quote it")
         if not isinstance(obj, dict) or not isinstance(obj.get("question"), str) or not obj["question"].strip():
             raise BatchInputError(f"{where}: no question; write {{\"question\": \"...\", \"id\": \"...\"}}")
         question = obj["question"]

@@ -26,9 +26,11 @@ class CorpusArgument(click.ParamType):
         if isinstance(value, (Path, CorpusInput)):
             return value
         text = os.fsdecode(value)
+        whole = os.path.expanduser(text)  # "--corpus=~/notes.md": no shell expanded the ~
         name, sep, path = text.partition("=")
-        if not sep or os.path.lexists(text):
-            return Path(text)
+        if not sep or os.path.lexists(whole):
+            return Path(whole)
+        path = os.path.expanduser(path)
         name = name.strip(" ")
         try:
             if not path:

@@ -95,7 +95,7 @@ class ChatActions:
             self.notify(f"Could not write {path}: {exc.strerror or exc}; choose a writable folder with "
                         "relnotes chat --export-dir DIR", title="Export failed", severity="error", markup=False)
             return
-        self.notify(f"Transcript written to {path}", markup=False)
+        self.notify(f"Transcript written to {path.resolve()}", markup=False)
 
     def _newest_passage(self) -> PassageItem | None:
         shown = [c for c in self.cards if c.answer is not None and c.passages()]

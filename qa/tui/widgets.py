@@ -118,13 +118,14 @@ class PassageItem(Static, can_focus=True):
             self.question = question
             self.sentences = sentences
 
-    def __init__(self, passage: Passage, best: float, question: str, sentences: tuple[str, ...]) -> None:
+    def __init__(self, passage: Passage, best: float, question: str, sentences: tuple[str, ...],
+                 confident: bool = True) -> None:
         self.passage = passage
         self.question = question
         self.sentences = sentences
         head = Content.assemble(
             (f"[{passage.rank}] ", "bold $accent"),
-            (score_bar(passage.score, best), "$primary"),
+            (score_bar(passage.score, best), "$primary" if confident else "$text-muted"),  # muted: no answer
             (f" {passage.score:.3f} ", "$text-muted"),
             citation_line(passage),
         )
@@ -190,10 +191,11 @@ class AnswerCard(Vertical):
         if answer.nearby:
             shown.append(Static(Content.styled("Nearest passages, not an answer:", "$text-muted"), classes="note"))
             best_near = max(p.score for p in answer.nearby)
-            shown += [PassageItem(p, best_near, answer.question, ()) for p in answer.nearby]
+            shown += [PassageItem(p, best_near, answer.question, (), False) for p in answer.nearby]
         best = max((p.score for p in answer.passages), default=0.0)
         sentences = tuple(s.text for s in answer.sentences)
-        shown += [PassageItem(p, best, answer.question, sentences) for p in answer.passages]
+        confident = answer.confident
+        shown += [PassageItem(p, best, answer.question, sentences, confident) for p in answer.passages]
         await self.mount_all(shown)
 
     def fail(self, message: str) -> None:

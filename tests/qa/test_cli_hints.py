@@ -41,3 +41,23 @@ def test_batch_reading_a_terminal_says_how_to_end(tmp_path: Path) -> None:
     finally:
         os.close(master)
     assert "Reading questions from the terminal, one a line; end with Ctrl+D (or pass a FILE)." in err.decode()
+
+
+def test_a_question_that_is_no_string_is_said_so(tmp_path: Path) -> None:
+    from qa.cli.batchinput import read_questions
+    from qa.errors import BatchInputError
+
+    import pytest
+
+    with pytest.raises(BatchInputError, match=r'stdin line 1: "question" must be a string, not int 5; quote it'):
+        read_questions(['{"question": 5}'], "stdin", skip_bad=False, report=print)
+
+
+def test_a_tilde_in_corpus_is_expanded(tmp_path: Path, monkeypatch) -> None:
+    from qa.cli.common import CorpusArgument
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "notes.md").write_text("# Notes 1.0\n\nText.\n")
+    assert CorpusArgument().convert("~/notes.md", None, None) == tmp_path / "notes.md"
+    named = CorpusArgument().convert("tool=~/notes.md", None, None)
+    assert named.path == tmp_path / "notes.md" and named.product == "tool"

@@ -162,7 +162,7 @@ def test_the_digest_in_json_and_markdown(engine: Engine) -> None:
     assert item["kind"] == "removed" and item["citation"]["lines"] == [6, 6] and item["chunk_id"]
     json.dumps(record)
     report = markdown_report([("q1", answer)])
-    assert "#### gadget 3\\.1\\.0\\: 3 items" in report and "CHANGES\\.rst\\:6\\-6" in report and "\n**\n" not in report
+    assert "#### gadget 3.1.0: 3 items" in report and "CHANGES.rst:6-6" in report and "\n**\n" not in report
 
 
 def run(*args: str, stdin: str | None = None):
@@ -182,7 +182,7 @@ def test_relnotes_changes_prints_the_upgrade_digest(tmp_path: Path, fake_model) 
                            "--mode", "bm25", "--json").stdout)
     assert {i["kind"] for r in added["digest"]["releases"] for i in r["items"]} == {"added"}
     md = run("changes", "gadget", "2.0", "3.1", *CORPUS_ARGS, *index, "--mode", "bm25", "--format", "markdown")
-    assert md.stdout.startswith("# relnotes answers") and "#### gadget 3\\.0\\.0" in md.stdout
+    assert md.stdout.startswith("# relnotes answers") and "#### gadget 3.0.0" in md.stdout
     topic = run("changes", "widgetlib", "1.0", "2.1", "--topic", "config parser", *CORPUS_ARGS, *index, "--mode", "bm25")
     assert "'config parser'" in topic.output and "TOML" in topic.output
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import pytest
 from textual.widgets import Static
@@ -452,8 +453,25 @@ async def test_export_writes_the_transcript_as_markdown(tmp_path):
     [written] = tmp_path.glob("relnotes-chat-*.md")
     report = written.read_text(encoding="utf-8")
     assert "## 1: ROCm wheels" in report
-    assert "pytorch\\-2\\.9\\.md\\:31\\-34" in report
+    assert "pytorch-2.9.md:31-34" in report and "2\\.9" not in report  # escaped only where Markdown needs it
+    assert "Literal \\[bold\\]not bold\\[/\\]" in report or "Literal [bold]not bold[/]" in report
     assert "```text\nLiteral [bold]not bold[/]" in report  # passage text in a fenced (verbatim) block
+
+
+async def test_export_says_the_full_path_and_keeps_asked_as_and_the_earliest_release(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    app = app_with(export_dir=Path("out"))
+    (tmp_path / "out").mkdir()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await ask(app, pilot, "what changed for MPS in 2.13")
+        await ask(app, pilot, "how fast is it?")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        [written] = (tmp_path / "out").glob("relnotes-chat-*.md")
+        assert any(f"Transcript written to {written.resolve()}" == n.message for n in app._notifications)
+    report = written.read_text(encoding="utf-8")
+    assert "Asked as: how fast is" in report and "Releases: 2.13" in report
 
 
 async def test_export_to_an_unwritable_folder_is_a_notification(tmp_path):
@@ -645,3 +663,23 @@ async def test_typing_with_a_passage_focused_goes_to_the_question_and_fires_noth
         box = app.query_one(QuestionInput)
         assert app.focused is box and box.value == typed
         assert len(app.screen_stack) == 1 and app.clipboard == clipboard  # no passage opened, nothing copied
+
+
+async def test_score_bars_are_muted_on_a_card_with_no_confident_answer():
+    from qa.model import Answer
+
+    def bar_style(item: PassageItem) -> str:
+        content = item.render()
+        text = str(content)
+        return next(str(span.style) for span in content.spans if "█" in text[span.start:span.end])
+
+    app = app_with()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        card = await ask(app, pilot, "MPS kernels")
+        assert card.answer.confident and bar_style(card.passages()[0]) == "$primary"
+        answer = card.answer
+        weak = Answer(answer.question, answer.asked_as, (), answer.mode, answer.passages, (), False, note="weak")
+        await card.show(weak)
+        await pilot.pause()
+        assert bar_style(card.passages()[0]) == "$text-muted"
