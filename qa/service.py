@@ -195,6 +195,10 @@ class AnswerService:
         """Whether the corpus holds ``release`` (2.13 covers 2.13.1), of one of ``products`` when given."""
         return self.engine.held(release, products)
 
+    def release_groups(self) -> tuple[tuple[str | None, tuple[str, ...]], ...]:
+        """Each product (None: documents of no known product) with its releases, oldest first (the chat's picker)."""
+        return self.engine.catalogue.groups()
+
     def section(self, passage: Passage) -> SectionView:
         """The whole section ``passage`` comes from."""
         from .answer.section import section_view

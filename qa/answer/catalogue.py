@@ -38,6 +38,11 @@ class Catalogue:
         held = {v for p in (*products, None) for v in self._releases_of.get(p, ())}
         return tuple(sorted(held, key=version_key))
 
+    def groups(self) -> tuple[tuple[str | None, tuple[str, ...]], ...]:
+        """Each product with its releases, oldest first; products in name order, no product last."""
+        keys = sorted(self._releases_of, key=lambda p: (p is None, p or ""))
+        return tuple((p, self._releases_of[p]) for p in keys)
+
     def matching(self, wanted: Sequence[str], products: Sequence[str] = ()) -> tuple[str, ...]:
         """The releases held (of ``products``) that answer for any of ``wanted`` ("2.13" -> 2.13.0, 2.13.1)."""
         return tuple(v for v in self.releases_of(products) if any(version_matches(v, w) for w in wanted))

@@ -43,7 +43,8 @@ class ChatActions:
             if releases is not None:
                 self.set_filter(releases)
 
-        self.push_screen(ReleasePicker(self.backend.releases, self.release_filter), chosen)
+        groups = self.backend.release_groups()
+        self.push_screen(ReleasePicker(self.backend.releases, self.release_filter, groups), chosen)
 
     def action_cycle_mode(self) -> None:
         self.mode = MODES[(MODES.index(self.mode) + 1) % len(MODES)] if self.mode in MODES else MODES[0]

@@ -30,6 +30,9 @@ class ChatBackend(Protocol):
     def section(self, passage: Passage) -> SectionView:
         """The whole section ``passage`` comes from."""
 
+    def release_groups(self) -> tuple[tuple[str | None, tuple[str, ...]], ...]:
+        """Each product with its releases, oldest first (the release picker groups by them)."""
+
     def held(self, release: str, products: Sequence[str] = ()) -> bool:
         """Whether the corpus holds ``release`` (2.13 covers 2.13.1), of one of ``products`` when given."""
 

@@ -96,6 +96,9 @@ class FakeBackend:
             shape="release" if digest else ("which" if parsed.which_release and not wanted else "search"),
         )
 
+    def release_groups(self) -> tuple[tuple[str | None, tuple[str, ...]], ...]:
+        return (("PyTorch", self.releases),)
+
     def held(self, release: str, products: Sequence[str] = ()) -> bool:
         return any(version_matches(r, release) for r in self.releases)
 

@@ -683,3 +683,42 @@ async def test_score_bars_are_muted_on_a_card_with_no_confident_answer():
         await card.show(weak)
         await pilot.pause()
         assert bar_style(card.passages()[0]) == "$text-muted"
+
+
+async def test_the_release_picker_filters_as_you_type_groups_by_product_and_starts_on_the_current():
+    from textual.widgets import OptionList
+
+    class Grouped(FakeBackend):
+        products = ("PyTorch", "pydantic")
+
+        def release_groups(self):
+            return (("PyTorch", ("2.9", "2.13", "2.14")), ("pydantic", ("1.10", "2.0", "2.12")))
+
+    app = app_with(Grouped(), releases=("2.13",))
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("f4")
+        await pilot.pause()
+        options = app.screen.query_one(OptionList)
+        labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert labels == ["All releases (no filter)", "PyTorch", "  2.14", "● 2.13", "  2.9",
+                          "pydantic", "  2.12", "  2.0", "  1.10"]
+        assert options.get_option_at_index(options.highlighted).id == "2.13"  # on the release in force
+        await pilot.press("up", "up", "up")  # past the heading, then stops at the top: no wrap-around
+        assert options.highlighted == 0
+        for ch in "2.1":
+            await pilot.press(ch)
+        await pilot.pause()
+        ids = [options.get_option_at_index(i).id for i in range(options.option_count)]
+        assert ids == [None, "2.14", "2.13", None, "2.12"] and options.highlighted == 1
+        await pilot.press("down", "down", "enter")  # 2.13, then over the pydantic heading to 2.12
+        await pilot.pause()
+        assert app.release_filter == ("2.12",)
+        await pilot.press("f4")
+        await pilot.pause()
+        for ch in "zz":
+            await pilot.press(ch)
+        await pilot.pause()
+        assert "No release matches 'zz'" in str(app.screen.query_one(OptionList).get_option_at_index(0).prompt)
+        await pilot.press("enter")  # nothing to choose: the picker stays
+        assert isinstance(app.screen, ReleasePicker)
