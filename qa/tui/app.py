@@ -52,7 +52,7 @@ class ChatApp(ChatActions, App):
         Binding("ctrl+l", "clear_filter", "Clear"),
         Binding("ctrl+s", "export", "Export"),
         Binding("ctrl+r", "retry_load", "Retry load"),
-        Binding("ctrl+q", "quit", "Quit", priority=True, show=False),
+        Binding("ctrl+q", "quit", "Quit", priority=True),  # shown: a new user looks for it
         Binding("pageup", "scroll_transcript(-1)", "Scroll up", show=False),
         Binding("pagedown", "scroll_transcript(1)", "Scroll down", show=False),
         # alt+digit, never a printable key: typing a question anywhere never fires an action

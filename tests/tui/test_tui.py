@@ -722,3 +722,14 @@ async def test_the_release_picker_filters_as_you_type_groups_by_product_and_star
         assert "No release matches 'zz'" in str(app.screen.query_one(OptionList).get_option_at_index(0).prompt)
         await pilot.press("enter")  # nothing to choose: the picker stays
         assert isinstance(app.screen, ReleasePicker)
+
+
+async def test_the_footer_shows_quit_at_120_columns():
+    from textual.widgets._footer import FooterKey
+
+    app = app_with()
+    async with app.run_test(size=(120, 30)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        keys = [k for k in app.screen.query(FooterKey) if k.description == "Quit"]
+        assert keys and keys[0].region.width > 0 and keys[0].region.right <= 120
