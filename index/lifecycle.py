@@ -147,7 +147,9 @@ def open_index(
             if not reasons:
                 _restore_query_encoder(current, encoder, notify)
                 return current, None
-        if notify and reasons not in ([NO_INDEX], [REBUILD]):  # those the user knows already
+        if notify and reasons == [NO_INDEX]:  # a first build takes a while: say so, terminal or not
+            notify(f"Building the index at {directory} (the first use of this corpus) ...")
+        elif notify and reasons != [REBUILD]:  # a rebuild asked for is known already
             notify(f"Rebuilding index at {directory}: {'; '.join(reasons)}")
         previous, previous_sentences = {}, {}
         if current is not None:

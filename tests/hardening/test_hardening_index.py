@@ -58,8 +58,9 @@ def test_missing_index(tmp_path: Path, fake_model) -> None:
     for command in (["ask", "frobnicator"], ["search", "frobnicator"]):
         assert assert_one_error(cli(*command, *args, "--no-update")) == (
             f"error: No index at {tmp_path / 'idx'}; build it with: relnotes index")
-    result = cli("ask", "frobnicator", *args)  # without --no-update it is built first, quietly
-    assert answers(result) and result.stderr == ""
+    result = cli("ask", "frobnicator", *args)  # without --no-update it is built first, and says so
+    assert answers(result) and result.stderr == (
+        f"Building the index at {tmp_path / 'idx'} (the first use of this corpus) ...\n")
     assert listing(tmp_path) == [".idx.lock", "idx", "notes"]
 
 
