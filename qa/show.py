@@ -79,6 +79,28 @@ def by_chunk(chunks: Sequence[Chunk], chunk_id: str) -> Shown:
                            "(ask again for a fresh one)")
 
 
+def source_file(source: str) -> str | None:
+    """The file a citation's source names, as an absolute path ("corpus/data/x.txt" is the bundled
+    copy), or None when it is not on disk."""
+    if os.path.isfile(source):
+        return os.path.abspath(source)
+    if source.startswith("corpus/data/"):
+        from corpus import bundled_paths
+
+        for path in bundled_paths():
+            if path.name == source.rsplit("/", 1)[-1]:
+                return str(path)
+    return None
+
+
+def editor_command(editor: str, path: str, line: int) -> list[str]:
+    """The command that opens ``path`` at ``line`` in ``editor`` ($VISUAL or $EDITOR, with its
+    arguments): "+LINE PATH", which vi, vim, nano, emacs, micro and kak read."""
+    import shlex
+
+    return [*shlex.split(editor), f"+{line}", path]
+
+
 def _header(doc: Document, start: int, end: int) -> str:
     where = f"{doc.source}:{start}-{end}"
     if doc.body_field:

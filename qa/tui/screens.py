@@ -52,6 +52,7 @@ class PassageScreen(Screen):
         Binding("escape", "app.pop_screen", "Back"),
         Binding("c", "copy_citation", "Copy citation"),
         Binding("t", "copy_text", "Copy text"),
+        Binding("e", "edit", "Open in $EDITOR"),
     ]
 
     def __init__(self, view: SectionView, question: str, sentences: tuple[str, ...], passage) -> None:
@@ -91,6 +92,30 @@ class PassageScreen(Screen):
         self.app.copy_to_clipboard(self.passage.text)
         self.notify("Copied the passage text", markup=False)
 
+    def action_edit(self) -> None:
+        """Open the cited file at the passage's first line in $VISUAL or $EDITOR, the chat suspended."""
+        import os
+        import subprocess
+
+        from ..show import editor_command, source_file
+
+        c = self.passage.citation
+        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR")
+        path = source_file(c.source)
+        if c.body_field:
+            self.notify(f"Its lines count in the decoded {c.body_field} of a JSON record, which no editor shows; "
+                        f"print them with: relnotes show {c.source}:{c.lines[0]}-{c.lines[1]}", markup=False)
+        elif path is None:
+            self.notify(f"{c.source} is not on disk here; relnotes show prints the cited lines", markup=False)
+        elif not editor:
+            self.notify("Set $EDITOR (or $VISUAL) to open passages in your editor", markup=False)
+        else:
+            try:
+                with self.app.suspend():
+                    subprocess.call(editor_command(editor, path, c.lines[0]))
+            except Exception as exc:  # noqa: BLE001 (SuspendNotSupported, a missing editor: say it, keep the chat)
+                self.notify(f"Could not open {editor}: {exc}", severity="error", markup=False)
+
 
 HELP = """\
 Ask a question and press Enter. The answer quotes the best
@@ -107,6 +132,7 @@ Keys
              (c, t in an open passage)
   Typing     always goes to the question, wherever the
              focus is: no letter or digit fires an action
+  e          in an open passage: the file in $EDITOR
   Escape     back from a passage or a dialog
   F1         this help
   F2         mode: hybrid, bm25, dense

@@ -733,3 +733,32 @@ async def test_the_footer_shows_quit_at_120_columns():
         await pilot.pause()
         keys = [k for k in app.screen.query(FooterKey) if k.description == "Quit"]
         assert keys and keys[0].region.width > 0 and keys[0].region.right <= 120
+
+
+async def test_e_opens_the_cited_file_at_its_line_in_the_editor(tmp_path, monkeypatch):
+    import contextlib
+    import subprocess
+
+    from qa.show import editor_command, source_file
+
+    notes = tmp_path / "pytorch-2.14.md"
+    notes.write_text("x\n" * 20)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("EDITOR", "vim -p")
+    monkeypatch.delenv("VISUAL", raising=False)
+    calls = []
+    monkeypatch.setattr(subprocess, "call", lambda argv: calls.append(argv) or 0)
+    app = app_with()
+    monkeypatch.setattr(app, "suspend", contextlib.nullcontext)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        card = await ask(app, pilot, "MPS kernels")
+        line = card.passages()[0].passage.citation.lines[0]
+        app.action_open_passage(1)
+        await pilot.pause()
+        await pilot.press("e")
+        await pilot.pause()
+    assert calls == [["vim", "-p", f"+{line}", str(notes)]]
+    assert editor_command("code -g", "/a b.md", 3) == ["code", "-g", "+3", "/a b.md"]
+    assert source_file("corpus/data/pytorch-2.13-release-blog.txt").endswith("corpus/data/pytorch-2.13-release-blog.txt")
+    assert source_file("nowhere/x.md") is None
