@@ -12,7 +12,7 @@ from .items import split_items
 # item also ends one. PR attribution lines ("(PR #123 by ...)") are not sentences.
 _END = re.compile(r"(?<=[.!?])[\"”')\]]*[ \t]+(?=[A-Z0-9\"“(\[`*]|[a-z_]\w*[._(:]\w)|\n[ \t]*\n|\n(?=[ \t]*(?:[-*+•]|\d+[.)])\s)")
 _NOT_AN_END = re.compile(r"(?:\be\.g|\bi\.e|\betc|\bvs|\bcf|\bNo|\bFig|\bPR|\bMr|\bDr|\bapprox)\.$", re.IGNORECASE)
-_ATTRIBUTION = re.compile(r"^[\s(\[]*(?:PRs?\b|See\s*\[?\s*#)|^\W*$")
+ATTRIBUTION = re.compile(r"^[\s(\[]*(?:PRs?\b|See\s*\[?\s*#)|^\W*$")
 _BULLET = re.compile(r"^[ \t]*(?:[-*+•]|\d+[.)])[ \t]+")
 MIN_WORDS = 4
 
@@ -50,7 +50,7 @@ def _split(text: str) -> list[Span]:
         if bullet:
             lead += bullet.end()
         body = piece[lead:].rstrip()
-        if body and len(body.split()) >= MIN_WORDS and not _ATTRIBUTION.match(body):
+        if body and len(body.split()) >= MIN_WORDS and not ATTRIBUTION.match(body):
             spans.append(Span(start + lead, start + lead + len(body), body))
         if m is not None:
             start = m.end()

@@ -277,7 +277,7 @@ class Conversation:
             self.turn = replace(self.turn, releases=self.releases)
         elif held or answer.releases or answer.range is not None:  # a range names its own releases: no filter
             self.releases = held
-        elif self.releases and getattr(answer, "shape", "search") == "which":
+        elif self.releases and answer.shape == "which":
             self.turn = replace(self.turn, releases=self.releases)
         else:
             self.releases = ()

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Sequence
+from typing import Iterable, Sequence
 
 from corpus.headings import release_line
 from corpus.items import item_words
 from corpus.model import Chunk, Item
+from corpus.sentences import ATTRIBUTION
 from corpus.textform import index_form
 from corpus.versions import version_key
 
@@ -41,10 +42,8 @@ _NOT_CHANGES = re.compile(r"contributor|acknowledg|thank|full changelog|checksum
 
 _HIGHLIGHTS = re.compile(r"\bhighlights?\b|\bwhat'?s new\b|\bsummary\b", re.IGNORECASE)
 # "(PR #174813 by ...)", "See [Cargo release notes](url)."
-_ATTRIBUTION = re.compile(r"^[\s(\[]*(?:PRs?\b|See\s*\[?\s*#)|^\W*$|^see\s+(?:the\s+)?\[[^\]]*\]\([^)]*\)\W*$", re.IGNORECASE)
+_ATTRIBUTION = re.compile(ATTRIBUTION.pattern + r"|^see\s+(?:the\s+)?\[[^\]]*\]\([^)]*\)\W*$", re.IGNORECASE)
 _API = re.compile(r"^\[`[^`\]]+`\]\([^)]*\)\s*$")  # Rust's "[`Vec::pop_if`](url)": a stabilized API is a change
-
-Score = Callable[[Sequence["Entry"]], list[float]]  # entries -> how well each answers the topic
 
 
 @dataclass(frozen=True, slots=True)

@@ -80,18 +80,20 @@ class ReleaseAnswers:
             scores = self.item_scores(shape.topic, entries, dense, query) if shape.topic else ()
             return release_digest(entries, wanted_kinds, asked=versions[0] if versions else None, topic=shape.topic,
                                   scores=scores)
-        whole = None
+        whole, entries = None, []
         if shape.name in ("upgrade", "range"):
+            chunks = self.catalogue.chunks_of(versions, products)
+            in_range = entries_of(chunks)
             build = upgrade_digest if shape.name == "upgrade" else range_digest
-            whole = build(entries_of(self.catalogue.chunks_of(versions, products)), span, wanted_kinds)
+            whole = build(in_range, span, wanted_kinds)
             if not shape.topic:
                 return whole
+            # a range's items are all scored (cheap: their sentence vectors are stored)
+            entries = in_range if len(chunks) <= RANGE_CHUNKS else entries_of(chunks[:RANGE_CHUNKS])
         if shape.name not in ("upgrade", "range", "history"):
             return None
-        # a range's items are all scored (cheap: their sentence vectors are stored); a history
-        # looks at what retrieval found across the corpus
-        chunks = self.catalogue.chunks_of(versions, products)[:RANGE_CHUNKS] if whole is not None else ()
-        entries = entries_of(chunks or [h.chunk for h in hits])
+        # a history (or an empty range) looks at what retrieval found across the corpus
+        entries = entries or entries_of(h.chunk for h in hits)
         found = topic_digest(shape.name, entries, self.item_scores(shape.topic, entries, dense, query),
                              shape.topic, span, tuple(kinds) if shape.name == "upgrade" else wanted_kinds)
         if whole is not None and not found.items:  # no item on the topic: say so, then the range's digest

@@ -11,12 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from corpus.errors import CorpusError
-from index import build as store
 from index.errors import RelnotesIndexError
-from index.reader import LoadedIndex
 from qa.answer.engine import Engine
 from qa.errors import QAError
-from tests.support.fakes import FakeEncoder, make_chunk
+from tests.support.fakes import fake_engine, make_chunk
 from tests.support.hardening import assert_one_error, cli, fake_model, write_notes  # noqa: F401 (fixture)
 
 NOT_CONFIDENT = "No passage answers this confidently; the nearest passages follow."
@@ -101,13 +99,9 @@ TEXTS = [
 @pytest.fixture(scope="module")
 def small_engine(tmp_path_factory: pytest.TempPathFactory) -> Engine:
     """An engine over six fake-encoded chunks of three releases (fast: no model)."""
-    directory = tmp_path_factory.mktemp("small") / "idx"
     chunks = [make_chunk(i, text, version) for i, (text, version) in enumerate(TEXTS)]
     corpus = {"fingerprint": "f", "inputs": ["<test>"], "documents": {}}
-    store.build_index(directory, chunks, encoder=FakeEncoder(), corpus=corpus)
-    loaded = LoadedIndex(directory)
-    loaded.set_encoder(FakeEncoder())
-    return Engine(loaded)
+    return fake_engine(chunks, tmp_path_factory.mktemp("small") / "idx", corpus)
 
 
 QUESTION_PARTS = st.one_of(

@@ -9,12 +9,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from index import build as store
 from index.reader import LoadedIndex
 from qa.cli import cli
 from qa.answer.engine import Engine
 from qa.answer.question import find_releases, named_products
-from tests.support.fakes import FakeEncoder, make_chunk
+from tests.support.fakes import fake_engine, make_chunk
 
 CORPUS = {"fingerprint": "f0", "inputs": ["<test>"], "documents": {"d": {"source": "x", "sha256": "0"}}}
 NOTES = [  # (product, version, text): both products have a 1.5 and talk about the same things
@@ -33,12 +32,7 @@ def engine(tmp_path_factory: pytest.TempPathFactory) -> Engine:
                 title=f"{product or 'Other'} changelog", document=f"doc-{product}")
         for i, (product, version, text) in enumerate(NOTES)
     ]
-    directory = tmp_path_factory.mktemp("products") / "idx"
-    encoder = FakeEncoder()
-    store.build_index(directory, chunks, encoder=encoder, corpus=CORPUS)
-    loaded = LoadedIndex(directory)
-    loaded.set_encoder(encoder)
-    return Engine(loaded)
+    return fake_engine(chunks, tmp_path_factory.mktemp("products") / "idx", CORPUS)
 
 
 def test_a_shortened_name_is_not_the_product() -> None:
@@ -107,11 +101,7 @@ def test_one_product_corpora_are_not_filtered(bundled_index: Path) -> None:
 
 def test_many_releases_are_summarised_in_the_missing_release_note(tmp_path: Path) -> None:
     chunks = [make_chunk(i, f"Release {i} notes about sorting and caching things.", f"1.{i}.0") for i in range(30)]
-    encoder = FakeEncoder()
-    store.build_index(tmp_path / "idx", chunks, encoder=encoder, corpus=CORPUS)
-    loaded = LoadedIndex(tmp_path / "idx")
-    loaded.set_encoder(encoder)
-    note = Engine(loaded).ask("what changed in version 1.15.1", mode="bm25").note
+    note = fake_engine(chunks, tmp_path / "idx", CORPUS).ask("what changed in version 1.15.1", mode="bm25").note
     assert note == ("The corpus holds no release 1.15.1 (it has 30 releases, 1.0.0 to 1.29.0; "
                     "nearest: 1.14.0, 1.15.0, 1.16.0, 1.17.0); not answering from another release.")
 

@@ -13,7 +13,7 @@ from qa.history import History
 from qa.model import Answer
 from qa.service import AnswerService, Conversation
 from qa.tui.app import make_app
-from qa.tui.widgets import QuestionInput
+from tests.support.pilot import ask
 
 
 def test_a_conversation_reads_each_question_against_the_last(engine) -> None:
@@ -101,15 +101,6 @@ def test_the_service_opens_the_index_and_says_what_it_holds(bundled_index) -> No
 SIZE = (100, 30)
 
 
-async def _type(app, pilot, question: str) -> None:
-    box = app.query_one(QuestionInput)
-    box.focus()
-    box.value = question
-    await pilot.press("enter")
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-
-
 QUESTIONS = ("what changed for MPS in 2.14?", "which release added deterministic FlexAttention backward?",
              "how do I enable it?")
 
@@ -125,7 +116,7 @@ async def test_the_chat_and_ask_follow_up_read_follow_ups_the_same_way(bundled_i
     async with app.run_test(size=SIZE) as pilot:
         await app.workers.wait_for_complete()
         for question in QUESTIONS:
-            await _type(app, pilot, question)
+            await ask(app, pilot, question)
     in_chat = [(c.answer.asked_as, c.answer.releases) for c in app.cards]
 
     monkeypatch.setenv("RELNOTES_HISTORY", str(tmp_path / "cli.jsonl"))

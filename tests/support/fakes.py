@@ -56,14 +56,15 @@ def make_chunk(n: int, text: str, version: str = "2.14", title: str = "PyTorch 2
     )
 
 
-def fake_engine(chunks, directory: Path):
-    """An Engine over ``chunks`` indexed in ``directory`` with the FakeEncoder (quick: no model)."""
+def fake_engine(chunks, directory: Path, corpus: dict | None = None):
+    """An Engine over ``chunks`` indexed in ``directory`` with the FakeEncoder (quick: no model);
+    ``corpus`` is the manifest's corpus record (default: a fake one)."""
     from index import build as store
     from index.reader import LoadedIndex
     from qa.answer.engine import Engine
 
     store.build_index(directory, chunks, encoder=FakeEncoder(),
-                      corpus={"fingerprint": "fake", "inputs": ["<test>"], "documents": {}})
+                      corpus=corpus or {"fingerprint": "fake", "inputs": ["<test>"], "documents": {}})
     loaded = LoadedIndex(directory)
     loaded.set_encoder(FakeEncoder())
     return Engine(loaded)

@@ -14,6 +14,7 @@ from qa.tui.app import ChatApp, make_app
 from qa.tui.screens import ErrorScreen, HelpScreen, PassageScreen, ReleasePicker
 from qa.tui.digest import DigestRow
 from qa.tui.widgets import AnswerCard, FilterChip, PassageItem, QuestionBubble, QuestionInput, StatusBar
+from tests.support.pilot import ask
 from tests.support.tui_fakes import FakeBackend
 
 SIZE = (100, 30)
@@ -31,16 +32,6 @@ def shown(widget) -> str:
 
 def screen_text(app: ChatApp) -> str:
     return "\n".join(shown(w) for w in app.screen.query(Static))
-
-
-async def ask(app: ChatApp, pilot, question: str) -> AnswerCard:
-    box = app.query_one(QuestionInput)
-    box.focus()
-    box.value = question
-    await pilot.press("enter")
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-    return app.cards[-1]
 
 
 async def test_a_question_gets_an_answer_card_with_citations():
@@ -209,7 +200,7 @@ async def test_release_filter_is_inherited_shown_as_a_chip_and_cleared():
         await ask(app, pilot, "what changed for MPS in 2.13")
         chip = app.query_one(FilterChip)
         assert chip.display and "release: 2.13" in shown(chip)
-        card = await ask(app, pilot, "how fast is it?")
+        await ask(app, pilot, "how fast is it?")
         assert backend.asked[-1][3] == ("2.13",)  # a follow-up inherits, and its card says so
         assert "release 2.13, kept from the previous question" in screen_text(app)
         await ask(app, pilot, "fused layer norm kernels")
