@@ -54,7 +54,8 @@ _HEADING_HINT = re.compile(r"^ {0,3}#{1,6}[ \t]+\S|^[^\n]*\S[^\n]*\n {0,3}(=+|-{
 
 @dataclass(frozen=True, slots=True)
 class SourceFile:
-    """A file to load: where it is, how to show it, and its path relative to the root given."""
+    """A file to load: where it is, how to show it (its absolute path, so a printed citation resolves
+    from any folder), and its path relative to the root given."""
 
     path: Path
     display: str
@@ -99,7 +100,7 @@ def file_key(path: Path) -> str:
 def discover(paths: list[Path] | None) -> list[SourceFile]:
     """Expand the given files and folders (recursively, hidden entries skipped) into files."""
     if paths is None:
-        return [SourceFile(p, f"corpus/data/{p.name}", p.name) for p in bundled_paths()]
+        return [SourceFile(p, os.path.abspath(p), p.name) for p in bundled_paths()]
     found: list[SourceFile] = []
     seen: set[str] = set()
     for given in paths:
@@ -112,10 +113,11 @@ def discover(paths: list[Path] | None) -> list[SourceFile]:
             if exc.errno == errno.ELOOP:
                 raise UnreadableFile(f"{given}: a symbolic link loop; fix the link or the --corpus path") from None
             raise UnreadableFile(f"{given}: {exc.strerror or exc}; check its permissions or the --corpus path") from None
+        shown = Path(os.path.abspath(given))  # printed paths resolve from any folder
         if given.is_file():
-            files = [SourceFile(given, str(given), given.name)]
+            files = [SourceFile(given, str(shown), given.name)]
         else:
-            files = _walk(given)
+            files = _walk(shown)
         for f in files:
             key = file_key(f.path)
             if key not in seen:

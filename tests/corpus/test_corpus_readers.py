@@ -1,5 +1,6 @@
 """Tests for finding, decoding and validating corpus files, and the errors users see."""
 
+import os
 import codecs
 import json
 import shutil
@@ -45,7 +46,8 @@ def test_bundled_documents_metadata():
     assert (blog.title, blog.product, blog.version, blog.format) == ("PyTorch 2.14 Release Blog", "PyTorch", "2.14", "markdown")
     assert blog.url == "https://pytorch.org/blog/pytorch-2-14-release-blog/"
     assert blog.date == "2026-09-02 18:41:48+00:00" and blog.body_field == "body_md"
-    assert blog.source == "corpus/data/pytorch-2.14-release-blog.json"
+    assert os.path.isabs(blog.source) and blog.source.endswith("/corpus/data/pytorch-2.14-release-blog.json")
+    assert Path(blog.source).is_file()  # a printed citation resolves from any folder
     assert docs["pytorch-2.13-release-blog.txt"].title == "PyTorch 2.13 Release Blog"
     assert docs["pytorch-2.9-release-blog.txt"].title == "PyTorch 2.9 Release Blog"
     assert docs["pytorch-2.14-news-apple-silicon-gpu.txt"].title == "PyTorch 2.14 Speeds Up Apple Silicon and GPU Workloads"

@@ -20,11 +20,29 @@ def test_a_printed_citation_shows_its_lines_from_another_folder(tmp_path: Path, 
     result = run("show", "corpus/data/pytorch-2.14-release-blog.json:304-306 (body_md)")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert lines[0] == ("PyTorch 2.14 Release Blog · 2.14 · corpus/data/pytorch-2.14-release-blog.json:304-306 "
-                        "(lines of its decoded body_md)")
+    assert lines[0].startswith("PyTorch 2.14 Release Blog · 2.14 · /")  # the absolute path of the bundled copy
+    assert lines[0].endswith("/corpus/data/pytorch-2.14-release-blog.json:304-306 (lines of its decoded body_md)")
     assert lines[1].startswith("304 │ torchcomms arrived in 2.13") and lines[-1].startswith("306 │ c10d backend")
     text = run("show", "corpus/data/pytorch-2.13-release-blog.txt:32")
     assert text.exit_code == 0 and text.stdout.splitlines()[1].startswith("32 │ This improvement focuses on correctness")
+
+
+def test_a_corpus_given_by_a_relative_path_prints_paths_that_open_from_anywhere(tmp_path: Path, monkeypatch) -> None:
+    notes = tmp_path / "project" / "notes"
+    notes.mkdir(parents=True)
+    (notes / "CHANGES.md").write_text("# Tool 2.0\n\n## Fixes\n\n- Fixed the frobnicator.\n")
+    monkeypatch.chdir(tmp_path / "project")
+    result = run("sections", "--corpus", "notes", "--json")
+    assert result.exit_code == 0, result.output
+    (doc,) = [json.loads(line) for line in result.stdout.splitlines()]
+    assert doc["source"] == str(notes / "CHANGES.md")  # not "notes/CHANGES.md", which resolves only here
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert Path(doc["source"]).is_file()
+    shown = run("show", f"{doc['source']}:5", "--corpus", str(notes))
+    assert shown.exit_code == 0, shown.output
+    assert shown.stdout.splitlines()[1] == "5 │ - Fixed the frobnicator."
 
 
 def test_a_chunk_id_from_ask_json_shows_the_chunk(bundled_index: Path) -> None:
