@@ -2,7 +2,8 @@
 
 The file is ``history.jsonl`` in ``platformdirs.user_data_dir("relnotes-qa")``, or the file
 named by ``RELNOTES_HISTORY``. Each line is ``{"question", "asked_as", "releases", "time"}``,
-with ``"products"`` when the question was restricted to some: the turn a conversation ended
+with ``"products"`` when the question was restricted to some and ``"range"`` when it was asked
+over a range of releases: the turn a conversation ended
 with (``qa.service.Conversation``), so ``ask --follow-up`` reads on as the chat would.
 Appends are one ``write`` of one line to a file opened for appending (no fsync): two chats
 appending at once never interleave inside a line, and a line torn by a crash is skipped when
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Callable
 
 from .answer.followup import Turn
+from .model import ReleaseRange
 from .text import safe
 
 HISTORY_ENV = "RELNOTES_HISTORY"
@@ -53,6 +55,7 @@ class Entry:
     releases: tuple[str, ...] = ()
     time: str = ""
     products: tuple[str, ...] = ()
+    span: ReleaseRange | None = None  # the range of releases it was asked over
 
     def __post_init__(self) -> None:
         if not isinstance(self.question, str) or not self.question.strip():
@@ -65,7 +68,8 @@ class Entry:
         """The entry for an answered question, stamped now: the turn a conversation ended with
         (``qa.service.Conversation.turn``), so the next ``--follow-up`` reads on from it."""
         stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
-        return cls(turn.question, turn.asked_as or turn.question, tuple(turn.releases), stamp, tuple(turn.products))
+        return cls(turn.question, turn.asked_as or turn.question, tuple(turn.releases), stamp, tuple(turn.products),
+                   turn.span)
 
     @classmethod
     def from_json(cls, data: object) -> Entry | None:
@@ -87,6 +91,7 @@ class Entry:
                 strings(releases),
                 stamp if isinstance(stamp, str) else "",
                 strings(products),
+                _span(data.get("range")),
             )
         except ValueError:
             return None
@@ -95,11 +100,30 @@ class Entry:
         """The line's object."""
         line = {"question": self.question, "asked_as": self.asked_as, "releases": list(self.releases),
                 "time": self.time}
-        return {**line, "products": list(self.products)} if self.products else line
+        if self.products:
+            line["products"] = list(self.products)
+        if self.span is not None:
+            s = self.span
+            line["range"] = {"since": s.since, "until": s.until, "until_inclusive": s.until_inclusive,
+                             "since_inclusive": s.since_inclusive}
+        return line
 
     def turn(self) -> Turn:
         """The entry as the previous turn of a follow-up (``qa.answer.followup.resolve``)."""
-        return Turn(self.question, self.asked_as, self.releases, self.products)
+        return Turn(self.question, self.asked_as, self.releases, self.products, self.span)
+
+
+def _span(value: object) -> ReleaseRange | None:
+    """The range a line holds (absent from lines written before ranges were kept), or None."""
+    if not isinstance(value, dict):
+        return None
+    since, until = value.get("since"), value.get("until")
+    if not all(b is None or isinstance(b, str) for b in (since, until)):
+        return None
+    try:
+        return ReleaseRange(since, until, value.get("until_inclusive") is not False, value.get("since_inclusive") is True)
+    except ValueError:  # no bound, or a bound that is no version: an edited line
+        return None
 
 
 def _parse(raw: bytes) -> Entry | None:

@@ -259,7 +259,7 @@ class Conversation:
         """
         follow = self.resolve(question, releases)
         answer = self.service.ask(follow.text, top_k, mode, follow.releases, typed=question, products=follow.products,
-                                  kinds=kinds, span=span)
+                                  kinds=kinds, span=span or follow.span)
         self.answered(answer)
         return follow, answer
 
@@ -272,7 +272,7 @@ class Conversation:
             The releases of the answer the corpus holds (fewer than asked: say which are not).
         """
         held = tuple(r for r in answer.releases if self.service.held(r, answer.products))
-        self.turn = Turn(answer.question, answer.asked_as, held, tuple(answer.products))
+        self.turn = Turn(answer.question, answer.asked_as, held, tuple(answer.products), answer.range)
         if self.pinned:
             self.turn = replace(self.turn, releases=self.releases)
         elif held or answer.releases or answer.range is not None:  # a range names its own releases: no filter

@@ -17,14 +17,17 @@ Rules, in order (a "short" question has at most 8 words once its release mention
 1. Releases. A question naming a release (``in 2.13``, ``v2.13``, ``release:2.13``) keeps its
    own. A follow-up (rules 2 to 4: no topic of its own, a pronoun, a new subject) or a question
    that points back ("in that release", "this version") inherits the previous question's
-   releases (``inherited``), those the corpus holds only, except a which-release question
+   releases (``inherited``), those the corpus holds only, or its range of releases ("from 2.9
+   to 2.13" then "and for MPS?": ``FollowUp.span``), except a which-release question
    ("when was that added?"), which asks across all releases. A question with a topic of its
    own searches every release: a filter outlives its topic only when the person set it (the
    chat's picker, ``--release``: ``resolve``'s ``releases``, or a previous turn that is only a
    filter).
 2. Release only: a short question with no word of its own ("and in 2.13?", "what about 2.9?",
    "2.13?", "and?") asks the previous question again, with its new release:
-   "MPS native Metal kernels" + "and in 2.13?" -> "MPS native Metal kernels in 2.13".
+   "MPS native Metal kernels" + "and in 2.13?" -> "MPS native Metal kernels in 2.13";
+   likewise a new range: "what changed for MPS" + "and from 2.13 to 2.14?" -> "what changed
+   for MPS from 2.13 to 2.14".
 3. Pronoun: a short question with "it", "that", "this", "they", ... and at most 3 words of its
    own ("how fast is it?", "how do I enable it?", "when was that added?") has its first such
    word ("it", "its", "they", "them", "their" before "that", "this", "these", "those") replaced
@@ -57,6 +60,7 @@ from typing import Literal, Sequence
 
 from corpus.versions import version_matches
 
+from ..model import ReleaseRange
 from .question import MAX_QUESTION_CHARS, QUESTION_WORDS, RELEASE_NUMBER, find_releases
 from .ranges import find_range
 
@@ -113,8 +117,11 @@ class Turn:
     asked_as: str
     releases: tuple[str, ...] = ()
     products: tuple[str, ...] = ()  # the products it was restricted to (a corpus of several)
+    span: ReleaseRange | None = None  # the range of releases it was asked over ("from 2.9 to 2.13")
 
     def __post_init__(self) -> None:
+        if self.span is not None and not isinstance(self.span, ReleaseRange):
+            raise ValueError(f"span must be a ReleaseRange or None, got {self.span!r}")
         for name in ("releases", "products"):
             value = getattr(self, name)
             if not isinstance(value, tuple) or not all(isinstance(r, str) for r in value):
@@ -132,23 +139,31 @@ class FollowUp:
     carried: bool = False  # the previous question's topic carried over into ``text``
     how: How = "new"  # which rule applied: "new", "release", "pronoun" or "subject"
     products: tuple[str, ...] = ()  # the previous question's products, when this one names none
+    span: ReleaseRange | None = None  # the previous question's range of releases, inherited
 
     def __post_init__(self) -> None:
         if self.how not in HOWS:
             raise ValueError(f"how must be one of {', '.join(HOWS)}, got {self.how!r}")
-        if self.inherited and not self.releases:
+        if self.inherited and not self.releases and self.span is None:
             raise ValueError("an inherited release filter cannot be empty")
+        if self.span is not None and not self.inherited:
+            raise ValueError("a follow-up's range is always inherited (a question's own range is in its text)")
         if self.carried == (self.how == "new"):
             raise ValueError(f"carried={self.carried} does not fit how={self.how!r}")
 
     @property
     def chip(self) -> str | None:
-        """``"release 2.13, kept from the previous question"`` when the filter was inherited, else None."""
-        return f"release {', '.join(self.releases)}, kept from the previous question" if self.inherited else None
+        """``"release 2.13, kept from the previous question"`` (or ``"releases after 2.9 up to 2.13,
+        kept ..."`` for a range) when the filter was inherited, else None."""
+        if not self.inherited:
+            return None
+        if self.span is not None:
+            return f"releases {self.span.describe()}, kept from the previous question"
+        return f"release {', '.join(self.releases)}, kept from the previous question"
 
     def cleared(self) -> FollowUp:
-        """The same follow-up without its inherited release filter (the chip removed)."""
-        return replace(self, releases=(), inherited=False) if self.inherited else self
+        """The same follow-up without its inherited release filter or range (the chip removed)."""
+        return replace(self, releases=(), inherited=False, span=None) if self.inherited else self
 
 
 def resolve(
@@ -185,9 +200,18 @@ def previous_topic_of(previous: Turn | None) -> str:
 def _resolve(previous: Turn | None, question: str, known: tuple[str, ...], products: tuple[str, ...]) -> FollowUp:
     """``resolve`` without an explicit release filter."""
     q = " ".join(str(question).split())
-    if find_range(q, known, products) is not None:  # "from 1.10 to 2.0": its own releases, asked as typed
+    mention = find_range(q, known, products)
+    if mention is not None:  # "from 1.10 to 2.0": its own releases, asked as typed
         named = find_releases(q, known=known, products=products).products
-        return FollowUp(question, q, (), products=() if named or previous is None else previous.products)
+        carried_products = () if named or previous is None else previous.products
+        rest = _words(q[: mention.span[0]] + " " + q[mention.span[1] :])
+        topic = _previous_topic(previous, known, products)
+        if topic and not mention.inline and not [w for w in rest if w not in FUNCTION_WORDS]:
+            # "and from 2.13 to 2.14?": the previous question again over the new range
+            text = f"{topic} {q[mention.span[0] : mention.span[1]].strip()}"
+            if len(text) <= MAX_TEXT:
+                return FollowUp(question, text, (), False, True, "release", carried_products)
+        return FollowUp(question, q, (), products=carried_products)
     parsed = find_releases(q, known=known, products=products)
     if not q or parsed.bad_filters:
         return FollowUp(question, q, parsed.releases)
@@ -217,14 +241,16 @@ def _resolve(previous: Turn | None, question: str, known: tuple[str, ...], produ
             how, text = "subject", _with_releases(_swap(topic, x, prep.group(1).lower() if prep else None), named, known)
         if len(text) > MAX_TEXT:  # a long previous question: ask this one as typed rather than be refused
             how, text = "new", body
-    releases, inherited = named, False
+    releases, inherited, span = named, False, None
     follows = how != "new" or bool(_RELEASE_REF.search(q)) or not previous_topic_of(previous)
     if not releases and previous is not None and follows and not find_releases(text, known, products).which_release:
         releases = tuple(r for r in previous.releases if not known or any(version_matches(k, r) for k in known))
-        inherited = bool(releases)
+        # "what changed from 2.9 to 2.13?" then "and for MPS?": the range stays, as a release would.
+        span = previous.span if not releases else None
+        inherited = bool(releases) or span is not None
     # "pydantic 1.10 sort" then "is it stable now?": still pydantic's, unless this one names a product.
     carried_products = () if parsed.products or previous is None else previous.products
-    return FollowUp(question, text, releases, inherited, how != "new", how, carried_products)
+    return FollowUp(question, text, releases, inherited, how != "new", how, carried_products, span)
 
 
 def _words(text: str) -> list[str]:

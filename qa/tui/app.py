@@ -25,6 +25,7 @@ from textual.widgets import Footer, Input, Static
 from ..answer.followup import Turn
 from ..errors import USER_ERRORS
 from ..history import Entry, History
+from ..model import ReleaseRange
 from ..service import Conversation
 from .backend import ChatBackend
 from .actions import ChatActions
@@ -210,17 +211,19 @@ class ChatApp(ChatActions, App):
         follow = self.talk.resolve(question)
         card.kept = follow.chip
         card.asking(follow.text, follow.releases)
-        self._answer(seq, question, follow.text, follow.releases, self.top_k, self.mode, card, follow.products)
+        self._answer(seq, question, follow.text, follow.releases, self.top_k, self.mode, card, follow.products,
+                     follow.span)
 
     @work(thread=True, group="answer")
     def _answer(self, seq: int, question: str, text: str, releases: tuple[str, ...], top_k: int, mode: str,
-                card: AnswerCard, products: tuple[str, ...] = ()) -> None:
+                card: AnswerCard, products: tuple[str, ...] = (), span: ReleaseRange | None = None) -> None:
         if seq != self.latest:  # a newer question came in while this one waited
             self.call_from_thread(card.superseded)
             return
         started = time.perf_counter()
         try:
-            answer = self.backend.ask(text, top_k, mode, releases, typed=question, products=products, kinds=self.kinds)
+            answer = self.backend.ask(text, top_k, mode, releases, typed=question, products=products, kinds=self.kinds,
+                                      span=span)
         except USER_ERRORS as exc:
             self.call_from_thread(self._failed, seq, card, str(exc))
             return

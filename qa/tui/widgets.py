@@ -14,7 +14,7 @@ from textual.reactive import reactive
 from textual.widgets import Input, LoadingIndicator, Static
 
 from .. import cite
-from ..model import Answer, Passage
+from ..model import Answer, Passage, ReleaseRange
 from ..text import safe
 
 BAR_CELLS = 8
@@ -174,7 +174,8 @@ class AnswerCard(Vertical):
         self.remove_class("pending")
         await self.remove_children()
         shown: list = []
-        parts = _understood(self.question, answer.asked_as, answer.releases, answer.products, answer.kinds, self.kept)
+        parts = _understood(self.question, answer.asked_as, answer.releases, answer.products, answer.kinds, self.kept,
+                            answer.range)
         if parts:
             shown.append(Static(Content.assemble(*parts), classes="asked-as"))
         if answer.sentences:
@@ -217,16 +218,18 @@ class AnswerCard(Vertical):
 
 
 def _understood(question: str, asked_as: str | None, releases: tuple[str, ...], products: tuple[str, ...] = (),
-                kinds: tuple[str, ...] = (), kept: str | None = None) -> list:
-    """The question as understood: its rewording, release filter (and whether it was kept from the
-    previous question), (in a corpus of several) products, kinds."""
+                kinds: tuple[str, ...] = (), kept: str | None = None, span: ReleaseRange | None = None) -> list:
+    """The question as understood: its rewording, release filter or range (and whether it was kept
+    from the previous question), (in a corpus of several) products, kinds."""
     parts: list = []
     if asked_as and asked_as != question:
         parts += [("asked as: ", "$text-muted"), (safe(asked_as), "italic")]
-    if releases and kept:
+    if (releases or span is not None) and kept:
         parts += ["  " if parts else "", (safe(kept), "bold $warning")]
     elif releases:
         parts += ["  " if parts else "", ("release: ", "$text-muted"), (", ".join(releases), "bold $accent")]
+    elif span is not None:
+        parts += ["  " if parts else "", ("releases: ", "$text-muted"), (span.describe(), "bold $accent")]
     if products:
         parts += ["  " if parts else "", ("products: ", "$text-muted"), (safe(", ".join(products)), "bold $accent")]
     if kinds:

@@ -259,6 +259,19 @@ def test_ask_follow_up_reads_the_last_question(bundled_index: Path, tmp_path: Pa
     ]
 
 
+def test_ask_follow_up_keeps_the_range_of_the_last_question(bundled_index: Path, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("RELNOTES_HISTORY", str(tmp_path / "history.jsonl"))
+    index = ("--index", str(bundled_index), "--mode", "bm25")
+    assert run("ask", "what changed from 2.9 to 2.13?", *index).exit_code == 0
+    result = run("ask", "--follow-up", "and for MPS?", *index, "--json")
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.stdout)
+    assert record["asked_as"] == "what changed for MPS"
+    assert record["range"] == {"since": "2.9", "until": "2.13", "until_inclusive": True, "since_inclusive": False}
+    assert record["passages"] and {p["citation"]["version"] for p in record["passages"]} == {"2.13"}  # not 2.14's
+    assert "releases after 2.9 up to 2.13, kept from the previous question" in result.stderr
+
+
 def test_ask_follow_up_without_history_asks_on_its_own(bundled_index: Path, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("RELNOTES_HISTORY", str(tmp_path / "history.jsonl"))
     result = run("ask", "--follow-up", "how fast is it?", "--index", str(bundled_index), "--mode", "bm25", "--json",

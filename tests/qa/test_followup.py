@@ -6,6 +6,7 @@ import pytest
 
 from qa.answer.followup import FollowUp, Turn, resolve
 from qa.answer.question import find_releases
+from qa.model import ReleaseRange
 
 KNOWN = ("2.9", "2.13", "2.14")
 PRODUCTS = ("PyTorch",)
@@ -169,6 +170,42 @@ def test_a_chain_of_follow_ups_through_turns() -> None:
     ]
 
 
+RANGE = Turn("what changed from 2.9 to 2.13?", "what changed for MPS from 2.9 to 2.13?", (), (),
+             ReleaseRange("2.9", "2.13"))
+
+
+@pytest.mark.parametrize("question, text", [
+    ("and for ROCm?", "what changed for ROCm"),
+    ("how do I enable it?", "how do I enable MPS?"),
+    ("what else changed in that release?", "what else changed?"),
+], ids=["subject", "pronoun", "points-back"])
+def test_a_follow_up_keeps_the_previous_questions_range(question: str, text: str) -> None:
+    follow = resolve(RANGE, question, KNOWN, PRODUCTS)
+    assert (follow.text, follow.releases, follow.span, follow.inherited) == (text, (), RANGE.span, True)
+    assert follow.chip == "releases after 2.9 up to 2.13, kept from the previous question"
+    cleared = follow.cleared()
+    assert cleared.span is None and not cleared.inherited and cleared.text == follow.text
+
+
+@pytest.mark.parametrize("question", [
+    "how do I enable the nccl2 backend?",  # a topic of its own: every release
+    "which release added it?",  # a which-release question never inherits
+    "and in 2.14?",  # a release of its own
+    "what changed for MPS from 2.13 to 2.14?",  # a range of its own
+])
+def test_a_question_of_its_own_leaves_the_range(question: str) -> None:
+    follow = resolve(RANGE, question, KNOWN, PRODUCTS)
+    assert follow.span is None and not (follow.inherited and not follow.releases)
+
+
+def test_a_new_range_alone_asks_the_previous_question_over_it() -> None:
+    follow = resolve(WHAT, "and from 2.13 to 2.14?", KNOWN, PRODUCTS)
+    assert (follow.text, follow.releases, follow.how, follow.span) == (
+        "what changed for MPS from 2.13 to 2.14", (), "release", None)  # its own range is in its text
+    assert resolve(WHAT, "what breaks from 2.13 to 2.14?", KNOWN, PRODUCTS).text == "what breaks from 2.13 to 2.14?"
+    assert resolve(None, "and from 2.13 to 2.14?", KNOWN, PRODUCTS).text == "and from 2.13 to 2.14?"
+
+
 def test_resolve_is_pure() -> None:
     previous = Turn("q", "what changed for MPS in 2.14?", ("2.14",))
     first = resolve(previous, "and in 2.13?", KNOWN, PRODUCTS)
@@ -191,8 +228,9 @@ def test_odd_input_never_crashes(previous, question) -> None:
 
 @pytest.mark.parametrize(
     "kwargs",
-    [dict(how="maybe"), dict(inherited=True), dict(carried=True), dict(how="release")],
-    ids=["unknown-how", "inherited-nothing", "carried-but-new", "release-not-carried"],
+    [dict(how="maybe"), dict(inherited=True), dict(carried=True), dict(how="release"),
+     dict(span=ReleaseRange("2.9", "2.13"))],
+    ids=["unknown-how", "inherited-nothing", "carried-but-new", "release-not-carried", "range-not-inherited"],
 )
 def test_impossible_follow_ups_are_refused(kwargs) -> None:
     with pytest.raises(ValueError):

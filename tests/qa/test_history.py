@@ -13,6 +13,7 @@ import pytest
 import qa.history as history_module
 from qa.answer.followup import Turn
 from qa.history import Entry, History, default_path
+from qa.model import ReleaseRange
 
 
 def entry(n: int, releases: tuple[str, ...] = ()) -> Entry:
@@ -66,6 +67,18 @@ CORRUPT = [
     b"\n   \n",
     b"[" * 100_000 + b"\n",
 ]
+
+
+def test_a_range_survives_the_file(tmp_path: Path) -> None:
+    """``ask --follow-up`` after a range question reads on over the range, as the chat does."""
+    span = ReleaseRange("2.9", "2.13")
+    h = History(tmp_path / "history.jsonl")
+    h.append(Entry.from_turn(Turn("what changed from 2.9 to 2.13?", "what changed from 2.9 to 2.13?", (), (), span)))
+    line = json.loads((tmp_path / "history.jsonl").read_text())
+    assert line["range"] == {"since": "2.9", "until": "2.13", "until_inclusive": True, "since_inclusive": False}
+    assert History(tmp_path / "history.jsonl").last().turn().span == span
+    for odd in ({"since": None, "until": None}, {"since": "soon"}, "2.9..2.13", {"until": 2.13}):
+        assert Entry.from_json({"question": "q", "range": odd}).span is None  # an edited line: no range, no error
 
 
 @pytest.mark.parametrize("junk", CORRUPT, ids=["json", "torn", "utf8", "list", "no-question", "blank-question",

@@ -219,6 +219,19 @@ def test_a_range_in_a_conversation_is_no_release_filter(engine: Engine) -> None:
     assert [r.version for r in answer.digest.releases] == ["1.2.0", "2.0.0"]
 
 
+def test_a_follow_up_is_asked_over_the_previous_questions_range(engine: Engine) -> None:
+    from qa.service import Conversation
+
+    talk = Conversation(engine)
+    talk.ask("what changed in widgetlib from 1.0 to 2.0?", mode="bm25")
+    follow, answer = talk.ask("and for the config parser?", mode="bm25")  # 2.1.0 and 1.0.0 name it too
+    assert follow.span == ReleaseRange("1.0", "2.0") and follow.chip.startswith("releases after 1.0 up to 2.0, kept")
+    assert answer.range == ReleaseRange("1.0", "2.0")
+    assert answer.passages and all(p.citation.version in ("1.2.0", "1.5.0", "2.0.0") for p in answer.passages)
+    follow, answer = talk.ask("how do I get the dark theme in widgetlib?", mode="bm25")  # a topic of its own
+    assert follow.span is None and answer.range is None
+
+
 def test_a_release_named_outside_the_range_is_said(engine: Engine) -> None:
     answer = engine.ask("what breaks", mode="bm25", releases=["2.1"], span=ReleaseRange("1.0", "2.0"),
                         products=["widgetlib"])

@@ -9,6 +9,7 @@ from corpus.versions import version_matches
 from qa.errors import BadQuestion
 from qa.model import Answer, AnswerSentence, Citation, Digest, DigestItem, Passage, ReleaseDigest, ReleaseRange
 from qa.answer.question import find_releases
+from qa.answer.ranges import find_range
 from qa.answer.section import SectionView
 from qa.service import IndexInfo
 
@@ -56,6 +57,7 @@ class FakeBackend:
         self.gate = gate
         self.fail = fail
         self.asked: list[tuple[str, int, str, tuple[str, ...]]] = []
+        self.spans: list[ReleaseRange | None] = []  # the range each question was asked over
         self.info = IndexInfo(corpus="fake notes", documents=3, chunks=len(PASSAGES),
                               created="2026-11-29T10:00:00+00:00", directory="/fake")
 
@@ -68,12 +70,17 @@ class FakeBackend:
             raise BadQuestion(f"the fake engine refuses '{self.fail}'; ask something else")
         parsed = find_releases(question, known=self.releases, products=self.products)
         wanted = tuple(dict.fromkeys([*releases, *parsed.releases]))
+        mention = find_range(question, self.releases, self.products)
+        span = span or (mention.range if mention else None)
+        if span is not None:
+            wanted = ()  # a range's bounds are no release filter, as in the engine
         self.asked.append((question, top_k, mode, wanted))
+        self.spans.append(span)
         asked = words(parsed.text or question)
         scored = [
             (len(asked & words(" ".join(sec) + " " + text)), i)
             for i, (version, sec, text) in enumerate(PASSAGES)
-            if not wanted or version in wanted
+            if (not wanted or version in wanted) and (span is None or span.contains(version))
         ]
         ranked = [i for s, i in sorted(scored, key=lambda t: (-t[0], t[1])) if s > 0][:top_k]
         passages = tuple(
@@ -92,7 +99,7 @@ class FakeBackend:
             passages=passages, sentences=sentences, confident=bool(ranked),
             note=None if ranked else "No passage matches this question.",
             products=tuple(dict.fromkeys([*products, *parsed.products])) if len(self.products) > 1 else (),
-            kinds=tuple(kinds), digest=digest,
+            kinds=tuple(kinds), digest=digest, range=span,
             shape="release" if digest else ("which" if parsed.which_release and not wanted else "search"),
         )
 

@@ -10,6 +10,7 @@ from textual.widgets import Static
 
 from index.errors import IndexCorrupt
 from qa.history import History
+from qa.model import ReleaseRange
 from qa.tui.app import ChatApp, make_app
 from qa.tui.screens import ErrorScreen, HelpScreen, PassageScreen, ReleasePicker
 from qa.tui.digest import DigestRow
@@ -190,6 +191,23 @@ async def test_history_persists_across_runs(tmp_path):
     async with again.run_test(size=SIZE) as pilot:
         await pilot.press("up")
         assert again.query_one(QuestionInput).value == "ROCm wheels"
+
+
+async def test_a_follow_up_keeps_the_range_of_a_range_question_and_says_so():
+    backend = FakeBackend()
+    app = app_with(backend)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await ask(app, pilot, "what changed from 2.9 to 2.13?")
+        assert not app.query_one(FilterChip).display  # a range is no release filter
+        await ask(app, pilot, "and for MPS?")
+        assert backend.spans[-1] == ReleaseRange("2.9", "2.13")
+        card = app.query(AnswerCard).last()
+        assert card.kept == "releases after 2.9 up to 2.13, kept from the previous question"
+        assert "releases after 2.9 up to 2.13, kept from the previous question" in shown(card.query_one(".asked-as"))
+        assert [p.citation.version for p in card.answer.passages] == ["2.13"]  # 2.14's MPS passage is out of range
+        await ask(app, pilot, "how do I enable deterministic FlexAttention backward?")  # a topic of its own
+        assert backend.spans[-1] is None
 
 
 async def test_release_filter_is_inherited_shown_as_a_chip_and_cleared():
