@@ -283,10 +283,15 @@ class Conversation:
             self.releases = ()
         return held
 
-    def set_releases(self, releases: Sequence[str]) -> None:
+    def set_releases(self, releases: Sequence[str], products: Sequence[str] = ()) -> None:
         """Put a release filter in force (the chat's F4 picker; () clears it): it applies to
-        every question naming no release of its own until cleared."""
+        every question naming no release of its own until cleared. ``products``: the product the
+        releases are of (a corpus of several), which the next question naming none is asked about."""
         self.releases = tuple(releases)
         self.pinned = bool(self.releases)
+        products = tuple(products) if self.releases else ()
         if self.turn is not None:
-            self.turn = replace(self.turn, releases=self.releases)
+            self.turn = replace(self.turn, releases=self.releases, span=None,
+                                products=products or self.turn.products)
+        elif products:
+            self.turn = Turn("", "", self.releases, products)

@@ -13,7 +13,8 @@ from textual.containers import VerticalScroll
 
 from index import MODES
 
-from .screens import HelpScreen, ReleasePicker
+from .picker import Picked, ReleasePicker
+from .screens import HelpScreen
 from .widgets import ChipBar, PassageItem, StatusBar
 
 TOP_KS = (3, 5, 10)
@@ -23,10 +24,11 @@ class ChatActions:
     """What the keys do; ``self`` is the ChatApp."""
 
     # --- filters, mode, top-k -----------------------------------------------------------
-    def set_filter(self, releases: tuple[str, ...]) -> None:
-        """Put a release filter in force and show it as the chip (() clears it)."""
-        self.talk.set_releases(releases)
-        self.query_one(ChipBar).set_releases(self.release_filter)
+    def set_filter(self, releases: tuple[str, ...], product: str | None = None) -> None:
+        """Put a release filter (of ``product``, in a corpus of several) in force and show it as
+        the chip (() clears it)."""
+        self.talk.set_releases(releases, (product,) if product else ())
+        self.query_one(ChipBar).set_releases(self.release_filter, product if releases else None)
 
     def action_clear_filter(self) -> None:
         """Forget the release filter: the next question searches every release."""
@@ -39,9 +41,9 @@ class ChatActions:
             self.notify("The index is still loading", severity="warning", markup=False)
             return
 
-        def chosen(releases: tuple[str, ...] | None) -> None:
-            if releases is not None:
-                self.set_filter(releases)
+        def chosen(picked: Picked | None) -> None:
+            if picked is not None:
+                self.set_filter(picked.releases, picked.product)
 
         groups = self.backend.release_groups()
         self.push_screen(ReleasePicker(self.backend.releases, self.release_filter, groups), chosen)

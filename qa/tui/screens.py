@@ -1,4 +1,4 @@
-"""The chat's screens: a passage in its section, help, errors and the release picker."""
+"""The chat's screens: a passage in its section, help and errors (the release picker is in picker.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Input, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Button, Footer, Static
 
 from .. import cite
 from ..answer.section import SectionView
@@ -137,7 +136,7 @@ Keys
   F1         this help
   F2         mode: hybrid, bm25, dense
   F3         top-k: 3, 5, 10
-  F4         filter on a release
+  F4         filter on a release or a range (Shift+Up/Down)
   Ctrl+L     clear the release filter (or click the chip)
   Ctrl+S     export the transcript to Markdown
   Ctrl+R     load the index again after a failed load
@@ -184,90 +183,3 @@ class ErrorScreen(ModalScreen[None]):
 
     def on_button_pressed(self) -> None:
         self.app.pop_screen()
-
-
-ALL_RELEASES = "__all__"
-
-
-class ReleasePicker(ModalScreen[tuple[str, ...] | None]):
-    """The releases in the corpus, grouped by product, newest first: type to filter, Up/Down to
-    move (the cursor starts on the release in force, and stops at the ends), Enter to choose."""
-
-    BINDINGS = [
-        Binding("escape", "dismiss(None)", "Cancel"),
-        Binding("down", "move(1)", "Next", show=False),
-        Binding("up", "move(-1)", "Previous", show=False),
-        Binding("enter", "choose", "Choose", show=False),
-    ]
-
-    def __init__(self, releases: tuple[str, ...], current: tuple[str, ...],
-                 groups: tuple[tuple[str | None, tuple[str, ...]], ...] = ()) -> None:
-        super().__init__()
-        self.releases = releases
-        self.current = current
-        self.groups = groups or ((None, releases),)
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="picker"):
-            yield Static(Content.styled("Filter on release", "bold $accent"))
-            yield Input(placeholder="type to filter: 2.1, pydantic…", id="release-filter", select_on_focus=False)
-            yield OptionList(*self._options(""), id="releases")
-
-    def on_mount(self) -> None:
-        options = self.query_one(OptionList)
-        ids = [options.get_option_at_index(i).id for i in range(options.option_count)]
-        options.highlighted = next((ids.index(r) for r in self.current if r in ids), 0)
-        self.query_one(Input).focus()
-
-    def _options(self, text: str) -> list[Option]:
-        """All releases first, then each product's releases newest first; those matching ``text``."""
-        wanted = text.strip().lower()
-        out = [Option("All releases (no filter)", id=ALL_RELEASES)] if not wanted else []
-        several = len(self.groups) > 1
-        for product, releases in self.groups:
-            named = bool(wanted) and product is not None and wanted in product.lower()
-            shown = [r for r in reversed(releases) if not wanted or named or wanted in r.lower()]
-            if not shown:
-                continue
-            if several:
-                out.append(Option(Content.styled(product or "(no product)", "bold"), disabled=True))
-            out += [Option(Content(("● " if r in self.current else "  ") + r), id=r) for r in shown]
-        return out or [Option(Content.styled(f"No release matches {text.strip()!r}", "$text-muted"), disabled=True)]
-
-    def _enabled(self) -> list[int]:
-        options = self.query_one(OptionList)
-        return [i for i in range(options.option_count) if not options.get_option_at_index(i).disabled]
-
-    def on_input_changed(self, event: Input.Changed) -> None:
-        options = self.query_one(OptionList)
-        options.clear_options()
-        options.add_options(self._options(event.value))
-        enabled = self._enabled()
-        options.highlighted = enabled[0] if enabled else None
-
-    def action_move(self, step: int) -> None:
-        """Up and Down move the cursor over releases (not product headings), without wrapping."""
-        options = self.query_one(OptionList)
-        enabled = self._enabled()
-        at = options.highlighted if options.highlighted in enabled else None
-        if at is None:
-            options.highlighted = enabled[0] if enabled else None
-            return
-        further = [i for i in enabled if (i - at) * step > 0]
-        if further:
-            options.highlighted = min(further, key=lambda i: abs(i - at))
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.action_choose()
-
-    def action_choose(self) -> None:
-        options = self.query_one(OptionList)
-        if options.highlighted is not None and options.highlighted in self._enabled():
-            self._chosen(options.get_option_at_index(options.highlighted).id)
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self._chosen(event.option.id)
-
-    def _chosen(self, chosen: str | None) -> None:
-        self.dismiss(() if chosen == ALL_RELEASES else (chosen,))

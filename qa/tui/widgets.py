@@ -237,6 +237,13 @@ def _understood(question: str, asked_as: str | None, releases: tuple[str, ...], 
     return parts
 
 
+def releases_text(releases: tuple[str, ...]) -> str:
+    """``2.9, 2.13``; a picked range of more than three as ``2.0 … 2.4 (6 releases)``."""
+    if len(releases) > 3:
+        return f"{releases[0]} … {releases[-1]} ({len(releases)} releases)"
+    return ", ".join(releases)
+
+
 class FilterChip(Static):
     """The release filter in force, e.g. ``release: 2.13 ✕``; clicking it clears the filter."""
 
@@ -244,11 +251,14 @@ class FilterChip(Static):
         """The person removed the release filter."""
 
     releases: reactive[tuple[str, ...]] = reactive((), layout=True)
+    product: reactive[str | None] = reactive(None, layout=True)
 
     def render(self) -> Content:
         if not self.releases:
             return Content("")
-        return Content.assemble(("release: ", ""), (", ".join(self.releases), "bold"), ("  ✕ ", ""))
+        shown = releases_text(self.releases)
+        return Content.assemble(("release: ", ""), ((f"{self.product} " if self.product else "") + shown, "bold"),
+                                ("  ✕ ", ""))
 
     def watch_releases(self, releases: tuple[str, ...]) -> None:
         self.display = bool(releases)
@@ -264,8 +274,10 @@ class ChipBar(Horizontal):
         yield FilterChip(id="release-chip")
         yield Static(Content.styled("Ctrl+L clears · F4 picks a release", "$text-muted"), id="chip-hint")
 
-    def set_releases(self, releases: tuple[str, ...]) -> None:
-        self.query_one(FilterChip).releases = tuple(releases)
+    def set_releases(self, releases: tuple[str, ...], product: str | None = None) -> None:
+        chip = self.query_one(FilterChip)
+        chip.product = product
+        chip.releases = tuple(releases)
         self.display = bool(releases)
 
 

@@ -12,7 +12,8 @@ from index.errors import IndexCorrupt
 from qa.history import History
 from qa.model import ReleaseRange
 from qa.tui.app import ChatApp, make_app
-from qa.tui.screens import ErrorScreen, HelpScreen, PassageScreen, ReleasePicker
+from qa.tui.picker import ReleasePicker
+from qa.tui.screens import ErrorScreen, HelpScreen, PassageScreen
 from qa.tui.digest import DigestRow
 from qa.tui.widgets import AnswerCard, FilterChip, PassageItem, QuestionBubble, QuestionInput, StatusBar
 from tests.support.pilot import ask
@@ -712,14 +713,14 @@ async def test_the_release_picker_filters_as_you_type_groups_by_product_and_star
         labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
         assert labels == ["All releases (no filter)", "PyTorch", "  2.14", "● 2.13", "  2.9",
                           "pydantic", "  2.12", "  2.0", "  1.10"]
-        assert options.get_option_at_index(options.highlighted).id == "2.13"  # on the release in force
+        assert options.get_option_at_index(options.highlighted).id == "0/2.13"  # on the release in force
         await pilot.press("up", "up", "up")  # past the heading, then stops at the top: no wrap-around
         assert options.highlighted == 0
         for ch in "2.1":
             await pilot.press(ch)
         await pilot.pause()
         ids = [options.get_option_at_index(i).id for i in range(options.option_count)]
-        assert ids == [None, "2.14", "2.13", None, "2.12"] and options.highlighted == 1
+        assert ids == [None, "0/2.14", "0/2.13", None, "1/2.12"] and options.highlighted == 1
         await pilot.press("down", "down", "enter")  # 2.13, then over the pydantic heading to 2.12
         await pilot.pause()
         assert app.release_filter == ("2.12",)
@@ -731,6 +732,49 @@ async def test_the_release_picker_filters_as_you_type_groups_by_product_and_star
         assert "No release matches 'zz'" in str(app.screen.query_one(OptionList).get_option_at_index(0).prompt)
         await pilot.press("enter")  # nothing to choose: the picker stays
         assert isinstance(app.screen, ReleasePicker)
+
+
+async def test_the_release_picker_selects_a_range_of_one_products_releases():
+    """Shift+Up/Down select a range (within one product: flask and pytest both have a 2.0.0),
+    Enter puts it in force for that product, and the chip says so compactly."""
+    from textual.widgets import OptionList
+
+    class Grouped(FakeBackend):
+        products = ("flask", "pytest")
+        releases = ("1.0", "2.0.0", "2.1.0", "2.2.0", "3.0", "4.0")
+
+        def release_groups(self):
+            return (("flask", ("1.0", "2.0.0", "2.1.0", "2.2.0")), ("pytest", ("2.0.0", "3.0", "4.0")))
+
+    backend = Grouped()
+    app = app_with(backend)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.press("f4")
+        await pilot.pause()
+        picker = app.screen
+        options = picker.query_one(OptionList)
+        await pilot.press("down", "shift+down", "shift+down", "shift+down", "shift+down", "shift+down")
+        await pilot.pause()
+        assert options.get_option_at_index(options.highlighted).id == "0/1.0"  # stopped at the pytest heading
+        labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert labels[2:6] == ["▌ 2.2.0", "▌ 2.1.0", "▌ 2.0.0", "▌ 1.0"]
+        assert "Enter chooses 1.0 … 2.2.0 (4 releases)" in shown(picker.query_one("#picker-hint"))
+        await pilot.press("shift+up", "shift+up")  # back towards where the selection started
+        await pilot.pause()
+        assert "Enter chooses 2.1.0 … 2.2.0 (2 releases)" in shown(picker.query_one("#picker-hint"))
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.release_filter == ("2.1.0", "2.2.0")
+        assert "release: flask 2.1.0, 2.2.0" in shown(app.query_one(FilterChip))
+        await ask(app, pilot, "what was fixed?")
+        assert backend.asked[-1][3] == ("2.1.0", "2.2.0") and app.talk.turn.products == ("flask",)
+        await pilot.press("f4")
+        await pilot.pause()
+        assert picker is not app.screen and app.screen.query_one(OptionList).highlighted == 2  # on 2.2.0, in force
+        await pilot.press("down", "shift+down", "down", "enter")  # a plain move ends the selection: one release
+        await pilot.pause()
+        assert app.release_filter == ("1.0",)
 
 
 async def test_the_footer_shows_quit_at_120_columns():
