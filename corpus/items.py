@@ -135,6 +135,16 @@ def _label(line: str) -> str | None:
     return kind_of(m.group(1) or m.group(2))
 
 
+def list_share(texts) -> float:
+    """The share of item texts that are list items (a bullet opens them): about 0.8-1.0 for a
+    changelog, under 0.1 for a release blog; 0.0 for none."""
+    count = bullets = 0
+    for text in texts:
+        count += 1
+        bullets += bool(_BULLET.match(text))
+    return bullets / count if count else 0.0
+
+
 def item_words(text: str) -> str:
     """The item's text without its bullet and the markup it opens with (towncrier's issue link)."""
     body = _BULLET.sub("", text, count=1).strip()

@@ -150,3 +150,15 @@ def fuse(
 # questions, 0.5 / 0.5 did not; the sentence list counts as much (docs/measurements.md).
 # k is unused by minmax; it is kept at the usual RRF value for a switch to method="rrf".
 DEFAULT_FUSION = FusionParams(method="minmax", k=60, weights=(0.5, 0.5), depth=1000, sentences=0.5)
+
+# A changelog is lists of one-line items: a section window dilutes an item among forty, and the
+# sentence list (each item's own vector) finds it better. Measured on the issue-16 tuning sets
+# (benchmarks/fusion_shape.py): searcher MRR@10 changelogs 0.692 -> 0.705, zoo 0.724 -> 0.763,
+# while on the prose blogs of the bundled notes the same weights lost 0.021: chosen by shape.
+LIST_FUSION = FusionParams(method="minmax", k=60, weights=(0.5, 0.3), depth=1000, sentences=0.7)
+LIST_SHARE = 0.5  # items that are list items, above which a corpus is list-shaped (blogs 0.09, changelogs 0.77-0.96)
+
+
+def fusion_for(list_share: float) -> FusionParams:
+    """The fusion for a corpus whose items are ``list_share`` list items (``corpus.items.list_share``)."""
+    return LIST_FUSION if list_share >= LIST_SHARE else DEFAULT_FUSION

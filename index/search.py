@@ -91,14 +91,20 @@ class Searcher:
     """Runs queries against one LoadedIndex; caches release masks and query vectors between queries.
 
     ``similarity`` gives the answer the cosines it needs (question against sentences) as floats.
+    The fusion is ``fusion``, else the one for the corpus's shape (``index.fusion.fusion_for``).
     Not thread-safe (the caches change on every query): one query at a time.
     """
 
     def __init__(self, index: LoadedIndex, fusion=None) -> None:
-        from .fusion import DEFAULT_FUSION
+        from corpus.items import list_share
+
+        from .fusion import fusion_for
 
         self.index = index
-        self.fusion = fusion or DEFAULT_FUSION
+        if fusion is None:  # by the corpus's shape: item lists or prose (a sample of 2,000 chunks at most)
+            sample = index.chunks[:: max(1, len(index.chunks) // 2000)]
+            fusion = fusion_for(list_share(c.text[i.start : i.end] for c in sample for i in c.items))
+        self.fusion = fusion
         self.similarity = Similarity(index)
         self._masks: dict[tuple[tuple[str, ...], ...], np.ndarray | None] = {}
 

@@ -146,3 +146,35 @@ def test_unknown_method_message_lists_valid_ones():
 
 def test_default_fusion_takes_enough_candidates():
     assert DEFAULT_FUSION.depth >= 100
+
+
+def test_the_list_share_tells_a_changelog_from_a_blog() -> None:
+    from corpus.items import list_share
+
+    assert list_share(["- Fix the parser", "* Add retry", "1. Drop Python 3.9", "Prose about it."]) == 0.75
+    assert list_share(["PyTorch 2.14 brings native Metal kernels.", "They are faster."]) == 0.0
+    assert list_share([]) == 0.0
+
+
+def test_the_searcher_picks_the_fusion_by_the_shape_of_the_corpus(tmp_path) -> None:
+    """Item lists (a changelog) get LIST_FUSION, prose (the bundled blogs) DEFAULT_FUSION,
+    and a fusion passed in wins over both."""
+    from corpus import load_chunks
+    from index import build as store
+    from index.fusion import LIST_FUSION
+    from index.reader import LoadedIndex
+    from index.search import Searcher
+    from tests.support.fakes import FakeEncoder
+    from tests.support.paths import DATA
+
+    corpus = {"fingerprint": "f0", "inputs": ["<test>"], "documents": {"d": {"source": "x", "sha256": "0"}}}
+    picked = {}
+    for name, paths in (("changelog", [DATA / "releases" / "widgetlib"]), ("blogs", None)):
+        encoder = FakeEncoder()
+        store.build_index(tmp_path / name, load_chunks(paths), encoder=encoder, corpus=corpus)
+        loaded = LoadedIndex(tmp_path / name)
+        loaded.set_encoder(encoder)
+        picked[name] = Searcher(loaded).fusion
+        assert Searcher(loaded, DEFAULT_FUSION if name == "changelog" else LIST_FUSION).fusion != picked[name]
+    assert picked == {"changelog": LIST_FUSION, "blogs": DEFAULT_FUSION}
+    assert LIST_FUSION.weights[1] < DEFAULT_FUSION.weights[1] and LIST_FUSION.sentences > DEFAULT_FUSION.sentences
