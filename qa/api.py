@@ -1,0 +1,210 @@
+"""What agents and teams call, over one AnswerService: arguments checked, JSON records out, sized.
+
+The MCP server (``qa.mcp``) and the HTTP API (``qa.http``) are thin over these functions, so a
+question gets the same record from ``relnotes ask --json``, a tool call and ``POST /v1/ask``.
+Every record fits a budget (``max_chars`` of its JSON, default ``DEFAULT_MAX_CHARS``): passages
+are shown as cards (citation and first lines) unless ``detail="full"``, and what does not fit is
+left out and counted (``"omitted"``), never the whole corpus. A bad argument raises
+``BadArgument`` with a message a model can read and retry from.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Literal, Sequence
+
+from corpus.kinds import KINDS
+
+from .errors import QAError
+from .formats import answer_record
+
+Detail = Literal["cards", "full"]
+DETAILS = ("cards", "full")
+DEFAULT_MAX_CHARS = 8000
+MIN_MAX_CHARS = 1000
+MOST_MAX_CHARS = 200_000
+MOST_TOP_K = 50
+CARD_CHARS = 400  # a passage's text on a card
+RELEASE_NOTES_CHARS = 60_000  # one release's notes as a resource
+
+
+class BadArgument(QAError):
+    """Raised for an argument an agent can correct: a bad top_k, product, release, kind or range."""
+
+
+def check_top_k(top_k: int) -> int:
+    if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= MOST_TOP_K:
+        raise BadArgument(f"top_k must be a whole number from 1 to {MOST_TOP_K}, got {top_k!r}")
+    return top_k
+
+
+def check_budget(max_chars: int, detail: str) -> tuple[int, str]:
+    if isinstance(max_chars, bool) or not isinstance(max_chars, int) or not MIN_MAX_CHARS <= max_chars <= MOST_MAX_CHARS:
+        raise BadArgument(f"max_chars must be a whole number from {MIN_MAX_CHARS} to {MOST_MAX_CHARS}, got {max_chars!r}")
+    if detail not in DETAILS:
+        raise BadArgument(f"detail must be one of {', '.join(DETAILS)}, got {detail!r}")
+    return max_chars, detail
+
+
+def check_product(service, product: str | None) -> list[str]:
+    """``[product]`` as the corpus spells it, [] for None; BadArgument names the products held."""
+    if product is None or not str(product).strip():
+        return []
+    known = {p.lower(): p for p in service.products}
+    if str(product).strip().lower() not in known:
+        raise BadArgument(f"The corpus holds no product {product!r}; it has: {', '.join(service.products) or 'none named'}")
+    return [known[str(product).strip().lower()]]
+
+
+def check_release(service, release: str | None, products: Sequence[str] = ()) -> list[str]:
+    """``[release]`` when the corpus holds it (of ``products``), [] for None."""
+    if release is None or not str(release).strip():
+        return []
+    from .answer.question import release_name
+
+    name = release_name(str(release).strip())
+    if not service.held(name, products):
+        from .answer.catalogue import Catalogue
+
+        raise BadArgument(Catalogue(service.chunks).missing_note([name], products))
+    return [name]
+
+
+def check_kinds(kinds: Sequence[str] | str | None) -> list[str]:
+    given = [kinds] if isinstance(kinds, str) else list(kinds or ())
+    bad = [k for k in given if k not in KINDS]
+    if bad:
+        raise BadArgument(f"unknown kind {bad[0]!r}; use one of {', '.join(KINDS)}")
+    return given
+
+
+def check_range(since: str, until: str):
+    """(since, until] as a ReleaseRange; BadArgument for a bound that is no release or a range backwards."""
+    from .answer.question import RELEASE_NUMBER, release_name
+    from .model import ReleaseRange
+
+    for name, value in (("since", since), ("until", until)):
+        if not isinstance(value, str) or not re.fullmatch(r"v?" + RELEASE_NUMBER, value.strip(), re.IGNORECASE):
+            raise BadArgument(f"{name} {value!r} is not a release; write it like 2.14, 1.10.2 or 3.0rc1")
+    low, high = (release_name(v.strip()).lower() for v in (since, until))
+    span = ReleaseRange.between(low, high)
+    if span.empty():
+        raise BadArgument(f"until {high} is not after since {low}; give the older release as since")
+    return span
+
+
+def ask(service, question: str, top_k: int = 5, product: str | None = None, release: str | None = None,
+        kind: str | None = None, *, max_chars: int = DEFAULT_MAX_CHARS, detail: str = "cards") -> dict:
+    """The answer record of ``relnotes ask --json`` (quoted sentences, cited passages, notes,
+    earliest release, the digest of a release question), fitted to ``max_chars``."""
+    top_k, (max_chars, detail) = check_top_k(top_k), check_budget(max_chars, detail)
+    if not isinstance(question, str) or not question.strip():
+        raise BadArgument("question must be a non-empty string, e.g. 'which release added X?'")
+    products = check_product(service, product)
+    releases = check_release(service, release, products)
+    answer = service.ask(question, top_k=top_k, releases=releases, products=products, kinds=check_kinds(kind))
+    return fit(answer_record(answer, "1"), max_chars, detail)
+
+
+def search(service, query: str, top_k: int = 10, product: str | None = None, release: str | None = None,
+           kind: str | None = None, *, max_chars: int = DEFAULT_MAX_CHARS, detail: str = "cards") -> dict:
+    """Ranked, cited passages only (retrieval, no answer sentences, no digest)."""
+    record = ask(service, query, top_k, product, release, kind, max_chars=MOST_MAX_CHARS, detail="full")
+    passages = {"query": query, "passages": record["passages"], "note": record["note"]}
+    return fit(passages, max_chars, detail)
+
+
+def releases(service, product: str | None = None, *, max_chars: int = DEFAULT_MAX_CHARS) -> dict:
+    """Each product with its releases, newest first, and their dates where the notes give them."""
+    check_budget(max_chars, "cards")
+    wanted = set(check_product(service, product))
+    dates: dict[tuple[str | None, str], str | None] = {}
+    from corpus.headings import find_date
+
+    for c in service.chunks:  # the date a release heading gives ("pytest 8.2.0 (2024-04-27)")
+        if c.version and dates.get((c.product, c.version)) is None:
+            dates[(c.product, c.version)] = next(filter(None, map(find_date, c.section)), None)
+    products = []
+    for name, versions in service.release_groups():
+        if wanted and name not in wanted:
+            continue
+        products.append({"product": name, "count": len(versions),
+                         "releases": [{"version": v, "date": dates.get((name, v))} for v in reversed(versions)]})
+    return _fit_releases({"products": products}, max_chars)
+
+
+def changes(service, product: str | None, since: str, until: str, kinds: Sequence[str] | None = None,
+            topic: str | None = None, *, max_chars: int = DEFAULT_MAX_CHARS, detail: str = "cards") -> dict:
+    """The upgrade digest after ``since`` up to ``until``: breaking, removed and deprecated items
+    of each release (or those of ``kinds``; with ``topic``, the range's items on it), cited."""
+    max_chars, detail = check_budget(max_chars, detail)
+    span = check_range(since, until)
+    products = check_product(service, product)
+    answer = service.changes(span, products[0] if products else None, kinds=check_kinds(kinds), topic=topic or "")
+    return fit(answer_record(answer, "1"), max_chars, detail)
+
+
+def release_notes(service, product: str, version: str) -> str:
+    """One release's notes as text, its sections in order, each headed by its citation."""
+    from . import cite
+
+    products = check_product(service, product)
+    (name,) = check_release(service, version, products) or [None]
+    if name is None:
+        raise BadArgument("give a release, e.g. relnotes://pydantic/2.10.0")
+    from corpus.versions import version_matches
+
+    parts, size = [], 0
+    for c in service.chunks:
+        if c.product in products and c.version and version_matches(c.version, name):
+            part = f"## {cite.heading(c, cite.PLAIN)}  ({cite.location(c)})\n\n{c.text.strip()}\n"
+            if size + len(part) > RELEASE_NOTES_CHARS:
+                parts.append(f"[... the rest of release {name} left out: over {RELEASE_NOTES_CHARS} characters; "
+                             "ask about it or use release_changes]")
+                break
+            parts.append(part)
+            size += len(part)
+    return "\n".join(parts)
+
+
+def size(record: dict) -> int:
+    return len(json.dumps(record, ensure_ascii=False))
+
+
+def fit(record: dict, max_chars: int, detail: str) -> dict:
+    """``record`` with its passages' (and digest items') texts cut to cards unless ``detail`` is
+    "full", then passages and digest items dropped from the end until its JSON fits ``max_chars``;
+    ``"omitted"`` counts what was left out."""
+    record = json.loads(json.dumps(record, ensure_ascii=False))  # a copy to trim
+    lists = [record[key] for key in ("passages", "not_an_answer") if isinstance(record.get(key), list)]
+    digest = record.get("digest") or {}
+    lists += [r["items"] for r in digest.get("releases", []) if isinstance(r.get("items"), list)]
+    if detail == "cards":
+        for entries in lists:
+            for entry in entries:
+                text = entry.get("text") or ""
+                if len(text) > CARD_CHARS:
+                    entry["text"] = text[:CARD_CHARS].rstrip() + " …"
+                    entry["truncated"] = True
+    omitted = 0
+    while size(record) > max_chars and any(lists):
+        longest = max((entries for entries in lists if entries), key=len)
+        longest.pop()
+        omitted += 1
+    if omitted:
+        record["omitted"] = omitted
+    record.pop("timings_ms", None)
+    return record
+
+
+def _fit_releases(record: dict, max_chars: int) -> dict:
+    """The release list cut from each product's oldest end until it fits (``"shown"`` says how many)."""
+    while size(record) + 20 * len(record["products"]) > max_chars:  # room for each "shown"
+        longest = max(record["products"], key=lambda p: len(p["releases"]), default=None)
+        if longest is None or len(longest["releases"]) <= 1:
+            break
+        del longest["releases"][-max(1, len(longest["releases"]) // 10):]
+    for p in record["products"]:
+        p["shown"] = len(p["releases"])
+    return record

@@ -1,0 +1,47 @@
+"""``relnotes mcp``: a Model Context Protocol server on stdio, for coding agents."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .common import corpus_option, index_option, model_option, no_update_option
+
+
+@click.command("mcp")
+@corpus_option
+@index_option
+@model_option
+@no_update_option
+def mcp_cmd(corpus_paths, index_dir, model_path, no_update) -> None:
+    """Serve the release notes to an agent over MCP (stdio): tools ask_release_notes,
+    search_release_notes, list_releases, release_changes and resources relnotes://PRODUCT/VERSION.
+
+    The handshake is answered at once; the index opens (or is built) in the background and the
+    first tool call waits for it. Logs go to stderr; stdout carries only the protocol.
+
+    \b
+    Examples:
+      claude mcp add relnotes -- relnotes mcp --corpus ~/notes/
+      relnotes mcp --corpus pydantic=HISTORY.md
+    """
+    from corpus import check_corpus
+
+    check_corpus(corpus_paths)  # a bad --corpus is one line and exit 1, before the server starts
+
+    from ..mcp.loader import BackgroundService
+    from ..mcp.server import build_server
+
+    def opener():
+        from ..service import AnswerService
+
+        def notify(message: str) -> None:
+            print(message, file=sys.stderr, flush=True)
+
+        return AnswerService.open(corpus_paths, index_dir, model_path, update=not no_update, warm=True, notify=notify)
+
+    build_server(BackgroundService(opener).start()).run("stdio")
+
+
+COMMANDS = [mcp_cmd]

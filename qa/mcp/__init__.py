@@ -1,0 +1,1 @@
+"""``relnotes mcp``: the answers as Model Context Protocol tools and resources (``server``)."""

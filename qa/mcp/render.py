@@ -1,0 +1,39 @@
+"""A short text rendering of an ``qa.api`` record, for MCP clients that show only text."""
+
+from __future__ import annotations
+
+MOST_LINES = 60
+
+
+def _citation(c: dict) -> str:
+    where = f"{c['source']}:{c['lines'][0]}-{c['lines'][1]}"
+    parts = [c.get("title") or "", c.get("version") or "-", " > ".join(c.get("section") or ()), where]
+    return " · ".join(p for p in parts if p) + (f" · {c['url']}" if c.get("url") else "")
+
+
+def render(record: dict) -> str:
+    """The answer, note, digest items and passages of a record, one line each; or the release list."""
+    if "products" in record and "passages" not in record:
+        return "\n".join(
+            f"{p['product'] or '(no product)'}: {p['count']} releases, newest "
+            + ", ".join(r["version"] + (f" ({r['date']})" if r.get("date") else "") for r in p["releases"][:10])
+            for p in record["products"]
+        ) or "The corpus holds no release."
+    lines: list[str] = []
+    if record.get("answer"):
+        lines.append("Answer: " + record["answer"]["text"])
+    if record.get("note"):
+        lines.append("Note: " + record["note"])
+    if record.get("earliest_release"):
+        lines.append("Earliest release with strong evidence: " + record["earliest_release"])
+    for release in (record.get("digest") or {}).get("releases", []):
+        lines.append(f"Release {release.get('product') or ''} {release['version']}".replace("  ", " "))
+        lines += [f"- [{item['kind']}] {item['text'].splitlines()[0] if item['text'] else ''} ({_citation(item['citation'])})"
+                  for item in release.get("items", [])]
+    for p in record.get("passages", []):
+        lines.append(f"[{p['rank']}] {_citation(p['citation'])}")
+    if record.get("omitted"):
+        lines.append(f"({record['omitted']} more left out to fit max_chars; ask with a larger max_chars or a narrower question)")
+    if len(lines) > MOST_LINES:
+        lines = lines[:MOST_LINES] + [f"... {len(lines) - MOST_LINES} more lines in the structured result"]
+    return "\n".join(lines) or "Nothing found."

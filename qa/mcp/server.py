@@ -1,0 +1,113 @@
+"""The MCP server: four read-only tools and one resource template over ``qa.api``.
+
+Built on the official SDK (mcp 2.x, ``MCPServer``). Nothing heavy is imported before the
+handshake: the index and the model open on a background thread (``BackgroundService``) and the
+first tool call waits for them. Each tool returns the JSON record as structured content and a
+short text rendering for clients that show text; a bad argument is a tool error (``is_error``)
+whose message says how to retry. Logs go to stderr: stdout carries only the protocol.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Callable, Literal
+
+import anyio
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError, ToolError
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import Field
+
+from .. import api
+from ..errors import USER_ERRORS
+from .loader import BackgroundService
+from .render import render
+
+INSTRUCTIONS = (
+    "Offline, version-aware answers from software release notes, with citations (file:lines, URL). "
+    "ask_release_notes answers a question (which release added X, what breaks from A to B, how to "
+    "enable Y); search_release_notes returns passages only; list_releases names the products and "
+    "releases held; release_changes gives the upgrade digest of a range. Quote the citations."
+)
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+LOAD_WAIT = 600.0  # seconds a tool call waits for a first build of the index
+
+TopK = Annotated[int, Field(ge=1, le=api.MOST_TOP_K, description="How many passages.")]
+MaxChars = Annotated[int, Field(ge=api.MIN_MAX_CHARS, le=api.MOST_MAX_CHARS,
+                                description="Largest size of the result's JSON, in characters.")]
+DetailArg = Annotated[Literal["cards", "full"], Field(description="cards: citation and first lines; full: whole passages.")]
+Product = Annotated[str | None, Field(description="Only this product's notes, e.g. 'pydantic' (list_releases names them).")]
+Release = Annotated[str | None, Field(description="Only this release, e.g. '2.14'.")]
+Kind = Annotated[str | None, Field(description="Only sections of this kind: added, changed, deprecated, removed, "
+                                               "fixed, security, performance, docs, other.")]
+
+
+def build_server(service: BackgroundService) -> MCPServer:
+    """The server over ``service`` (started by the caller)."""
+    server = MCPServer(name="relnotes", instructions=INSTRUCTIONS, version=_version(), log_level="WARNING")
+
+    async def call(fn: Callable[[object], dict]) -> CallToolResult:
+        def run() -> dict:
+            return fn(service.get(LOAD_WAIT))
+
+        try:
+            record = await anyio.to_thread.run_sync(run)
+        except (api.BadArgument, *USER_ERRORS) as exc:
+            raise ToolError(str(exc)) from None
+        except TimeoutError:
+            raise ToolError("The index is still being built; try again in a minute.") from None
+        return CallToolResult(content=[TextContent(text=render(record))], structured_content=record)
+
+    @server.tool(annotations=READ_ONLY)
+    async def ask_release_notes(question: Annotated[str, Field(min_length=1, description="The question, as a user asks it.")],
+                                top_k: TopK = 5, product: Product = None, release: Release = None, kind: Kind = None,
+                                max_chars: MaxChars = api.DEFAULT_MAX_CHARS, detail: DetailArg = "cards") -> CallToolResult:
+        """Answer a question about release notes: quoted answer sentences with [n] markers, ranked
+        passages with citations, notes (a release the corpus lacks, no confident answer), the
+        earliest release with strong evidence, and a digest for release and upgrade questions."""
+        return await call(lambda s: api.ask(s, question, top_k, product, release, kind, max_chars=max_chars, detail=detail))
+
+    @server.tool(annotations=READ_ONLY)
+    async def search_release_notes(query: Annotated[str, Field(min_length=1, description="What to look for.")],
+                                   top_k: Annotated[int, Field(ge=1, le=api.MOST_TOP_K)] = 10, product: Product = None,
+                                   release: Release = None, kind: Kind = None,
+                                   max_chars: MaxChars = api.DEFAULT_MAX_CHARS, detail: DetailArg = "cards") -> CallToolResult:
+        """Ranked, cited passages of the release notes for a query (no answer sentences)."""
+        return await call(lambda s: api.search(s, query, top_k, product, release, kind, max_chars=max_chars, detail=detail))
+
+    @server.tool(annotations=READ_ONLY)
+    async def list_releases(product: Product = None, max_chars: MaxChars = api.DEFAULT_MAX_CHARS) -> CallToolResult:
+        """The products in the corpus with their releases, newest first, and dates where the notes give them."""
+        return await call(lambda s: api.releases(s, product, max_chars=max_chars))
+
+    @server.tool(annotations=READ_ONLY)
+    async def release_changes(product: Annotated[str | None, Field(description="The product (needed when the corpus holds several).")],
+                              since: Annotated[str, Field(description="The release upgraded from, e.g. '1.10'.")],
+                              until: Annotated[str, Field(description="The release upgraded to, e.g. '2.0' (included).")],
+                              kinds: Annotated[list[str] | None, Field(description="Only items of these kinds.")] = None,
+                              topic: Annotated[str | None, Field(description="Only the range's items on this topic.")] = None,
+                              max_chars: MaxChars = api.DEFAULT_MAX_CHARS, detail: DetailArg = "cards") -> CallToolResult:
+        """What changed after `since` up to `until`: each release's breaking, removed and deprecated
+        items (or those of `kinds`; with `topic`, the range's items on it), oldest first, cited."""
+        return await call(lambda s: api.changes(s, product, since, until, kinds, topic, max_chars=max_chars, detail=detail))
+
+    @server.resource("relnotes://{product}/{version}", name="release-notes", mime_type="text/markdown",
+                     description="One release's notes, each section headed by its citation.")
+    async def release_notes(product: str, version: str) -> str:
+        def run() -> str:
+            return api.release_notes(service.get(LOAD_WAIT), product, version)
+
+        try:
+            return await anyio.to_thread.run_sync(run)
+        except (api.BadArgument, *USER_ERRORS, TimeoutError) as exc:
+            raise ResourceError(str(exc)) from None
+
+    return server
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("relnotes-qa")
+    except PackageNotFoundError:
+        return "0"

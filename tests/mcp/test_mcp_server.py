@@ -1,0 +1,143 @@
+"""``relnotes mcp`` through the real MCP client: the SDK's stdio client spawns the server."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+TOOLS = {"ask_release_notes", "search_release_notes", "list_releases", "release_changes"}
+
+
+def server_env() -> dict[str, str]:
+    """The test's HOME and caches (the client passes only a few variables of its own)."""
+    names = ("HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "PATH")
+    return {n: os.environ[n] for n in names if n in os.environ}
+
+
+@asynccontextmanager
+async def session(*args: str):
+    params = StdioServerParameters(command=sys.executable, args=["-m", "qa", "mcp", *args], env=server_env())
+    with open(os.devnull, "w") as errlog:
+        async with stdio_client(params, errlog=errlog) as (read, write):
+            async with ClientSession(read, write) as client:
+                await client.initialize()
+                yield client
+
+
+async def test_tools_are_listed_with_schemas_and_read_only_hints(bundled_index: Path) -> None:
+    async with session("--index", str(bundled_index)) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        assert set(tools) == TOOLS
+        for tool in tools.values():
+            assert tool.annotations.read_only_hint is True and tool.annotations.destructive_hint is False
+            assert tool.description and tool.input_schema["type"] == "object"
+        ask = tools["ask_release_notes"].input_schema
+        assert ask["required"] == ["question"]
+        assert ask["properties"]["top_k"]["minimum"] == 1 and ask["properties"]["top_k"]["default"] == 5
+        assert set(tools["release_changes"].input_schema["required"]) == {"product", "since", "until"}
+        templates = (await client.list_resource_templates()).resource_templates
+        assert [t.uri_template for t in templates] == ["relnotes://{product}/{version}"]
+
+
+async def test_each_tool_answers_with_citations(bundled_index: Path) -> None:
+    async with session("--index", str(bundled_index)) as client:
+        asked = await client.call_tool("ask_release_notes", {"question": "how do I enable the nccl2 backend?"})
+        assert not asked.is_error
+        record = asked.structured_content
+        top = record["passages"][0]["citation"]
+        assert (top["version"], top["section"][-1]) == ("2.14", "nccl2 Backend")
+        assert Path(top["source"]).is_absolute() and top["lines"][0] >= 1
+        assert "[1]" in record["answer"]["text"] and "nccl2 Backend" in asked.content[0].text
+        assert len(json.dumps(record)) <= 8000  # the default budget
+
+        found = await client.call_tool("search_release_notes", {"query": "MPS native Metal kernels", "top_k": 3,
+                                                                "release": "2.14"})
+        passages = found.structured_content["passages"]
+        assert len(passages) == 3 and {p["citation"]["version"] for p in passages} == {"2.14"}
+        assert "answer" not in found.structured_content
+
+        listed = (await client.call_tool("list_releases", {})).structured_content
+        assert [(p["product"], [r["version"] for r in p["releases"]]) for p in listed["products"]] == [
+            ("PyTorch", ["2.14", "2.13", "2.9"])]
+
+        changed = await client.call_tool("release_changes", {"product": "PyTorch", "since": "2.9", "until": "2.14"})
+        digest = changed.structured_content["digest"]
+        assert [r["version"] for r in digest["releases"]] == ["2.13", "2.14"]
+        assert all(item["citation"]["source"] for r in digest["releases"] for item in r["items"])
+
+        notes = await client.read_resource("relnotes://PyTorch/2.13")
+        text = notes.contents[0].text
+        assert text.startswith("## PyTorch 2.13 Release Blog") and "pytorch-2.13-release-blog.txt:" in text
+
+
+async def test_full_detail_and_the_budget(bundled_index: Path) -> None:
+    async with session("--index", str(bundled_index)) as client:
+        args = {"question": "what changed for MPS in 2.14?", "top_k": 10}
+        cards = (await client.call_tool("ask_release_notes", args)).structured_content
+        full = (await client.call_tool("ask_release_notes", {**args, "detail": "full", "max_chars": 200_000})).structured_content
+        assert max(len(p["text"]) for p in full["passages"]) > max(len(p["text"]) for p in cards["passages"])
+        small = (await client.call_tool("ask_release_notes", {**args, "max_chars": 1000})).structured_content
+        assert len(json.dumps(small, ensure_ascii=False)) <= 1000 or not small["passages"]
+        assert small["omitted"] >= 1
+
+
+@pytest.mark.parametrize(("arguments", "needle"), [
+    ({"question": "nccl2", "top_k": -1}, "greater than or equal to 1"),
+    ({"question": ""}, "at least 1 character"),
+    ({"question": "   "}, "question must be a non-empty string"),
+    ({"question": "nccl2", "product": "pydantic"}, "The corpus holds no product 'pydantic'; it has: PyTorch"),
+    ({"question": "nccl2", "release": "9.9"}, "The corpus holds no release 9.9"),
+    ({"question": "nccl2", "kind": "bugs"}, "unknown kind 'bugs'"),
+], ids=["negative-top-k", "empty", "blank", "unknown-product", "unknown-release", "unknown-kind"])
+async def test_bad_arguments_are_tool_errors_the_model_can_read(bundled_index: Path, arguments, needle) -> None:
+    async with session("--index", str(bundled_index)) as client:
+        result = await client.call_tool("ask_release_notes", arguments)
+        assert result.is_error and needle in result.content[0].text
+        again = await client.call_tool("ask_release_notes", {"question": "nccl2 backend"})  # the server lives on
+        assert not again.is_error
+
+
+async def test_a_backwards_range_and_an_unknown_release_resource(bundled_index: Path) -> None:
+    async with session("--index", str(bundled_index)) as client:
+        result = await client.call_tool("release_changes", {"product": None, "since": "2.14", "until": "2.9"})
+        assert result.is_error and "until 2.9 is not after since 2.14" in result.content[0].text
+        with pytest.raises(Exception, match="no release 3.0"):
+            await client.read_resource("relnotes://PyTorch/3.0")
+
+
+async def test_a_corpus_that_fails_to_open_is_said_on_every_call(tmp_path: Path) -> None:
+    """The handshake still works; each tool call then says why the index could not open."""
+    async with session("--index", str(tmp_path / "none"), "--no-update") as client:
+        result = await client.call_tool("list_releases", {})
+        assert result.is_error and "relnotes index" in result.content[0].text
+
+
+def test_a_bad_corpus_path_is_one_line_and_exit_1(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "qa", "mcp", "--corpus", str(tmp_path / "nope")],
+                          capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, env=server_env())
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.strip().splitlines() == [f"error: {tmp_path / 'nope'}: no such file or directory; check the --corpus path"]
+
+
+def test_nothing_heavy_is_imported_before_the_handshake() -> None:
+    """The server object exists before torch, faiss, sentence-transformers or onnxruntime load."""
+    code = (
+        "import sys\n"
+        "from qa.mcp.loader import BackgroundService\n"
+        "from qa.mcp.server import build_server\n"
+        "build_server(BackgroundService(lambda: None))\n"
+        "heavy = [m for m in ('torch', 'faiss', 'sentence_transformers', 'onnxruntime', 'numpy', 'index.reader')"
+        " if m in sys.modules]\n"
+        "print(heavy)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
