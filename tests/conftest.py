@@ -19,14 +19,25 @@ class NetworkAccessError(AssertionError):
     """A test (or the code under test) tried to open a network connection."""
 
 
-_REAL = type("Real", (), {"connect": socket.socket.connect, "connect_ex": socket.socket.connect_ex})
+_REAL = type("Real", (), {"connect": socket.socket.connect, "connect_ex": socket.socket.connect_ex,
+                          "create_connection": staticmethod(socket.create_connection)})
+
+
+LOOPBACK = ("127.0.0.1", "::1", "localhost")  # servers in tests bind here (the HTTP API's tests)
+_LOOPBACK_ALLOWED: list[bool] = [False]  # set by the ``loopback`` fixture, for the test that uses it
+
+
+def _loopback(address) -> bool:
+    return _LOOPBACK_ALLOWED[0] and isinstance(address, tuple) and bool(address) and address[0] in LOOPBACK
 
 
 def _deny(what: str):
     def deny(*args, **kwargs):
         sock = args[0] if args and isinstance(args[0], socket.socket) else None
-        if sock is not None and sock.family in _LOCAL_FAMILIES:  # local IPC, not the network
-            return getattr(_REAL, what)(*args, **kwargs)
+        if sock is not None and (sock.family in _LOCAL_FAMILIES or _loopback(args[1] if len(args) > 1 else None)):
+            return getattr(_REAL, what)(*args, **kwargs)  # local IPC or a loopback server: not the network
+        if sock is None and what == "create_connection" and args and _loopback(args[0]):
+            return _REAL.create_connection(*args, **kwargs)
         NETWORK_ATTEMPTS.append(f"{what}{args[1:] if sock is not None else args!r}")
         raise NetworkAccessError(f"network access during tests: {what}{args!r}; relnotes must work offline")
 
@@ -41,6 +52,15 @@ def _no_network_session():
         mp.setattr(socket.socket, "connect_ex", _deny("connect_ex"))
         mp.setattr(socket, "create_connection", _deny("create_connection"))
         yield
+
+
+@pytest.fixture
+def loopback():
+    """Let this test connect to servers on 127.0.0.1 / ::1 (a real uvicorn it started); any
+    other address is still refused."""
+    _LOOPBACK_ALLOWED[0] = True
+    yield
+    _LOOPBACK_ALLOWED[0] = False
 
 
 @pytest.fixture(autouse=True)

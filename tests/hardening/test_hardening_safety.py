@@ -34,6 +34,18 @@ def test_the_socket_guard_refuses_every_connection() -> None:
     NETWORK_ATTEMPTS.clear()  # expected here; any other test that connects fails at teardown
 
 
+def test_with_loopback_allowed_only_loopback_connects(loopback) -> None:
+    """The HTTP tests' servers listen on loopback; every other address is still refused."""
+    with pytest.raises(ConnectionRefusedError):  # a real connect, to a port nobody listens on
+        socket.create_connection(("127.0.0.1", 9), timeout=1)
+    with pytest.raises(NetworkAccessError, match="relnotes must work offline"):
+        socket.create_connection(("192.0.2.1", 80), timeout=1)
+    with pytest.raises(NetworkAccessError):
+        socket.socket(socket.AF_INET, socket.SOCK_STREAM).connect(("10.0.0.1", 80))
+    assert len(NETWORK_ATTEMPTS) == 2
+    NETWORK_ATTEMPTS.clear()
+
+
 def test_real_build_and_questions_open_no_socket_and_unpickle_nothing(tmp_path: Path) -> None:
     """The real model end to end in child processes whose guards end them at any connect or unpickling."""
     args = ["--corpus", str(write_notes(tmp_path / "notes")), "--index", str(tmp_path / "idx")]

@@ -1,0 +1,191 @@
+"""The HTTP API: an ASGI app (Starlette) over ``qa.api``, the same JSON as the CLI and the MCP tools.
+
+Routes: ``GET /v1/health``, ``POST /v1/ask``, ``POST /v1/search``, ``GET /v1/releases``,
+``POST /v1/changes``, ``POST /v1/batch`` (JSONL in, JSONL out), ``GET /openapi.json`` and
+``/docs`` (the OpenAPI document), and the MCP server over streamable HTTP at ``/mcp``.
+With a token every route but health needs ``Authorization: Bearer TOKEN`` (else 401). Bodies
+over ``max_body`` bytes are 413; a bad argument or question (too long, empty, a release the
+corpus lacks) is 422 with ``{"error": ...}``. Answering runs in a worker pool of one thread a
+core, through the current service of a ``ReloadingService``.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import os
+from typing import Callable
+
+import anyio
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from .. import api
+from ..errors import USER_ERRORS, BadQuestion
+from .openapi import openapi
+
+MAX_BODY = 1_000_000  # bytes of a request body
+MAX_BATCH = 1000  # questions in one /v1/batch
+LOAD_WAIT = 600.0
+
+
+class HTTPError(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def make_app(service, *, token: str | None = None, max_body: int = MAX_BODY, host: str = "127.0.0.1",
+             workers: int | None = None) -> Starlette:
+    """The app over ``service`` (a started ``ReloadingService``, or anything with ``get(timeout)``)."""
+    from ..mcp.server import build_server
+
+    limiter = anyio.CapacityLimiter(workers or os.cpu_count() or 2)
+
+    async def run(fn: Callable[[object], object]):
+        def call():
+            return fn(service.get(LOAD_WAIT))
+
+        try:
+            return await anyio.to_thread.run_sync(call, limiter=limiter)
+        except (api.BadArgument, BadQuestion) as exc:
+            raise HTTPError(422, str(exc)) from None
+        except TimeoutError:
+            raise HTTPError(503, "the index is still being built; try again in a minute") from None
+        except USER_ERRORS as exc:
+            raise HTTPError(503, str(exc)) from None
+
+    async def body_of(request: Request) -> bytes:
+        length = request.headers.get("content-length")
+        if length is not None and length.isdigit() and int(length) > max_body:
+            raise HTTPError(413, f"the request body is over {max_body} bytes")
+        chunks, size = [], 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > max_body:
+                raise HTTPError(413, f"the request body is over {max_body} bytes")
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    async def json_of(request: Request) -> dict:
+        try:
+            data = json.loads(await body_of(request) or b"{}")
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise HTTPError(400, f"the body is not JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise HTTPError(422, "the body must be a JSON object")
+        return data
+
+    def handler(fn):
+        async def endpoint(request: Request) -> Response:
+            try:
+                return await fn(request)
+            except HTTPError as exc:
+                return JSONResponse({"error": str(exc)}, status_code=exc.status)
+
+        return endpoint
+
+    def arguments(data: dict, required: tuple[str, ...], optional: tuple[str, ...]) -> dict:
+        unknown = sorted(set(data) - set(required) - set(optional))
+        if unknown:
+            raise HTTPError(422, f"unknown field {unknown[0]!r}; the fields are {', '.join(required + optional)}")
+        missing = [name for name in required if name not in data]
+        if missing:
+            raise HTTPError(422, f"the field {missing[0]!r} is required")
+        return data
+
+    SEARCHING = ("top_k", "product", "release", "kind", "max_chars", "detail")
+
+    async def health(request: Request) -> Response:
+        if not service.ready:
+            return JSONResponse({"status": "loading"}, status_code=503)
+        current = service.get(0)
+        info = current.info
+        return JSONResponse({"status": "ok", "corpus": info.corpus, "documents": info.documents, "chunks": info.chunks,
+                             "index": info.directory, "built": info.created, "reloads": getattr(service, "reloads", 0)})
+
+    async def ask(request: Request) -> Response:
+        data = arguments(await json_of(request), ("question",), SEARCHING)
+        return JSONResponse(await run(lambda s: api.ask(s, **_typed(data))))
+
+    async def search(request: Request) -> Response:
+        data = arguments(await json_of(request), ("query",), SEARCHING)
+        return JSONResponse(await run(lambda s: api.search(s, **_typed(data))))
+
+    async def releases(request: Request) -> Response:
+        product = request.query_params.get("product")
+        max_chars = request.query_params.get("max_chars", str(api.DEFAULT_MAX_CHARS))
+        if not max_chars.isdigit():
+            raise HTTPError(422, f"max_chars must be a whole number, got {max_chars!r}")
+        return JSONResponse(await run(lambda s: api.releases(s, product, max_chars=int(max_chars))))
+
+    async def changes(request: Request) -> Response:
+        data = arguments(await json_of(request), ("since", "until"),
+                         ("product", "kinds", "topic", "max_chars", "detail"))
+        data.setdefault("product", None)
+        return JSONResponse(await run(lambda s: api.changes(s, **_typed(data))))
+
+    async def batch(request: Request) -> Response:
+        lines = [line for line in (await body_of(request)).decode("utf-8", "replace").splitlines() if line.strip()]
+        if len(lines) > MAX_BATCH:
+            raise HTTPError(413, f"{len(lines)} questions; send at most {MAX_BATCH} a batch")
+        out = []
+        for number, line in enumerate(lines, 1):
+            try:
+                item = json.loads(line)
+                if not isinstance(item, dict):
+                    raise ValueError("not a JSON object")
+                qid = str(item.pop("id", number))
+                record = await run(lambda s, item=item: api.ask(s, **_typed(arguments(item, ("question",), SEARCHING))))
+                out.append({**record, "id": qid})
+            except (ValueError, HTTPError) as exc:
+                out.append({"id": str(number), "error": f"line {number}: {exc}"})
+        body = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in out)
+        return Response(body, media_type="application/x-ndjson")
+
+    async def docs(request: Request) -> Response:
+        return JSONResponse(openapi())
+
+    routes = [
+        Route("/v1/health", handler(health), methods=["GET"]),
+        Route("/v1/ask", handler(ask), methods=["POST"]),
+        Route("/v1/search", handler(search), methods=["POST"]),
+        Route("/v1/releases", handler(releases), methods=["GET"]),
+        Route("/v1/changes", handler(changes), methods=["POST"]),
+        Route("/v1/batch", handler(batch), methods=["POST"]),
+        Route("/openapi.json", docs, methods=["GET"]),
+        Route("/docs", docs, methods=["GET"]),
+    ]
+    mcp_app = build_server(service).streamable_http_app(
+        streamable_http_path="/mcp", stateless_http=True, json_response=True, max_request_body_size=max_body,
+        host=host)
+    mcp_app.router.routes[:0] = routes  # one app: the MCP server's lifespan runs its session manager
+    return _Guard(mcp_app, token)
+
+
+class _Guard:
+    """ASGI middleware: the bearer token on every route but health (401 without it)."""
+
+    def __init__(self, app, token: str | None) -> None:
+        self.app = app
+        self.token = token.encode() if token else None
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http" and self.token is not None and scope.get("path") != "/v1/health":
+            given = dict(scope.get("headers") or ()).get(b"authorization", b"")
+            if not hmac.compare_digest(given, b"Bearer " + self.token):
+                response = JSONResponse({"error": "missing or wrong bearer token; send Authorization: Bearer TOKEN"},
+                                        status_code=401, headers={"WWW-Authenticate": "Bearer"})
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def _typed(data: dict) -> dict:
+    """The JSON fields as ``qa.api`` takes them; a wrong type is a BadArgument there or a 422 here."""
+    for name in ("question", "query", "since", "until"):
+        if name in data and not isinstance(data[name], str):
+            raise HTTPError(422, f"{name!r} must be a string")
+    return data

@@ -1,0 +1,103 @@
+"""The service an HTTP server answers with, replaced when another process rebuilds the index.
+
+Requests take the current service (``get``) and keep it until they finish, so a swap never
+fails a request in flight: the old index's files stay readable (their inodes live on) while it
+finishes. At most every ``check_every`` seconds a request looks at the index's manifest; when
+another ``relnotes index`` has swapped in a new one, the new service opens on a background
+thread and replaces the old once it has answered a warm-up question.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+from typing import Callable
+
+CHECK_EVERY = 1.0  # seconds between looks at the manifest
+WARM_UP = "release notes"  # asked once so the vectors are loaded before the service is used
+
+
+def manifest_marker(directory: str | Path) -> tuple[int, int] | None:
+    """(inode, mtime) of the index's manifest; None when there is none (mid-swap)."""
+    try:
+        st = os.stat(Path(directory) / "manifest.json")
+    except OSError:
+        return None
+    return st.st_ino, st.st_mtime_ns
+
+
+def warmed(service):
+    """``service`` with everything a question needs loaded (encoder, windows, sentences)."""
+    service.ask(WARM_UP, top_k=1)
+    return service
+
+
+class ReloadingService:
+    """The current AnswerService; opens the first one on a thread at ``start`` (``get`` waits)."""
+
+    def __init__(self, opener: Callable[[bool], object], check_every: float = CHECK_EVERY) -> None:
+        """``opener(update)`` opens an AnswerService (``update`` False for a reload: never rebuild)."""
+        self._opener = opener
+        self._check_every = check_every
+        self._ready = threading.Event()
+        self._lock = threading.Lock()
+        self._service = None
+        self._error: BaseException | None = None
+        self._marker: tuple[int, int] | None = None
+        self._checked = 0.0
+        self._reloading = False
+        self.reloads = 0  # how many times a rebuilt index was swapped in
+
+    def start(self) -> "ReloadingService":
+        threading.Thread(target=self._first, name="relnotes-open", daemon=True).start()
+        return self
+
+    def _first(self) -> None:
+        try:
+            service = warmed(self._opener(True))
+            self._marker = manifest_marker(service.info.directory)
+            self._service = service
+        except BaseException as exc:  # noqa: BLE001 - raised again by get()
+            self._error = exc
+        finally:
+            self._checked = time.monotonic()
+            self._ready.set()
+
+    @property
+    def ready(self) -> bool:
+        return self._ready.is_set() and self._service is not None
+
+    def get(self, timeout: float | None = None):
+        """The current service (waiting for the first); may start a reload of a rebuilt index."""
+        if not self._ready.wait(timeout):
+            raise TimeoutError("the index is still loading")
+        if self._service is None:
+            raise self._error
+        now = time.monotonic()
+        if now - self._checked >= self._check_every:
+            self._checked = now
+            self._maybe_reload()
+        return self._service
+
+    def _maybe_reload(self) -> None:
+        marker = manifest_marker(self._service.info.directory)
+        with self._lock:
+            if marker is None or marker == self._marker or self._reloading:
+                return
+            self._reloading = True
+        threading.Thread(target=self._reload, args=(marker,), name="relnotes-reload", daemon=True).start()
+
+    def _reload(self, marker: tuple[int, int]) -> None:
+        try:
+            service = warmed(self._opener(False))
+            with self._lock:
+                self._service, self._marker = service, manifest_marker(service.info.directory) or marker
+                self.reloads += 1
+        except BaseException:  # noqa: BLE001 - a half-written or stale index: keep answering with the old one
+            with self._lock:
+                self._marker = marker
+        finally:
+            with self._lock:
+                self._reloading = False
