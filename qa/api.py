@@ -14,7 +14,7 @@ import json
 import re
 from typing import Literal, Sequence
 
-from corpus.kinds import KINDS
+from corpus.kinds import check_kind
 
 from .errors import QAError
 from .formats import answer_record
@@ -47,9 +47,18 @@ def check_budget(max_chars: int, detail: str) -> tuple[int, str]:
     return max_chars, detail
 
 
+def check_text(name: str, value, optional: bool = True) -> str | None:
+    """``value`` if it is a string (or None when ``optional``); BadArgument names the field."""
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise BadArgument(f"{name} must be a string{' or null' if optional else ''}, got {json.dumps(value)[:40]}")
+    return value
+
+
 def check_product(service, product: str | None) -> list[str]:
     """``[product]`` as the corpus spells it, [] for None; BadArgument names the products held."""
-    if product is None or not str(product).strip():
+    if check_text("product", product) is None or not product.strip():
         return []
     known = {p.lower(): p for p in service.products}
     if str(product).strip().lower() not in known:
@@ -59,7 +68,7 @@ def check_product(service, product: str | None) -> list[str]:
 
 def check_release(service, release: str | None, products: Sequence[str] = ()) -> list[str]:
     """``[release]`` when the corpus holds it (of ``products``), [] for None."""
-    if release is None or not str(release).strip():
+    if check_text("release", release) is None or not release.strip():
         return []
     from .answer.question import release_name
 
@@ -72,11 +81,16 @@ def check_release(service, release: str | None, products: Sequence[str] = ()) ->
 
 
 def check_kinds(kinds: Sequence[str] | str | None) -> list[str]:
-    given = [kinds] if isinstance(kinds, str) else list(kinds or ())
-    bad = [k for k in given if k not in KINDS]
-    if bad:
-        raise BadArgument(f"unknown kind {bad[0]!r}; use one of {', '.join(KINDS)}")
-    return given
+    """Kinds as the vocabulary spells them ("Fixed", "breaking" -> "fixed", "removed")."""
+    if kinds is None:
+        return []
+    given = [kinds] if isinstance(kinds, str) else kinds
+    if not isinstance(given, list) or not all(isinstance(k, str) for k in given):
+        raise BadArgument(f"kinds must be a kind or a list of kinds, got {json.dumps(kinds)[:40]}")
+    try:
+        return list(dict.fromkeys(check_kind(k) for k in given))
+    except ValueError as exc:
+        raise BadArgument(str(exc)) from None
 
 
 def check_range(since: str, until: str):
@@ -111,8 +125,7 @@ def search(service, query: str, top_k: int = 10, product: str | None = None, rel
            kind: str | None = None, *, max_chars: int = DEFAULT_MAX_CHARS, detail: str = "cards") -> dict:
     """Ranked, cited passages only (retrieval, no answer sentences, no digest)."""
     record = ask(service, query, top_k, product, release, kind, max_chars=MOST_MAX_CHARS, detail="full")
-    passages = {"query": query, "passages": record["passages"], "note": record["note"]}
-    return fit(passages, max_chars, detail)
+    return fit({"query": query, "passages": record["passages"], "note": record["note"]}, max_chars, detail)
 
 
 def releases(service, product: str | None = None, *, max_chars: int = DEFAULT_MAX_CHARS) -> dict:
@@ -141,7 +154,10 @@ def changes(service, product: str | None, since: str, until: str, kinds: Sequenc
     max_chars, detail = check_budget(max_chars, detail)
     span = check_range(since, until)
     products = check_product(service, product)
-    answer = service.changes(span, products[0] if products else None, kinds=check_kinds(kinds), topic=topic or "")
+    if not products and len(service.products) > 1:
+        raise BadArgument(f"The corpus holds several products ({', '.join(service.products)}); name one as product")
+    topic = check_text("topic", topic) or ""
+    answer = service.changes(span, products[0] if products else None, kinds=check_kinds(kinds), topic=topic)
     return fit(answer_record(answer, "1"), max_chars, detail)
 
 
@@ -156,8 +172,8 @@ def release_notes(service, product: str, version: str) -> str:
     from corpus.versions import version_matches
 
     parts, size = [], 0
-    for c in service.chunks:
-        if c.product in products and c.version and version_matches(c.version, name):
+    for c in service.chunks:  # a document of no known product counts for every product, as held() says
+        if (not c.product or c.product in products) and c.version and version_matches(c.version, name):
             part = f"## {cite.heading(c, cite.PLAIN)}  ({cite.location(c)})\n\n{c.text.strip()}\n"
             if size + len(part) > RELEASE_NOTES_CHARS:
                 parts.append(f"[... the rest of release {name} left out: over {RELEASE_NOTES_CHARS} characters; "
@@ -165,46 +181,86 @@ def release_notes(service, product: str, version: str) -> str:
                 break
             parts.append(part)
             size += len(part)
+    if not parts:
+        raise BadArgument(f"No section of {products[0]} {name} holds text; list_releases names the releases held")
     return "\n".join(parts)
 
 
-def size(record: dict) -> int:
+def size(record) -> int:
     return len(json.dumps(record, ensure_ascii=False))
 
 
 def fit(record: dict, max_chars: int, detail: str) -> dict:
-    """``record`` with its passages' (and digest items') texts cut to cards unless ``detail`` is
-    "full", then passages and digest items dropped from the end until its JSON fits ``max_chars``;
-    ``"omitted"`` counts what was left out."""
+    """``record`` within ``max_chars`` of JSON: texts cut to cards unless ``detail`` is "full",
+    then, from the end, passages no answer sentence cites, digest items (and releases left
+    empty), nearest passages, then answer sentences with the passages only they cite; each left
+    out counted in ``"omitted"``. What still does not fit becomes a note saying so."""
     record = json.loads(json.dumps(record, ensure_ascii=False))  # a copy to trim
-    lists = [record[key] for key in ("passages", "not_an_answer") if isinstance(record.get(key), list)]
+    record.pop("timings_ms", None)
     digest = record.get("digest") or {}
-    lists += [r["items"] for r in digest.get("releases", []) if isinstance(r.get("items"), list)]
+    releases = digest.get("releases") if isinstance(digest.get("releases"), list) else []
     if detail == "cards":
-        for entries in lists:
+        for entries in [record.get("passages") or [], record.get("not_an_answer") or []] + [r.get("items") or [] for r in releases]:
             for entry in entries:
                 text = entry.get("text") or ""
                 if len(text) > CARD_CHARS:
                     entry["text"] = text[:CARD_CHARS].rstrip() + " …"
                     entry["truncated"] = True
-    omitted = 0
-    while size(record) > max_chars and any(lists):
-        longest = max((entries for entries in lists if entries), key=len)
-        longest.pop()
+    budget = max_chars - len(', "omitted": 100000')  # room for the count
+    total, omitted = size(record), 0
+
+    def drop(entries: list, index: int = -1) -> None:
+        nonlocal total, omitted
+        total -= size(entries.pop(index)) + 2  # the entry and its ", "
         omitted += 1
+
+    answer = record.get("answer") or {}
+    sentences = answer.get("sentences") if isinstance(answer.get("sentences"), list) else []
+    passages = record.get("passages") if isinstance(record.get("passages"), list) else []
+    while total > budget:
+        cited = {s.get("passage") for s in sentences}
+        loose = [i for i, p in enumerate(passages) if p.get("rank") not in cited]
+        items = [r["items"] for r in releases if r.get("items")]
+        if loose:
+            drop(passages, loose[-1])
+        elif items:
+            drop(max(items, key=len))
+        elif releases:
+            drop(releases)
+        elif record.get("not_an_answer"):
+            drop(record["not_an_answer"])
+        elif sentences:
+            sentences.pop()
+            answer["text"] = " ".join(f"{s['text']} [{s['passage']}]" for s in sentences)
+            total = size(record)  # the text changed too
+            if not sentences:
+                record["answer"] = None
+        elif passages:
+            drop(passages)
+        else:
+            break
     if omitted:
         record["omitted"] = omitted
-    record.pop("timings_ms", None)
+    if size(record) > max_chars:  # long question or note: say so rather than break the budget
+        keep = {k: record[k] for k in ("id", "shape", "mode") if k in record}
+        return {**keep, "question": str(record.get("question") or record.get("query") or "")[:200],
+                "note": f"The result does not fit max_chars={max_chars}; ask again with a larger max_chars.",
+                "passages": [], "omitted": omitted + len(passages)}
     return record
 
 
 def _fit_releases(record: dict, max_chars: int) -> dict:
-    """The release list cut from each product's oldest end until it fits (``"shown"`` says how many)."""
-    while size(record) + 20 * len(record["products"]) > max_chars:  # room for each "shown"
-        longest = max(record["products"], key=lambda p: len(p["releases"]), default=None)
-        if longest is None or len(longest["releases"]) <= 1:
-            break
-        del longest["releases"][-max(1, len(longest["releases"]) // 10):]
-    for p in record["products"]:
+    """The release list cut from each product's oldest end until it fits (``"shown"`` says how
+    many), then whole products from the end (``"products_omitted"``)."""
+    products = record["products"]
+    room = max_chars - len(', "products_omitted": 100000')
+    while products and size(record) + 20 * len(products) > room:  # room for each "shown"
+        longest = max(products, key=lambda p: len(p["releases"]))
+        if len(longest["releases"]) > 1:
+            del longest["releases"][-max(1, len(longest["releases"]) // 10):]
+        else:
+            products.pop()
+            record["products_omitted"] = record.get("products_omitted", 0) + 1
+    for p in products:
         p["shown"] = len(p["releases"])
     return record

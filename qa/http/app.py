@@ -42,7 +42,7 @@ def make_app(service, *, token: str | None = None, max_body: int = MAX_BODY, hos
     """The app over ``service`` (a started ``ReloadingService``, or anything with ``get(timeout)``)."""
     from ..mcp.server import build_server
 
-    limiter = anyio.CapacityLimiter(workers or os.cpu_count() or 2)
+    limiter = anyio.CapacityLimiter(workers or os.cpu_count() or 2)  # REST and MCP calls alike
 
     async def run(fn: Callable[[object], object]):
         def call():
@@ -99,10 +99,13 @@ def make_app(service, *, token: str | None = None, max_body: int = MAX_BODY, hos
     SEARCHING = ("top_k", "product", "release", "kind", "max_chars", "detail")
 
     async def health(request: Request) -> Response:
-        if not service.ready:
-            return JSONResponse({"status": "loading"}, status_code=503)
-        current = service.get(0)
-        info = current.info
+        state, error = service.state()
+        if state != "ok":
+            body = {"status": state, **({"error": error} if error and _authorized(request, token) else {})}
+            return JSONResponse(body, status_code=503)
+        if not _authorized(request, token):  # open to a load balancer; what the index holds needs the token
+            return JSONResponse({"status": "ok"})
+        info = service.get(0).info
         return JSONResponse({"status": "ok", "corpus": info.corpus, "documents": info.documents, "chunks": info.chunks,
                              "index": info.directory, "built": info.created, "reloads": getattr(service, "reloads", 0)})
 
@@ -116,10 +119,12 @@ def make_app(service, *, token: str | None = None, max_body: int = MAX_BODY, hos
 
     async def releases(request: Request) -> Response:
         product = request.query_params.get("product")
-        max_chars = request.query_params.get("max_chars", str(api.DEFAULT_MAX_CHARS))
-        if not max_chars.isdigit():
-            raise HTTPError(422, f"max_chars must be a whole number, got {max_chars!r}")
-        return JSONResponse(await run(lambda s: api.releases(s, product, max_chars=int(max_chars))))
+        given = request.query_params.get("max_chars", str(api.DEFAULT_MAX_CHARS))
+        try:
+            max_chars = int(given)
+        except ValueError:
+            raise HTTPError(422, f"max_chars must be a whole number, got {given!r}") from None
+        return JSONResponse(await run(lambda s: api.releases(s, product, max_chars=max_chars)))
 
     async def changes(request: Request) -> Response:
         data = arguments(await json_of(request), ("since", "until"),
@@ -133,6 +138,7 @@ def make_app(service, *, token: str | None = None, max_body: int = MAX_BODY, hos
             raise HTTPError(413, f"{len(lines)} questions; send at most {MAX_BATCH} a batch")
         out = []
         for number, line in enumerate(lines, 1):
+            qid = str(number)
             try:
                 item = json.loads(line)
                 if not isinstance(item, dict):
@@ -140,8 +146,8 @@ def make_app(service, *, token: str | None = None, max_body: int = MAX_BODY, hos
                 qid = str(item.pop("id", number))
                 record = await run(lambda s, item=item: api.ask(s, **_typed(arguments(item, ("question",), SEARCHING))))
                 out.append({**record, "id": qid})
-            except (ValueError, HTTPError) as exc:
-                out.append({"id": str(number), "error": f"line {number}: {exc}"})
+            except (ValueError, HTTPError) as exc:  # one bad line is its own error line; the rest are answered
+                out.append({"id": qid, "error": f"line {number}: {exc}"})
         body = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in out)
         return Response(body, media_type="application/x-ndjson")
 
@@ -158,34 +164,71 @@ def make_app(service, *, token: str | None = None, max_body: int = MAX_BODY, hos
         Route("/openapi.json", docs, methods=["GET"]),
         Route("/docs", docs, methods=["GET"]),
     ]
-    mcp_app = build_server(service).streamable_http_app(
+    mcp_app = build_server(service, limiter).streamable_http_app(
         streamable_http_path="/mcp", stateless_http=True, json_response=True, max_request_body_size=max_body,
         host=host)
     mcp_app.router.routes[:0] = routes  # one app: the MCP server's lifespan runs its session manager
-    return _Guard(mcp_app, token)
+    return _Guard(mcp_app, token, loopback_only=_is_loopback(host))
+
+
+LOOPBACK_HOSTS = (b"127.0.0.1", b"localhost", b"[::1]", b"::1")
+
+
+def _is_loopback(host: str) -> bool:
+    return host.encode() in LOOPBACK_HOSTS
+
+
+def _bearer(headers) -> bytes:
+    """The token of an ``Authorization: Bearer TOKEN`` header (the scheme in any case), or b""."""
+    scheme, _, value = dict(headers or ()).get(b"authorization", b"").partition(b" ")
+    return value.strip() if scheme.lower() == b"bearer" else b""
+
+
+def _authorized(request: Request, token: str | None) -> bool:
+    return token is None or hmac.compare_digest(_bearer(request.scope.get("headers")), token.encode())
 
 
 class _Guard:
-    """ASGI middleware: the bearer token on every route but health (401 without it)."""
+    """ASGI middleware: the bearer token on every route but health (401 without it), and, on a
+    loopback server, a loopback Host header (a web page that rebinds its name to 127.0.0.1 gets 421)."""
 
-    def __init__(self, app, token: str | None) -> None:
+    def __init__(self, app, token: str | None, loopback_only: bool = True) -> None:
         self.app = app
         self.token = token.encode() if token else None
+        self.loopback_only = loopback_only
 
     async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] == "http" and self.token is not None and scope.get("path") != "/v1/health":
-            given = dict(scope.get("headers") or ()).get(b"authorization", b"")
-            if not hmac.compare_digest(given, b"Bearer " + self.token):
-                response = JSONResponse({"error": "missing or wrong bearer token; send Authorization: Bearer TOKEN"},
-                                        status_code=401, headers={"WWW-Authenticate": "Bearer"})
-                await response(scope, receive, send)
+        if scope["type"] == "http":
+            host = dict(scope.get("headers") or ()).get(b"host", b"")
+            name = host.rsplit(b":", 1)[0] if not host.endswith(b"]") else host
+            if self.loopback_only and name not in LOOPBACK_HOSTS:
+                await JSONResponse({"error": f"Host {host.decode('latin-1')!r} is not this loopback server"},
+                                   status_code=421)(scope, receive, send)
                 return
+            if self.token is not None and scope.get("path") != "/v1/health":
+                if not hmac.compare_digest(_bearer(scope.get("headers")), self.token):
+                    response = JSONResponse({"error": "missing or wrong bearer token; send Authorization: Bearer TOKEN"},
+                                            status_code=401, headers={"WWW-Authenticate": "Bearer"})
+                    await response(scope, receive, send)
+                    return
         await self.app(scope, receive, send)
 
 
+TEXT_FIELDS = ("question", "query", "since", "until")  # strings
+OPTIONAL_TEXT = ("product", "release", "kind", "topic", "detail")  # strings or null
+NUMBERS = ("top_k", "max_chars")  # whole numbers
+
+
 def _typed(data: dict) -> dict:
-    """The JSON fields as ``qa.api`` takes them; a wrong type is a BadArgument there or a 422 here."""
-    for name in ("question", "query", "since", "until"):
-        if name in data and not isinstance(data[name], str):
+    """The JSON fields with the types ``qa.api`` takes; another type is a 422 naming the field."""
+    for name, value in data.items():
+        if name in TEXT_FIELDS and not isinstance(value, str):
             raise HTTPError(422, f"{name!r} must be a string")
+        if name in OPTIONAL_TEXT and value is not None and not isinstance(value, str):
+            raise HTTPError(422, f"{name!r} must be a string or null")
+        if name in NUMBERS and (isinstance(value, bool) or not isinstance(value, int)):
+            raise HTTPError(422, f"{name!r} must be a whole number")
+        if name == "kinds" and value is not None and not (
+                isinstance(value, list) and all(isinstance(k, str) for k in value)):
+            raise HTTPError(422, "'kinds' must be a list of strings or null")
     return data

@@ -9,13 +9,16 @@ thread and replaces the old once it has answered a warm-up question.
 
 from __future__ import annotations
 
+import copy
 import os
+import sys
 import threading
 import time
 from pathlib import Path
 from typing import Callable
 
 CHECK_EVERY = 1.0  # seconds between looks at the manifest
+RETRY_AFTER = 10.0  # seconds before a failed reload is tried again
 WARM_UP = "release notes"  # asked once so the vectors are loaded before the service is used
 
 
@@ -48,6 +51,7 @@ class ReloadingService:
         self._marker: tuple[int, int] | None = None
         self._checked = 0.0
         self._reloading = False
+        self._retry_at = 0.0
         self.reloads = 0  # how many times a rebuilt index was swapped in
 
     def start(self) -> "ReloadingService":
@@ -56,9 +60,9 @@ class ReloadingService:
 
     def _first(self) -> None:
         try:
-            service = warmed(self._opener(True))
-            self._marker = manifest_marker(service.info.directory)
-            self._service = service
+            service = self._opener(True)
+            self._marker = manifest_marker(service.info.directory)  # before the warm-up: a rebuild meanwhile is seen
+            self._service = warmed(service)
         except BaseException as exc:  # noqa: BLE001 - raised again by get()
             self._error = exc
         finally:
@@ -69,12 +73,18 @@ class ReloadingService:
     def ready(self) -> bool:
         return self._ready.is_set() and self._service is not None
 
+    def state(self) -> tuple[str, str | None]:
+        """("loading" | "ok" | "failed", why it failed)."""
+        if not self._ready.is_set():
+            return "loading", None
+        return ("ok", None) if self._service is not None else ("failed", str(self._error))
+
     def get(self, timeout: float | None = None):
         """The current service (waiting for the first); may start a reload of a rebuilt index."""
         if not self._ready.wait(timeout):
             raise TimeoutError("the index is still loading")
-        if self._service is None:
-            raise self._error
+        if self._service is None:  # a copy: one shared exception raised in many threads would grow its traceback
+            raise copy.copy(self._error).with_traceback(None) from self._error
         now = time.monotonic()
         if now - self._checked >= self._check_every:
             self._checked = now
@@ -84,20 +94,24 @@ class ReloadingService:
     def _maybe_reload(self) -> None:
         marker = manifest_marker(self._service.info.directory)
         with self._lock:
-            if marker is None or marker == self._marker or self._reloading:
+            if marker is None or marker == self._marker or self._reloading or time.monotonic() < self._retry_at:
                 return
             self._reloading = True
         threading.Thread(target=self._reload, args=(marker,), name="relnotes-reload", daemon=True).start()
 
     def _reload(self, marker: tuple[int, int]) -> None:
+        """Open the index whose manifest is ``marker`` (read before opening: a rebuild finishing
+        meanwhile changes the manifest again, and the next look reloads once more)."""
         try:
             service = warmed(self._opener(False))
             with self._lock:
-                self._service, self._marker = service, manifest_marker(service.info.directory) or marker
+                self._service, self._marker = service, marker
                 self.reloads += 1
-        except BaseException:  # noqa: BLE001 - a half-written or stale index: keep answering with the old one
+        except BaseException as exc:  # noqa: BLE001 - keep answering with the old index; try again later
+            print(f"relnotes serve: the rebuilt index did not open ({exc}); still answering from the previous one, "
+                  f"trying again in {RETRY_AFTER:.0f} s", file=sys.stderr, flush=True)
             with self._lock:
-                self._marker = marker
+                self._retry_at = time.monotonic() + RETRY_AFTER
         finally:
             with self._lock:
                 self._reloading = False

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import threading
 from typing import Callable
 
@@ -40,6 +41,12 @@ class BackgroundService:
         """The service, once open; raises what opening it raised, or TimeoutError."""
         if not self._done.wait(timeout):
             raise TimeoutError("the index is still loading")
-        if self._error is not None:
-            raise self._error
+        if self._error is not None:  # a copy: one shared exception raised in many threads would grow its traceback
+            raise copy.copy(self._error).with_traceback(None) from self._error
         return self._service
+
+    def state(self) -> tuple[str, str | None]:
+        """("loading" | "ok" | "failed", why it failed)."""
+        if not self._done.is_set():
+            return "loading", None
+        return ("failed", str(self._error)) if self._error is not None else ("ok", None)

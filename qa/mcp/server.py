@@ -41,8 +41,9 @@ Kind = Annotated[str | None, Field(description="Only sections of this kind: adde
                                                "fixed, security, performance, docs, other.")]
 
 
-def build_server(service: BackgroundService) -> MCPServer:
-    """The server over ``service`` (started by the caller)."""
+def build_server(service: BackgroundService, limiter: anyio.CapacityLimiter | None = None) -> MCPServer:
+    """The server over ``service`` (started by the caller; anything with ``get(timeout)``);
+    ``limiter`` bounds the threads answering (the HTTP server shares its pool with REST)."""
     server = MCPServer(name="relnotes", instructions=INSTRUCTIONS, version=_version(), log_level="WARNING")
 
     async def call(fn: Callable[[object], dict]) -> CallToolResult:
@@ -50,7 +51,7 @@ def build_server(service: BackgroundService) -> MCPServer:
             return fn(service.get(LOAD_WAIT))
 
         try:
-            record = await anyio.to_thread.run_sync(run)
+            record = await anyio.to_thread.run_sync(run, limiter=limiter)
         except (api.BadArgument, *USER_ERRORS) as exc:
             raise ToolError(str(exc)) from None
         except TimeoutError:
@@ -97,7 +98,7 @@ def build_server(service: BackgroundService) -> MCPServer:
             return api.release_notes(service.get(LOAD_WAIT), product, version)
 
         try:
-            return await anyio.to_thread.run_sync(run)
+            return await anyio.to_thread.run_sync(run, limiter=limiter)
         except (api.BadArgument, *USER_ERRORS, TimeoutError) as exc:
             raise ResourceError(str(exc)) from None
 

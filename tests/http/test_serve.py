@@ -107,6 +107,13 @@ BAD = [
     ("/v1/search", {"query": 5}, "'query' must be a string"),
     ("/v1/changes", {"since": "2.14", "until": "2.9"}, "until 2.9 is not after since 2.14"),
     ("/v1/changes", {"since": "soon", "until": "2.9"}, "since 'soon' is not a release"),
+    ("/v1/ask", {"question": "nccl2", "kind": 5}, "'kind' must be a string or null"),
+    ("/v1/ask", {"question": "nccl2", "release": 2.10}, "'release' must be a string or null"),
+    ("/v1/ask", {"question": "nccl2", "top_k": "5"}, "'top_k' must be a whole number"),
+    ("/v1/ask", {"question": "nccl2", "max_chars": True}, "'max_chars' must be a whole number"),
+    ("/v1/ask", {"question": "nccl2", "kind": "bugs"}, "unknown kind 'bugs'"),
+    ("/v1/changes", {"since": "2.9", "until": "2.14", "kinds": 5}, "'kinds' must be a list of strings or null"),
+    ("/v1/changes", {"since": "2.9", "until": "2.14", "topic": 5}, "'topic' must be a string or null"),
 ]
 
 
@@ -119,8 +126,18 @@ def test_bad_requests_are_refused_with_the_reason(bundled_index: Path, loopback)
         assert not_json.status_code == 400 and "not JSON" in not_json.json()["error"]
         huge = httpx.post(f"{base}/v1/ask", content=b"x" * 1_100_000)
         assert huge.status_code == 413 and "over 1000000 bytes" in huge.json()["error"]
-        bad_query = httpx.get(f"{base}/v1/releases", params={"max_chars": "lots"})
-        assert bad_query.status_code == 422 and "max_chars must be a whole number" in bad_query.json()["error"]
+        for value in ("lots", "²"):
+            bad_query = httpx.get(f"{base}/v1/releases", params={"max_chars": value})
+            assert bad_query.status_code == 422 and "max_chars must be a whole number" in bad_query.json()["error"]
+        chunked = httpx.post(f"{base}/v1/ask", content=(b"x" * 100_000 for _ in range(11)))  # no Content-Length
+        assert chunked.status_code == 413
+        alias = httpx.post(f"{base}/v1/changes", json={"since": "2.9", "until": "2.14", "kinds": ["breaking"]})
+        assert alias.status_code == 200 and alias.json()["kinds"] == ["removed"]  # as the CLI reads it
+        batch = httpx.post(f"{base}/v1/batch", content='{"id": "q9", "question": "x", "kind": 5}\n{"question": "nccl2"}\n')
+        lines = [json.loads(line) for line in batch.text.splitlines()]
+        assert lines[0] == {"id": "q9", "error": "line 1: 'kind' must be a string or null"} and lines[1]["passages"]
+        rebound = httpx.get(f"{base}/v1/health", headers={"Host": "evil.example:8765"})
+        assert rebound.status_code == 421  # a page rebinding its name to 127.0.0.1 reads nothing
         assert httpx.post(f"{base}/v1/ask", json={"question": "nccl2 backend"}).status_code == 200  # still serving
 
 
@@ -134,6 +151,10 @@ def test_a_token_guards_every_route_but_health(bundled_index: Path, loopback) ->
             assert httpx.post(f"{base}/mcp", json={}, headers=headers).status_code == 401
         ok = httpx.post(f"{base}/v1/ask", json={"question": "nccl2"}, headers={"Authorization": "Bearer s3cret"})
         assert ok.status_code == 200
+        assert httpx.get(f"{base}/v1/releases", headers={"Authorization": "bearer s3cret"}).status_code == 200
+        assert httpx.get(f"{base}/v1/health").json() == {"status": "ok"}  # what the index holds needs the token
+        told = httpx.get(f"{base}/v1/health", headers={"Authorization": "Bearer s3cret"}).json()
+        assert told["chunks"] == 88
 
 
 def test_binding_beyond_loopback_needs_a_token(monkeypatch) -> None:

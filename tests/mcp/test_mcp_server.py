@@ -85,8 +85,9 @@ async def test_full_detail_and_the_budget(bundled_index: Path) -> None:
         full = (await client.call_tool("ask_release_notes", {**args, "detail": "full", "max_chars": 200_000})).structured_content
         assert max(len(p["text"]) for p in full["passages"]) > max(len(p["text"]) for p in cards["passages"])
         small = (await client.call_tool("ask_release_notes", {**args, "max_chars": 1000})).structured_content
-        assert len(json.dumps(small, ensure_ascii=False)) <= 1000 or not small["passages"]
-        assert small["omitted"] >= 1
+        assert len(json.dumps(small, ensure_ascii=False)) <= 1000 and small["omitted"] >= 1
+        kept = {p["rank"] for p in small["passages"]}
+        assert {s["passage"] for s in (small["answer"] or {}).get("sentences", [])} <= kept
 
 
 @pytest.mark.parametrize(("arguments", "needle"), [
@@ -125,6 +126,37 @@ def test_a_bad_corpus_path_is_one_line_and_exit_1(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, env=server_env())
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.strip().splitlines() == [f"error: {tmp_path / 'nope'}: no such file or directory; check the --corpus path"]
+
+
+def test_stdout_carries_only_the_protocol(bundled_index: Path) -> None:
+    """Every stdout line is a JSON-RPC message (the SDK's client would drop a stray print silently)."""
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+         "params": {"name": "ask_release_notes", "arguments": {"question": "nccl2 backend"}}},
+    ]
+    process = subprocess.Popen([sys.executable, "-m", "qa", "mcp", "--index", str(bundled_index)], env=server_env(),
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        lines = []
+        for message in messages:
+            process.stdin.write(json.dumps(message) + "\n")
+            process.stdin.flush()
+            if "id" in message:
+                while True:
+                    line = process.stdout.readline()
+                    assert line, "the server closed stdout"
+                    lines.append(line)
+                    if json.loads(line).get("id") == message["id"]:
+                        break
+    finally:
+        process.stdin.close()
+        process.wait(timeout=30)
+    replies = [json.loads(line) for line in lines]  # each line parses: no log line, no stray print
+    assert all(r.get("jsonrpc") == "2.0" for r in replies)
+    assert replies[-1]["result"]["structuredContent"]["passages"][0]["citation"]["version"] == "2.14"
 
 
 def test_nothing_heavy_is_imported_before_the_handshake() -> None:

@@ -44,3 +44,60 @@ def test_bad_arguments_say_how_to_retry(call, needle) -> None:
 def test_a_range_is_its_series() -> None:
     span = api.check_range("v1.10", "2.0")
     assert (span.since, span.until) == ("1.10", "2.0") and span.contains("2.0.3") and not span.contains("1.10.13")
+
+
+def answered(passages: int, cited: tuple[int, ...], text: str = "word " * 60) -> dict:
+    base = record(passages, text)
+    base.pop("timings_ms")  # a search record has none to absorb the count
+    sentences = [{"text": f"Sentence {n}.", "passage": n} for n in cited]
+    base["answer"] = {"text": " ".join(f"{s['text']} [{s['passage']}]" for s in sentences), "sentences": sentences}
+    return base
+
+
+@pytest.mark.parametrize("budget", [1000, 1500, 2500, 4000, 8000])
+def test_the_budget_holds_and_the_answer_keeps_the_passages_it_cites(budget: int) -> None:
+    fitted = api.fit(answered(20, (4, 5)), budget, "cards")
+    assert len(json.dumps(fitted, ensure_ascii=False)) <= budget
+    ranks = {p["rank"] for p in fitted["passages"]}
+    cited = {s["passage"] for s in (fitted["answer"] or {}).get("sentences", [])}
+    assert cited <= ranks  # never an answer pointing at a passage left out
+    if fitted["answer"]:
+        assert fitted["answer"]["text"] == " ".join(f"Sentence {n}. [{n}]" for n in sorted(cited))
+
+
+def test_what_cannot_fit_is_said_within_the_budget() -> None:
+    long = answered(3, (1,))
+    long["question"] = "q" * 1900
+    long["note"] = "n" * 1900
+    fitted = api.fit(long, 1000, "cards")
+    assert len(json.dumps(fitted)) <= 1000 and "does not fit max_chars=1000" in fitted["note"]
+
+
+def test_the_release_list_fits_however_many_products() -> None:
+    class Many:
+        products = tuple(f"p{i}" for i in range(100))
+        chunks = ()
+
+        def release_groups(self):
+            return tuple((p, ("1.0", "2.0")) for p in self.products)
+
+    fitted = api.releases(Many(), max_chars=1000)
+    assert len(json.dumps(fitted)) <= 1000 and fitted["products_omitted"] == 100 - len(fitted["products"])
+
+
+@pytest.mark.parametrize(("kinds", "expected"), [("Fixed", ["fixed"]), (["breaking", "added"], ["removed", "added"]),
+                                                 (None, [])])
+def test_kinds_are_read_as_the_cli_reads_them(kinds, expected) -> None:
+    assert api.check_kinds(kinds) == expected
+
+
+@pytest.mark.parametrize("kinds", [5, {"added": 1}, ["added", 3]])
+def test_kinds_of_the_wrong_type_are_bad_arguments(kinds) -> None:
+    with pytest.raises(api.BadArgument, match="kinds must be a kind or a list of kinds"):
+        api.check_kinds(kinds)
+
+
+@pytest.mark.parametrize(("name", "value"), [("release", 2.10), ("product", ["x"]), ("topic", 5)])
+def test_a_number_or_list_where_text_belongs_is_a_bad_argument(name, value) -> None:
+    with pytest.raises(api.BadArgument, match=f"{name} must be a string or null"):
+        api.check_text(name, value)
