@@ -86,7 +86,8 @@ def _embed(
     previous: dict[str, np.ndarray],
     progress: Progress | None,
 ) -> tuple[np.ndarray, int]:
-    """Vectors for every text (window or sentence): reused by key where possible, else encoded."""
+    """Vectors for every text (window or sentence): reused by key where possible, else encoded
+    by ``encoder`` (the model's ONNX export or sentence-transformers: ``document_encoder``)."""
     todo = [i for i, key in enumerate(keys) if key not in previous]
     fresh = encoder.encode([texts[i] for i in todo], progress=progress) if todo else None
     dim = encoder.dim
@@ -134,7 +135,7 @@ def build_index(
         IndexBusy: another process kept the build lock too long.
     """
     from .lexical import DEFAULT_PARAMS, LexicalIndex
-    from .onnx_export import cached_query_encoder
+    from .onnx_export import cached_query_encoder, document_encoder
 
     started = time.perf_counter()
     params = bm25_params or DEFAULT_PARAMS
@@ -146,15 +147,19 @@ def build_index(
     flat_keys = [key for chunk_keys in keys for key in chunk_keys]
     with build_lock(directory) if lock else contextlib.nullcontext(), sigterm_as_interrupt():
         recover(directory)
-        vectors, embedded = _embed(flat_texts, flat_keys, encoder, previous or {}, progress)
-        # Embedded now, so answers need no model pass; the map makes them a retriever too.
         sentences, sentence_map = corpus_sentences(c.text for c in chunks)
         sentence_keys = [sentence_key(s) for s in sentences]
-        sentence_vectors, _ = _embed(sentences, sentence_keys, encoder, previous_sentences or {}, progress)
-        model = {"name": encoder.name, "path": str(encoder.path), "dim": int(vectors.shape[1])}
-        # The torch-free query path (index.onnx_query): exported once per model into the user
-        # cache, reused by every index of that model; the manifest records only its key.
+        todo = sum(k not in (previous or {}) for k in flat_keys)
+        todo += sum(k not in (previous_sentences or {}) for k in sentence_keys)
+        # The torch-free path (index.onnx_query): exported once per model into the user cache,
+        # reused by every index of that model (the manifest records only its key), and the
+        # faster embedder of windows and sentences too.
         query = cached_query_encoder(encoder, notify=notify)
+        embedder = document_encoder(encoder, query, notify) if todo else encoder
+        vectors, embedded = _embed(flat_texts, flat_keys, embedder, previous or {}, progress)
+        # Embedded now, so answers need no model pass; the map makes them a retriever too.
+        sentence_vectors, _ = _embed(sentences, sentence_keys, embedder, previous_sentences or {}, progress)
+        model = {"name": encoder.name, "path": str(encoder.path), "dim": int(vectors.shape[1])}
         if query is not None:
             model["query_encoder"] = query
         tmp = make_tmp(directory)

@@ -386,3 +386,35 @@ def test_an_index_built_before_the_cache_still_uses_its_own_export(index_copy, b
 def _recipe() -> dict:
     """What the build hashes with the bundled model's files."""
     return {"spec": export_spec(bundled_model_path()), "opset": OPSET}
+
+
+def test_the_build_embeds_documents_through_the_export(bundled_index, bundled_entry, st_encoder, monkeypatch) -> None:
+    """Windows and sentences go through the model's ONNX export (no torch pass) and agree with
+    sentence-transformers; RELNOTES_ONNX=0 keeps sentence-transformers."""
+    from index.onnx_export import cached_query_encoder, document_encoder
+
+    record = cached_query_encoder(st_encoder)
+    embedder = document_encoder(st_encoder, record)
+    assert isinstance(embedder, OnnxQueryEncoder) and embedder.dim == st_encoder.dim
+    texts = [c.text for c in LoadedIndex(bundled_index).chunks[:40]]
+    cosines = (embedder.encode(texts) * st_encoder.encode(texts)).sum(axis=1)
+    assert float(cosines.min()) >= 0.9999
+    assert document_encoder(st_encoder, None) is st_encoder  # no export: sentence-transformers
+    monkeypatch.setenv("RELNOTES_ONNX", "0")
+    assert document_encoder(st_encoder, record) is st_encoder
+
+
+def test_a_build_uses_the_export_for_what_it_embeds(tmp_path, st_encoder, bundled_entry, monkeypatch) -> None:
+    import index.build as build_module
+
+    used = []
+    real = build_module._embed
+
+    def spy(texts, keys, encoder, previous, progress):
+        used.append(type(encoder).__name__)
+        return real(texts, keys, encoder, previous, progress)
+
+    monkeypatch.setattr(build_module, "_embed", spy)
+    chunks = [make_chunk(i, f"Release note {i} about the widget cache.") for i in range(3)]
+    report = build_index(tmp_path / "idx", chunks, encoder=st_encoder, corpus=CORPUS)
+    assert report.embedded == 3 and used == ["OnnxQueryEncoder", "OnnxQueryEncoder"]  # windows, then sentences

@@ -1,0 +1,64 @@
+"""Document embedding side by side: a plain sentence-transformers ``encode`` (what a user would
+write) against the build's embedder (the model's ONNX export, batches grouped by length), on the
+same texts: the windows and sentences of a corpus. Texts a second, the ratio, and the agreement.
+
+    .venv/bin/python benchmarks/embed_throughput.py [--corpus PATH] [--limit 3000]
+
+Default corpus: ../shared/data/changelogs (Rust and pydantic), else the bundled notes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+
+from corpus import load_chunks
+from corpus.chunking import embedding_windows
+from index.encoders import Encoder
+from index.onnx_export import cached_query_encoder, document_encoder
+from index.sentence_vectors import corpus_sentences
+
+SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "changelogs"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--corpus", type=Path, default=SHARED if SHARED.exists() else None)
+    parser.add_argument("--limit", type=int, default=3000, help="texts embedded (evenly sampled)")
+    ns = parser.parse_args()
+    chunks = load_chunks([ns.corpus] if ns.corpus else None)
+    windows = [w for c in chunks for w in embedding_windows(c)]
+    sentences, _ = corpus_sentences(c.text for c in chunks)
+    texts = windows + sentences
+    step = max(1, len(texts) // ns.limit)
+    texts = texts[::step][: ns.limit]
+    encoder = Encoder()
+    model = encoder.sentence_transformer()
+    record = cached_query_encoder(encoder)
+    onnx = document_encoder(encoder, record)
+    rows = []
+    t = time.perf_counter()
+    plain = model.encode(texts, batch_size=32, convert_to_numpy=True, normalize_embeddings=True, show_progress_bar=False)
+    rows.append(("sentence-transformers encode (batch 32, as given)", time.perf_counter() - t))
+    t = time.perf_counter()
+    ours_st = encoder.encode(texts)
+    rows.append(("sentence-transformers, longest first (relnotes before)", time.perf_counter() - t))
+    t = time.perf_counter()
+    ours = onnx.encode(texts)
+    rows.append((f"relnotes build: {type(onnx).__name__}, longest first", time.perf_counter() - t))
+    cos = (plain * ours).sum(axis=1)
+    words = sum(len(x.split()) for x in texts)
+    print(f"{len(texts)} texts ({len(windows)} windows and {len(sentences)} sentences in the corpus, every {step}th), "
+          f"{words / len(texts):.0f} words on average, {os.cpu_count()} cores")
+    print("| embedder | seconds | texts/s | vs plain encode |")
+    print("|---|---:|---:|---:|")
+    for label, seconds in rows:
+        print(f"| {label} | {seconds:.1f} | {len(texts) / seconds:.0f} | {rows[0][1] / seconds:.2f}x |")
+    print(f"agreement with plain encode: cosine min {cos.min():.6f}, mean {cos.mean():.6f};"
+          f" sentence-transformers longest-first vs plain: {float(((plain * ours_st).sum(axis=1)).min()):.6f}")
+
+
+if __name__ == "__main__":
+    main()
