@@ -87,7 +87,7 @@ def stale_reasons(manifest: Manifest, corpus: dict, encoder, bm25: dict) -> list
     return reasons
 
 
-def open_index(
+def _open_index(
     paths: Sequence[Path | CorpusInput] | None = None,
     *,
     index_dir: Path | None = None,
@@ -295,3 +295,14 @@ def index_status(paths: Sequence[Path | CorpusInput] | None, index_dir: Path | N
         chunks=manifest.counts.get("chunks"),
         format_version=manifest.format_version,
     )
+
+
+def open_index(paths: Sequence[Path | CorpusInput] | None = None, **options) -> tuple[LoadedIndex, BuildReport | None]:
+    """The index of a corpus, built or updated first as needed (``_open_index``'s arguments and
+    errors), stamped as in use by this process (``index.usage``: ``relnotes cache prune`` keeps it)."""
+    from .usage import mark_used
+
+    loaded, report = _open_index(paths, **options)
+    mark_used(loaded.directory)
+    return loaded, report
+

@@ -44,9 +44,9 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from . import ask, batch, changes, chat, evaluate, indexing, mcp, search, sections, serve, show
+    from . import ask, batch, cache, changes, chat, evaluate, indexing, mcp, search, sections, serve, show
 
-    for module in (sections, indexing, search, ask, batch, changes, show, evaluate, chat, mcp, serve):
+    for module in (sections, indexing, search, ask, batch, changes, show, evaluate, chat, mcp, serve, cache):
         for command in module.COMMANDS:
             cli.add_command(command)
 

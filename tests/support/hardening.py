@@ -144,5 +144,6 @@ def read_only(*paths: Path) -> None:
 
 
 def listing(folder: Path) -> list[str]:
-    """Names in ``folder``, sorted (temporary litter shows up here)."""
-    return sorted(p.name for p in folder.iterdir())
+    """Names in ``folder``, sorted (temporary litter shows up here); an index's last-use stamp
+    ``.NAME.used`` (``index.usage``) is no litter and left out."""
+    return sorted(p.name for p in folder.iterdir() if not (p.name.startswith(".") and p.name.endswith(".used")))

@@ -1,0 +1,112 @@
+"""The cache of indexes (``relnotes cache list`` / ``prune``): one folder per corpus and model.
+
+Listing reads each index's manifest (its corpus inputs, counts and build time), its size on
+disk and when it was last opened (``index.usage``). Pruning removes indexes not opened for a
+while (or all), under the build lock and an exclusive in-use lock, so an index another process
+has open or is building is never touched.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import IndexCorrupt, IndexMissing
+from .layout import lock_file
+from .lifecycle import cache_root
+from .manifest import read_manifest
+from .usage import last_used, try_exclusive, used_file
+
+
+@dataclass(frozen=True, slots=True)
+class CachedIndex:
+    """One index folder of the cache."""
+
+    directory: Path
+    inputs: tuple[str, ...]  # the corpus inputs ("<bundled>" for the bundled notes); () if unreadable
+    chunks: int
+    bytes: int
+    built: str | None
+    last_used: float | None  # epoch seconds; None: built, never opened
+    problem: str | None = None  # why its manifest could not be read
+
+    def idle_since(self) -> float:
+        """When it was last opened, or built (its folder's time) when never opened."""
+        return self.last_used if self.last_used is not None else self.directory.stat().st_mtime
+
+
+def folder_size(directory: Path) -> int:
+    total = 0
+    for root, _, names in os.walk(directory):
+        for name in names:
+            try:
+                total += os.lstat(os.path.join(root, name)).st_size
+            except OSError:
+                pass
+    return total
+
+
+def list_indexes(root: Path | None = None) -> list[CachedIndex]:
+    """Every index folder in the cache, most recently used first."""
+    root = root or cache_root()
+    if not root.is_dir():
+        return []
+    found = []
+    for directory in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        try:
+            manifest = read_manifest(directory)
+            inputs = tuple(str(i) for i in manifest.corpus.get("inputs", ()))
+            chunks, built, problem = int(manifest.counts.get("chunks", 0)), manifest.created or None, None
+        except (IndexMissing, IndexCorrupt) as exc:
+            inputs, chunks, built, problem = (), 0, None, str(exc)
+        found.append(CachedIndex(directory, inputs, chunks, folder_size(directory), built, last_used(directory), problem))
+    return sorted(found, key=lambda c: -c.idle_since())
+
+
+def in_use(directory: Path) -> bool:
+    """Whether another process has the index open (its in-use lock is held)."""
+    fd = try_exclusive(directory)
+    if fd is None:
+        return True
+    os.close(fd)
+    return False
+
+
+def prune(older_than_days: float | None, *, everything: bool = False, dry_run: bool = False,
+          root: Path | None = None) -> tuple[list[CachedIndex], list[CachedIndex]]:
+    """Remove the indexes idle for more than ``older_than_days`` (all with ``everything``).
+
+    Returns:
+        (removed, kept because another process has them open or is building them).
+    """
+    import fcntl
+
+    if older_than_days is None and not everything:
+        raise ValueError("say which: older_than_days or everything")
+    now = time.time()
+    removed, busy = [], []
+    for entry in list_indexes(root):
+        if not everything and (now - entry.idle_since()) / 86400 <= older_than_days:
+            continue
+        fd = try_exclusive(entry.directory)
+        if fd is None:
+            busy.append(entry)
+            continue
+        lock_fd = os.open(lock_file(entry.directory), os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            try:
+                fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # not while a build writes it
+            except OSError:
+                busy.append(entry)
+                continue
+            if not dry_run:
+                shutil.rmtree(entry.directory, ignore_errors=True)
+                used_file(entry.directory).unlink(missing_ok=True)
+            removed.append(entry)
+        finally:
+            os.close(lock_fd)
+            os.close(fd)
+    return removed, busy

@@ -1,0 +1,86 @@
+"""``relnotes cache list`` / ``prune``: the cached indexes, their corpora, sizes and last use."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import click
+
+_AGE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([hdw])\s*$")
+_UNIT_DAYS = {"h": 1 / 24, "d": 1.0, "w": 7.0}
+
+
+def parse_age(value: str) -> float:
+    """"30d", "12h", "2w" -> days."""
+    m = _AGE.match(value or "")
+    if not m:
+        raise click.BadParameter(f"{value!r} is no age; write it like 30d, 12h or 2w", param_hint="'--older-than'")
+    return float(m.group(1)) * _UNIT_DAYS[m.group(2)]
+
+
+def _when(stamp: float | None) -> str:
+    from ..service import IndexInfo
+
+    if stamp is None:
+        return "never"
+    from datetime import datetime, timezone
+
+    return IndexInfo("", 0, 0, datetime.fromtimestamp(stamp, timezone.utc).isoformat(), "").age()
+
+
+@click.group("cache")
+def cache_group() -> None:
+    """The cached indexes: one a corpus and model, in the user cache folder."""
+
+
+@cache_group.command("list")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per index.")
+def list_cmd(as_json: bool) -> None:
+    """Each cached index: its corpus inputs, chunks, size, when it was last used, and whether a
+    process has it open now."""
+    from index.cache import in_use, list_indexes
+    from index.lifecycle import cache_root
+
+    entries = list_indexes()
+    if not entries and not as_json:
+        click.echo(f"No index in {cache_root()}.")
+    total = 0
+    for e in entries:
+        total += e.bytes
+        busy = in_use(e.directory)
+        if as_json:
+            click.echo(json.dumps({"directory": str(e.directory), "inputs": list(e.inputs), "chunks": e.chunks,
+                                   "bytes": e.bytes, "built": e.built, "last_used": e.last_used, "in_use": busy,
+                                   "problem": e.problem}, ensure_ascii=False))
+            continue
+        inputs = ", ".join("bundled notes" if i == "<bundled>" else i for i in e.inputs) or f"({e.problem})"
+        click.echo(f"{e.directory.name}  {e.bytes / 1e6:7.1f} MB  {e.chunks:>7} chunks  used {_when(e.last_used):<14}"
+                   f"{'  IN USE' if busy else ''}  {inputs}")
+    if entries and not as_json:
+        click.echo(f"{len(entries)} indexes, {total / 1e6:.1f} MB in {cache_root()}")
+
+
+@cache_group.command("prune")
+@click.option("--older-than", "older_than", default=None, metavar="AGE",
+              help="Remove indexes not used for longer than AGE (30d, 12h, 2w).")
+@click.option("--all", "everything", is_flag=True, help="Remove every index not in use.")
+@click.option("--dry-run", is_flag=True, help="Say what would be removed, remove nothing.")
+def prune_cmd(older_than: str | None, everything: bool, dry_run: bool) -> None:
+    """Remove cached indexes not used for a while (or all of them). An index another process has
+    open or is building is kept and named; the next question rebuilds a removed one."""
+    from index.cache import prune
+
+    if older_than is None and not everything:
+        raise click.UsageError("say what to remove: --older-than 30d, or --all")
+    removed, busy = prune(parse_age(older_than) if older_than else None, everything=everything, dry_run=dry_run)
+    verb = "Would remove" if dry_run else "Removed"
+    for e in removed:
+        click.echo(f"{verb} {e.directory}  ({e.bytes / 1e6:.1f} MB, used {_when(e.last_used)})")
+    for e in busy:
+        click.echo(f"Kept {e.directory}: another relnotes process has it open or is building it", err=True)
+    click.echo(f"{verb} {len(removed)} indexes, {sum(e.bytes for e in removed) / 1e6:.1f} MB"
+               + (f"; {len(busy)} in use kept" if busy else ""))
+
+
+COMMANDS = [cache_group]
