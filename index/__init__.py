@@ -30,6 +30,11 @@ from .modes import MODES, Mode, check_mode
 
 _LAZY = {
     "BuildReport": "build",
+    "CachedIndex": "cache",
+    "cache_root": "lifecycle",
+    "in_use": "cache",
+    "list_indexes": "cache",
+    "prune": "cache",
     "Hit": "search",
     "IndexStatus": "lifecycle",
     "LoadedIndex": "reader",
@@ -43,7 +48,8 @@ _LAZY = {
 
 if TYPE_CHECKING:  # pragma: no cover
     from .build import BuildReport
-    from .lifecycle import IndexStatus, default_index_dir, index_status, open_index
+    from .cache import CachedIndex, in_use, list_indexes, prune
+    from .lifecycle import IndexStatus, cache_root, default_index_dir, index_status, open_index
     from .reader import LoadedIndex
     from .search import Hit, Searcher
     from .similarity import Similarity
@@ -68,6 +74,7 @@ def __dir__() -> list[str]:
 __all__ = [
     "MODES",
     "BuildReport",
+    "CachedIndex",
     "DenseIndexFileError",
     "Hit",
     "IndexBusy",
@@ -84,9 +91,13 @@ __all__ = [
     "Searcher",
     "Similarity",
     "UnknownMode",
+    "cache_root",
     "check_mode",
     "default_index_dir",
+    "in_use",
     "index_status",
+    "list_indexes",
     "open_index",
+    "prune",
     "tokenize",
 ]

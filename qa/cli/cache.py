@@ -39,8 +39,7 @@ def cache_group() -> None:
 def list_cmd(as_json: bool) -> None:
     """Each cached index: its corpus inputs, chunks, size, when it was last used, and whether a
     process has it open now."""
-    from index.cache import in_use, list_indexes
-    from index.lifecycle import cache_root
+    from index import cache_root, in_use, list_indexes
 
     entries = list_indexes()
     if not entries and not as_json:
@@ -69,7 +68,7 @@ def list_cmd(as_json: bool) -> None:
 def prune_cmd(older_than: str | None, everything: bool, dry_run: bool) -> None:
     """Remove cached indexes not used for a while (or all of them). An index another process has
     open or is building is kept and named; the next question rebuilds a removed one."""
-    from index.cache import prune
+    from index import prune
 
     if older_than is None and not everything:
         raise click.UsageError("say what to remove: --older-than 30d, or --all")
