@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import IndexCorrupt, IndexMissing
-from .layout import lock_file
+from .layout import lock_file, tmp_prefix
 from .lifecycle import cache_root
 from .manifest import read_manifest
-from .usage import last_used, try_exclusive, used_file
+from .usage import NOT_OPENED, last_used, try_exclusive
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,8 +60,8 @@ def list_indexes(root: Path | None = None) -> list[CachedIndex]:
             manifest = read_manifest(directory)
             inputs = tuple(str(i) for i in manifest.corpus.get("inputs", ()))
             chunks, built, problem = int(manifest.counts.get("chunks", 0)), manifest.created or None, None
-        except (IndexMissing, IndexCorrupt) as exc:
-            inputs, chunks, built, problem = (), 0, None, str(exc)
+        except (IndexMissing, IndexCorrupt, TypeError, ValueError, AttributeError) as exc:
+            inputs, chunks, built, problem = (), 0, None, str(exc) or type(exc).__name__
         found.append(CachedIndex(directory, inputs, chunks, folder_size(directory), built, last_used(directory), problem))
     return sorted(found, key=lambda c: -c.idle_since())
 
@@ -71,7 +71,8 @@ def in_use(directory: Path) -> bool:
     fd = try_exclusive(directory)
     if fd is None:
         return True
-    os.close(fd)
+    if fd != NOT_OPENED:
+        os.close(fd)
     return False
 
 
@@ -91,20 +92,36 @@ def prune(older_than_days: float | None, *, everything: bool = False, dry_run: b
     for entry in list_indexes(root):
         if not everything and (now - entry.idle_since()) / 86400 <= older_than_days:
             continue
-        fd = try_exclusive(entry.directory)
+        if dry_run:
+            (busy if in_use(entry.directory) else removed).append(entry)
+            continue
+        before = last_used(entry.directory)
+        fd = try_exclusive(entry.directory, create=True)  # held while deleting: an opener waits, then rebuilds
         if fd is None:
             busy.append(entry)
             continue
-        lock_fd = os.open(lock_file(entry.directory), os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            lock_fd = os.open(lock_file(entry.directory), os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError:
+            os.close(fd)
+            busy.append(entry)
+            continue
         try:
             try:
                 fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # not while a build writes it
             except OSError:
                 busy.append(entry)
                 continue
-            if not dry_run:
-                shutil.rmtree(entry.directory, ignore_errors=True)
-                used_file(entry.directory).unlink(missing_ok=True)
+            used = last_used(entry.directory)  # again, under the locks: opened meanwhile?
+            if not everything and before is not None and used != before and (now - used) / 86400 <= older_than_days:
+                continue
+            doomed = entry.directory.with_name(f"{tmp_prefix(entry.directory)}prune")
+            try:
+                entry.directory.rename(doomed)  # gone at once for openers; a failed delete leaves build litter
+                shutil.rmtree(doomed)
+            except OSError:
+                busy.append(entry)
+                continue
             removed.append(entry)
         finally:
             os.close(lock_fd)

@@ -133,7 +133,7 @@ def document_encoder(encoder, record: dict | None, notify: Callable[[str], None]
         return encoder
     try:
         return OnnxQueryEncoder(open_entry(record), record, name=encoder.name, path=str(encoder.path))
-    except QueryEncoderUnavailable as exc:
+    except Exception as exc:  # noqa: BLE001 - any trouble with the export: the build goes on without it
         if notify:
             notify(f"{exc}; embedding with sentence-transformers")
         return encoder

@@ -21,15 +21,21 @@ def used_file(directory: Path) -> Path:
 
 
 def mark_used(directory: Path) -> None:
-    """Stamp ``directory`` as used now and hold its shared in-use lock until the process ends.
+    """Stamp ``directory`` as used now and hold its shared in-use lock until the process ends
+    (taken before the index is read: a prune holding the exclusive lock is waited for, briefly).
     Never raises: an unwritable cache only loses the stamp."""
     directory = Path(directory)
     path = used_file(directory)
     try:
         key = str(directory.resolve())
         if key not in _HELD:
+            directory.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_SH)
+            except OSError:
+                os.close(fd)
+                raise
             _HELD[key] = fd
         os.utime(path, None)
     except OSError:
@@ -44,10 +50,18 @@ def last_used(directory: Path) -> float | None:
         return None
 
 
-def try_exclusive(directory: Path) -> int | None:
-    """An exclusive hold on the in-use lock (a descriptor to close), or None when some process
-    has the index open."""
-    fd = os.open(used_file(Path(directory)), os.O_RDWR | os.O_CREAT, 0o644)
+NOT_OPENED = -1  # try_exclusive's answer for an index no process ever opened (no stamp file)
+
+
+def try_exclusive(directory: Path, create: bool = False) -> int | None:
+    """An exclusive hold on the in-use lock: a descriptor to close (``NOT_OPENED`` when there is
+    no stamp and ``create`` is False), or None when some process has the index open. Looking
+    (``create`` False) never writes: it neither creates a stamp nor changes its time."""
+    path = used_file(Path(directory))
+    try:
+        fd = os.open(path, (os.O_RDWR | os.O_CREAT) if create else os.O_RDONLY, 0o644)
+    except FileNotFoundError:
+        return NOT_OPENED
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:

@@ -72,12 +72,14 @@ def prune_cmd(older_than: str | None, everything: bool, dry_run: bool) -> None:
 
     if older_than is None and not everything:
         raise click.UsageError("say what to remove: --older-than 30d, or --all")
-    removed, busy = prune(parse_age(older_than) if older_than else None, everything=everything, dry_run=dry_run)
+    removed, busy = prune(parse_age(older_than) if older_than is not None else None, everything=everything,
+                          dry_run=dry_run)
     verb = "Would remove" if dry_run else "Removed"
     for e in removed:
         click.echo(f"{verb} {e.directory}  ({e.bytes / 1e6:.1f} MB, used {_when(e.last_used)})")
     for e in busy:
-        click.echo(f"Kept {e.directory}: another relnotes process has it open or is building it", err=True)
+        click.echo(f"Kept {e.directory}: another relnotes process has it open or is building it "
+                   "(or it could not be deleted)", err=True)
     click.echo(f"{verb} {len(removed)} indexes, {sum(e.bytes for e in removed) / 1e6:.1f} MB"
                + (f"; {len(busy)} in use kept" if busy else ""))
 

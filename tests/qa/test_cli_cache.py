@@ -63,3 +63,34 @@ def test_prune_needs_to_be_told_what() -> None:
     assert CliRunner().invoke(cli, ["cache", "prune"]).exit_code == 2
     bad = CliRunner().invoke(cli, ["cache", "prune", "--older-than", "soon"])
     assert bad.exit_code == 2 and "'soon' is no age; write it like 30d, 12h or 2w" in bad.output
+
+
+def test_looking_never_writes_and_a_never_opened_index_ages_by_its_folder(tmp_path: Path) -> None:
+    from index.cache import list_indexes, prune
+
+    build(DATA / "releases" / "widgetlib")
+    (entry,) = list_indexes()
+    from index.usage import used_file
+
+    used_file(entry.directory).unlink()  # as if built by a relnotes before the stamp
+    old = time.time() - 40 * 86400
+    os.utime(entry.directory, (old, old))
+    assert CliRunner().invoke(cli, ["cache", "list"]).exit_code == 0
+    assert not used_file(entry.directory).exists()  # listing created no stamp, so it still looks 40 days old
+    removed, busy = prune(30, dry_run=True)
+    assert [e.directory for e in removed] == [entry.directory] and entry.directory.is_dir()
+    removed, busy = prune(30)
+    assert [e.directory for e in removed] == [entry.directory] and not entry.directory.exists() and not busy
+    assert not list(entry.directory.parent.glob(f".{entry.directory.name}.tmp-*"))  # no litter
+
+
+def test_a_damaged_manifest_is_listed_with_its_problem() -> None:
+    build(DATA / "releases" / "gadget")
+    (entry,) = listed()
+    manifest = Path(entry["directory"]) / "manifest.json"
+    data = json.loads(manifest.read_text())
+    data["counts"]["chunks"] = None
+    manifest.write_text(json.dumps(data))
+    (damaged,) = listed()
+    assert damaged["problem"] and damaged["chunks"] == 0
+    assert CliRunner().invoke(cli, ["cache", "prune", "--older-than", ""]).exit_code == 2
