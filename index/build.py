@@ -156,17 +156,21 @@ def build_index(
         # faster embedder of windows and sentences too.
         query = cached_query_encoder(encoder, notify=notify)
         embedder = document_encoder(encoder, query, notify) if todo else encoder
+
+        def embed_all(by):
+            """Windows, then sentences (embedded now, so answers need no model pass; the map
+            makes them a retriever too)."""
+            vectors, embedded = _embed(flat_texts, flat_keys, by, previous or {}, progress)
+            return vectors, embedded, _embed(sentences, sentence_keys, by, previous_sentences or {}, progress)[0]
+
         try:
-            vectors, embedded = _embed(flat_texts, flat_keys, embedder, previous or {}, progress)
-            # Embedded now, so answers need no model pass; the map makes them a retriever too.
-            sentence_vectors, _ = _embed(sentences, sentence_keys, embedder, previous_sentences or {}, progress)
+            vectors, embedded, sentence_vectors = embed_all(embedder)
         except Exception as exc:  # noqa: BLE001 - the export failed mid-way: sentence-transformers instead
             if embedder is encoder:
                 raise
             if notify:
                 notify(f"The ONNX export failed while embedding ({type(exc).__name__}); using sentence-transformers")
-            vectors, embedded = _embed(flat_texts, flat_keys, encoder, previous or {}, progress)
-            sentence_vectors, _ = _embed(sentences, sentence_keys, encoder, previous_sentences or {}, progress)
+            vectors, embedded, sentence_vectors = embed_all(encoder)
         model = {"name": encoder.name, "path": str(encoder.path), "dim": int(vectors.shape[1])}
         if query is not None:
             model["query_encoder"] = query

@@ -302,7 +302,7 @@ def open_index(paths: Sequence[Path | CorpusInput] | None = None, **options) -> 
     errors), stamped as in use by this process (``index.usage``: ``relnotes cache prune`` keeps it)."""
     from .usage import mark_used
 
-    index_dir, model_path = options.get("index_dir"), options.get("model_path")
-    mark_used(Path(index_dir) if index_dir else default_index_dir(paths, model_path))  # before reading it
-    return _open_index(paths, **options)
-
+    index_dir = options.get("index_dir")
+    directory = Path(index_dir) if index_dir else default_index_dir(paths, options.get("model_path"))
+    mark_used(directory)  # before reading it
+    return _open_index(paths, **{**options, "index_dir": directory})

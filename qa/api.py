@@ -11,7 +11,6 @@ left out and counted (``"omitted"``), never the whole corpus. A bad argument rai
 from __future__ import annotations
 
 import json
-import re
 from typing import Literal, Sequence
 
 from corpus.kinds import check_kind
@@ -94,18 +93,17 @@ def check_kinds(kinds: Sequence[str] | str | None) -> list[str]:
 
 
 def check_range(since: str, until: str):
-    """(since, until] as a ReleaseRange; BadArgument for a bound that is no release or a range backwards."""
-    from .answer.question import RELEASE_NUMBER, release_name
-    from .model import ReleaseRange
+    """(since, until] as a ReleaseRange (``answer.ranges.range_of``, as the CLI reads --since and
+    --until); BadArgument for a bound missing or no release, or a range that runs backwards."""
+    from .answer.ranges import BadBound, range_of
 
     for name, value in (("since", since), ("until", until)):
-        if not isinstance(value, str) or not re.fullmatch(r"v?" + RELEASE_NUMBER, value.strip(), re.IGNORECASE):
-            raise BadArgument(f"{name} {value!r} is not a release; write it like 2.14, 1.10.2 or 3.0rc1")
-    low, high = (release_name(v.strip()).lower() for v in (since, until))
-    span = ReleaseRange.between(low, high)
-    if span.empty():
-        raise BadArgument(f"until {high} is not after since {low}; give the older release as since")
-    return span
+        if value is None:
+            raise BadArgument(f"{name} is required: a release, like 2.14")
+    try:
+        return range_of(since, until, ("since", "until"))
+    except BadBound as exc:
+        raise BadArgument(str(exc) if exc.backwards else f"{exc.name} {exc}") from None
 
 
 def ask(service, question: str, top_k: int = 5, product: str | None = None, release: str | None = None,

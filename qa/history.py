@@ -103,9 +103,7 @@ class Entry:
         if self.products:
             line["products"] = list(self.products)
         if self.span is not None:
-            s = self.span
-            line["range"] = {"since": s.since, "until": s.until, "until_inclusive": s.until_inclusive,
-                             "since_inclusive": s.since_inclusive}
+            line["range"] = self.span.to_json()
         return line
 
     def turn(self) -> Turn:

@@ -83,6 +83,13 @@ class Citation:
         if self.lines[0] < 1 or self.lines[1] < self.lines[0]:
             raise ValueError(f"bad line range {self.lines}")
 
+    @classmethod
+    def from_json(cls, obj: dict) -> "Citation":
+        """The citation a batch-schema object holds (``to_json``'s inverse; it has no body field)."""
+        return cls(document=obj["document"], title=obj["title"], product=obj.get("product"), version=obj.get("version"),
+                   section=tuple(obj.get("section") or ()), source=obj["source"], lines=tuple(obj["lines"]),
+                   url=obj.get("url"), kind=obj.get("kind"))
+
     def to_json(self) -> dict:
         """The citation object of the batch schema."""
         return {

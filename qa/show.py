@@ -10,6 +10,7 @@ from typing import Sequence
 
 from corpus.model import Chunk, Document
 
+from . import cite
 from .errors import CitationNotFound
 
 CHUNK_ID = re.compile(r"^[0-9a-f]{16}$")
@@ -72,8 +73,7 @@ def by_chunk(chunks: Sequence[Chunk], chunk_id: str) -> Shown:
         if c.id == chunk_id:
             first = c.lines[0]
             texts = c.text.split("\n")
-            where = f"{c.source}:{c.lines[0]}-{c.lines[1]}" + (f" ({c.body_field})" if c.body_field else "")
-            header = " · ".join(filter(None, [c.title, c.version, " › ".join(c.section), where]))
+            header = " · ".join(filter(None, [c.title, c.version, cite.heading(c), cite.location(c)]))
             return Shown(header, tuple((first + k, t) for k, t in enumerate(texts)))
     raise CitationNotFound(f"no chunk {chunk_id} in this index; chunk ids change when the corpus changes "
                            "(ask again for a fresh one)")

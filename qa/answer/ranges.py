@@ -165,3 +165,36 @@ def _all_accepted(values: list[str], m: re.Match, question: str, majors: set[str
             return False
         named = named or word in names or word in ("version", "release")
     return named or all(v.split(".")[0] in majors for v in values)
+
+
+class BadBound(ValueError):
+    """A range given as two bounds (``--since``/``--until``, a tool's since/until) that is not
+    one: ``name`` is the bound at fault; ``backwards`` when the range runs backwards."""
+
+    def __init__(self, message: str, name: str, backwards: bool = False) -> None:
+        super().__init__(message)
+        self.name = name
+        self.backwards = backwards
+
+
+def range_of(since: str | None, until: str | None, names: tuple[str, str] = ("--since", "--until")) -> ReleaseRange | None:
+    """The range after ``since`` up to ``until`` (either may be None: open), None when both are;
+    each bound written like 2.14, v1.10.2 or 3.0rc1, a two-part ``since`` standing for its series
+    (``ReleaseRange.between``).
+
+    Raises:
+        BadBound: a bound that is no release (or no string), or a range that runs backwards;
+            the message names the bounds by ``names``.
+    """
+    if since is None and until is None:
+        return None
+    for name, value in zip(names, (since, until)):
+        if value is not None and (not isinstance(value, str)
+                                  or not re.fullmatch(r"v?" + RELEASE_NUMBER, value.strip(), re.IGNORECASE)):
+            raise BadBound(f"{value!r} is not a release; write it like 2.14, 1.10.2 or 3.0rc1", name)
+    since, until = (release_name(v.strip()).lower() if v else None for v in (since, until))
+    span = ReleaseRange.between(since, until) if since and until else ReleaseRange(since, until)
+    if span.empty():
+        raise BadBound(f"{names[1]} {until} is not after {names[0]} {since}; give the older release first",
+                       names[0], backwards=True)
+    return span

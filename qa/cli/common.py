@@ -4,7 +4,6 @@ the index or the answering service with notices and a progress bar on stderr."""
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 import click
@@ -94,21 +93,12 @@ def release_range(since: str | None, until: str | None, names: tuple[str, str] =
     """``--since``/``--until`` (or ``changes``' FROM and TO, named by ``names``) as a
     ``qa.model.ReleaseRange``, None when neither is given; click's usage error names a value
     that is no release, or a range that runs backwards."""
-    if since is None and until is None:
-        return None
-    from ..answer.question import RELEASE_NUMBER, release_name
-    from ..model import ReleaseRange
+    from ..answer.ranges import BadBound, range_of
 
-    for name, value in zip(names, (since, until)):
-        if value is not None and not re.fullmatch(r"v?" + RELEASE_NUMBER, value.strip(), re.IGNORECASE):
-            raise click.BadParameter(f"{value!r} is not a release; write it like 2.14, 1.10.2 or 3.0rc1",
-                                     param_hint=f"'{name}'")
-    since, until = (release_name(v.strip()).lower() if v else None for v in (since, until))
-    span = ReleaseRange.between(since, until) if since and until else ReleaseRange(since, until)
-    if span.empty():
-        raise click.BadParameter(f"{names[1]} {until} is not after {names[0]} {since}; give the older release first",
-                                 param_hint=f"'{names[0]}'")
-    return span
+    try:
+        return range_of(since, until, names)
+    except BadBound as exc:
+        raise click.BadParameter(str(exc), param_hint=f"'{exc.name}'") from None
 
 
 since_option = click.option("--since", metavar="V", default=None,

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
 from .common import corpus_option, index_option, model_option, no_update_option
+from .progress import notice
 
 
 @click.command("mcp")
@@ -36,10 +35,7 @@ def mcp_cmd(corpus_paths, index_dir, model_path, no_update) -> None:
     def opener():
         from ..service import AnswerService
 
-        def notify(message: str) -> None:
-            print(message, file=sys.stderr, flush=True)
-
-        return AnswerService.open(corpus_paths, index_dir, model_path, update=not no_update, warm=True, notify=notify)
+        return AnswerService.open(corpus_paths, index_dir, model_path, update=not no_update, warm=True, notify=notice)
 
     build_server(BackgroundService(opener).start()).run("stdio")
 

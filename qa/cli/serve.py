@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-import ipaddress
 import os
-import sys
 
 import click
 
+from ..http import is_loopback
 from .common import corpus_option, index_option, model_option, no_update_option
+from .progress import notice
 
 TOKEN_ENV = "RELNOTES_TOKEN"
-
-
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 @click.command("serve")
@@ -61,11 +52,8 @@ def serve_cmd(host, port, token, workers, exit_after, corpus_paths, index_dir, m
     def opener(update: bool):
         from ..service import AnswerService
 
-        def notify(message: str) -> None:
-            print(message, file=sys.stderr, flush=True)
-
         return AnswerService.open(corpus_paths, index_dir, model_path, update=update and not no_update, warm=True,
-                                  notify=notify)
+                                  notify=notice)
 
     app = make_app(ReloadingService(opener).start(), token=token, host=host, workers=workers)
     server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))

@@ -24,6 +24,7 @@ from starlette.routing import Route
 
 from .. import api
 from ..errors import USER_ERRORS, BadQuestion
+from . import is_loopback
 from .openapi import openapi
 
 MAX_BODY = 1_000_000  # bytes of a request body
@@ -168,14 +169,10 @@ def make_app(service, *, token: str | None = None, max_body: int = MAX_BODY, hos
         streamable_http_path="/mcp", stateless_http=True, json_response=True, max_request_body_size=max_body,
         host=host)
     mcp_app.router.routes[:0] = routes  # one app: the MCP server's lifespan runs its session manager
-    return _Guard(mcp_app, token, loopback_only=_is_loopback(host))
+    return _Guard(mcp_app, token, allowed_hosts=(*LOOPBACK_HOSTS, host.encode()) if is_loopback(host) else None)
 
 
-LOOPBACK_HOSTS = (b"127.0.0.1", b"localhost", b"[::1]", b"::1")
-
-
-def _is_loopback(host: str) -> bool:
-    return host.encode() in LOOPBACK_HOSTS
+LOOPBACK_HOSTS = (b"127.0.0.1", b"localhost", b"[::1]", b"::1")  # Host headers a loopback server answers
 
 
 def _bearer(headers) -> bytes:
@@ -192,16 +189,17 @@ class _Guard:
     """ASGI middleware: the bearer token on every route but health (401 without it), and, on a
     loopback server, a loopback Host header (a web page that rebinds its name to 127.0.0.1 gets 421)."""
 
-    def __init__(self, app, token: str | None, loopback_only: bool = True) -> None:
+    def __init__(self, app, token: str | None, allowed_hosts: tuple[bytes, ...] | None = LOOPBACK_HOSTS) -> None:
+        """``allowed_hosts``: the Host names answered (None: any, for a server beyond loopback)."""
         self.app = app
         self.token = token.encode() if token else None
-        self.loopback_only = loopback_only
+        self.allowed_hosts = allowed_hosts
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] == "http":
             host = dict(scope.get("headers") or ()).get(b"host", b"")
             name = host.rsplit(b":", 1)[0] if not host.endswith(b"]") else host
-            if self.loopback_only and name not in LOOPBACK_HOSTS:
+            if self.allowed_hosts is not None and name not in self.allowed_hosts:
                 await JSONResponse({"error": f"Host {host.decode('latin-1')!r} is not this loopback server"},
                                    status_code=421)(scope, receive, send)
                 return

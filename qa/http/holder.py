@@ -9,13 +9,14 @@ thread and replaces the old once it has answered a warm-up question.
 
 from __future__ import annotations
 
-import copy
 import os
 import sys
 import threading
 import time
 from pathlib import Path
 from typing import Callable
+
+from ..mcp.loader import BackgroundService
 
 CHECK_EVERY = 1.0  # seconds between looks at the manifest
 RETRY_AFTER = 10.0  # seconds before a failed reload is tried again
@@ -37,54 +38,31 @@ def warmed(service):
     return service
 
 
-class ReloadingService:
-    """The current AnswerService; opens the first one on a thread at ``start`` (``get`` waits)."""
+class ReloadingService(BackgroundService):
+    """The current AnswerService: the first opened on a thread at ``start`` (``get`` waits, as
+    ``BackgroundService``), then swapped for a rebuilt one."""
 
     def __init__(self, opener: Callable[[bool], object], check_every: float = CHECK_EVERY) -> None:
         """``opener(update)`` opens an AnswerService (``update`` False for a reload: never rebuild)."""
-        self._opener = opener
+        super().__init__(self._open_first)
+        self._reopen = opener
         self._check_every = check_every
-        self._ready = threading.Event()
         self._lock = threading.Lock()
-        self._service = None
-        self._error: BaseException | None = None
         self._marker: tuple[int, int] | None = None
         self._checked = 0.0
         self._reloading = False
         self._retry_at = 0.0
         self.reloads = 0  # how many times a rebuilt index was swapped in
 
-    def start(self) -> "ReloadingService":
-        threading.Thread(target=self._first, name="relnotes-open", daemon=True).start()
-        return self
-
-    def _first(self) -> None:
-        try:
-            service = self._opener(True)
-            self._marker = manifest_marker(service.info.directory)  # before the warm-up: a rebuild meanwhile is seen
-            self._service = warmed(service)
-        except BaseException as exc:  # noqa: BLE001 - raised again by get()
-            self._error = exc
-        finally:
-            self._checked = time.monotonic()
-            self._ready.set()
-
-    @property
-    def ready(self) -> bool:
-        return self._ready.is_set() and self._service is not None
-
-    def state(self) -> tuple[str, str | None]:
-        """("loading" | "ok" | "failed", why it failed)."""
-        if not self._ready.is_set():
-            return "loading", None
-        return ("ok", None) if self._service is not None else ("failed", str(self._error))
+    def _open_first(self):
+        service = self._reopen(True)
+        self._marker = manifest_marker(service.info.directory)  # before the warm-up: a rebuild meanwhile is seen
+        self._checked = time.monotonic()
+        return warmed(service)
 
     def get(self, timeout: float | None = None):
         """The current service (waiting for the first); may start a reload of a rebuilt index."""
-        if not self._ready.wait(timeout):
-            raise TimeoutError("the index is still loading")
-        if self._service is None:  # a copy: one shared exception raised in many threads would grow its traceback
-            raise copy.copy(self._error).with_traceback(None) from self._error
+        super().get(timeout)
         now = time.monotonic()
         if now - self._checked >= self._check_every:
             self._checked = now
@@ -103,7 +81,7 @@ class ReloadingService:
         """Open the index whose manifest is ``marker`` (read before opening: a rebuild finishing
         meanwhile changes the manifest again, and the next look reloads once more)."""
         try:
-            service = warmed(self._opener(False))
+            service = warmed(self._reopen(False))
             with self._lock:
                 self._service, self._marker = service, marker
                 self.reloads += 1

@@ -33,10 +33,6 @@ class BackgroundService:
         finally:
             self._done.set()
 
-    @property
-    def ready(self) -> bool:
-        return self._done.is_set()
-
     def get(self, timeout: float | None = None):
         """The service, once open; raises what opening it raised, or TimeoutError."""
         if not self._done.wait(timeout):

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from .. import cite
+from ..model import Citation
+
 MOST_LINES = 60
 
 
 def _citation(c: dict) -> str:
-    where = f"{c['source']}:{c['lines'][0]}-{c['lines'][1]}"
-    parts = [c.get("title") or "", c.get("version") or "-", " > ".join(c.get("section") or ()), where]
-    return " · ".join(p for p in parts if p) + (f" · {c['url']}" if c.get("url") else "")
+    """A record's citation as one plain line, by the one citation formatter (``qa.cite``)."""
+    return cite.plain(Citation.from_json(c))
 
 
 def render(record: dict) -> str:

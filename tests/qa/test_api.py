@@ -101,3 +101,21 @@ def test_kinds_of_the_wrong_type_are_bad_arguments(kinds) -> None:
 def test_a_number_or_list_where_text_belongs_is_a_bad_argument(name, value) -> None:
     with pytest.raises(api.BadArgument, match=f"{name} must be a string or null"):
         api.check_text(name, value)
+
+
+def test_a_record_citation_reads_back_for_the_one_formatter() -> None:
+    from qa import cite
+    from qa.model import Citation
+
+    c = Citation("d", "T", "PyTorch", "2.14", ("T", "Distributed"), "/n.md", (3, 9), "https://x.org/#d", None, "added")
+    assert Citation.from_json(c.to_json()) == c
+    assert cite.plain(Citation.from_json(c.to_json())) == "T · 2.14 · added · T > Distributed · /n.md:3-9 · https://x.org/#d"
+
+
+@pytest.mark.parametrize(("host", "loopback"), [("127.0.0.1", True), ("127.0.0.2", True), ("::1", True),
+                                                ("[::1]", True), ("localhost", True), ("0.0.0.0", False),
+                                                ("192.168.1.5", False), ("example.org", False)])
+def test_what_binds_to_this_machine_only(host: str, loopback: bool) -> None:
+    from qa.http import is_loopback
+
+    assert is_loopback(host) is loopback
