@@ -15,6 +15,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 from .errors import (
+    AdaptError,
     DenseIndexFileError,
     IndexBusy,
     IndexCorrupt,
@@ -73,6 +74,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "MODES",
+    "AdaptError",
     "BuildReport",
     "CachedIndex",
     "DenseIndexFileError",

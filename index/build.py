@@ -88,15 +88,21 @@ def _embed(
 ) -> tuple[np.ndarray, int]:
     """Vectors for every text (window or sentence): reused by key where possible, else encoded
     by ``encoder`` (the model's ONNX export or sentence-transformers: ``document_encoder``)."""
-    todo = [i for i, key in enumerate(keys) if key not in previous]
-    fresh = encoder.encode([texts[i] for i in todo], progress=progress) if todo else None
-    dim = encoder.dim
-    vectors = np.zeros((len(texts), dim), dtype=np.float32)
+    first: dict[str, int] = {}  # a text seen twice (a repeated changelog item) is embedded once
+    for row, key in enumerate(keys):
+        if key not in previous:
+            first.setdefault(key, row)
+    todo = list(first.values())
+    vectors = np.empty((len(texts), encoder.dim), dtype=np.float32)
+    if todo and hasattr(encoder, "encode_into"):  # written in place a slice at a time: no second array
+        encoder.encode_into([texts[i] for i in todo], vectors, todo, progress=progress)
+    elif todo:
+        vectors[todo] = encoder.encode([texts[i] for i in todo], progress=progress)
     for row, key in enumerate(keys):
         if key in previous:
             vectors[row] = previous[key]
-    if fresh is not None:
-        vectors[todo] = fresh
+        elif first[key] != row:
+            vectors[row] = vectors[first[key]]
     return vectors, len(todo)
 
 
@@ -172,6 +178,8 @@ def build_index(
                 notify(f"The ONNX export failed while embedding ({type(exc).__name__}); using sentence-transformers")
             vectors, embedded, sentence_vectors = embed_all(encoder)
         model = {"name": encoder.name, "path": str(encoder.path), "dim": int(vectors.shape[1])}
+        if getattr(encoder, "adapted", None):
+            model["adapted"] = encoder.adapted
         if query is not None:
             model["query_encoder"] = query
         tmp = make_tmp(directory)

@@ -49,17 +49,23 @@ class TextEncoder:
         if batch_size < 1:
             raise ValueError(f"batch_size must be >= 1, got {batch_size}")
         texts = list(texts)
+        out = np.empty((len(texts), self.dim), dtype=np.float32)
+        self.encode_into(texts, out, np.arange(len(texts)), batch_size=batch_size, progress=progress)
+        return out
+
+    def encode_into(self, texts: Sequence[str], out: np.ndarray, rows: Sequence[int], *, batch_size: int = 32,
+                    progress: Callable[[int, int], None] | None = None) -> None:
+        """Embed ``texts[i]`` into ``out[rows[i]]``, a slice at a time (a build's vectors are
+        written in place: no second array of them)."""
         total = len(texts)
         step = max(self._slice_size(batch_size, total, progress), 1)
-        out = np.empty((total, self.dim), dtype=np.float32)
         # Longest first over the whole input, so texts of similar length share a batch and pad little.
         order = sorted(range(total), key=lambda i: -len(texts[i]))
         for start in range(0, total, step):
-            rows = order[start : start + step]
-            out[rows] = self._embed_slice([texts[i] for i in rows], batch_size)
+            part = order[start : start + step]
+            out[[rows[i] for i in part]] = self._embed_slice([texts[i] for i in part], batch_size)
             if progress is not None:
-                progress(start + len(rows), total)
-        return out
+                progress(start + len(part), total)
 
     def encode_query(self, text: str) -> np.ndarray:
         """Embed one text as a (dim,) float32 unit vector."""
@@ -89,14 +95,14 @@ def _dim_from_config(path: Path) -> int | None:
         modules = json.loads((path / "modules.json").read_text(encoding="utf-8"))
         dim = None
         for module in modules:
-            kind = module.get("type", "")
+            kind = "models." + module.get("type", "").rsplit(".", 1)[-1]  # 6 moved them: base.modules.<m>.<M>
             config = path / module.get("path", "") / "config.json"
             if kind.endswith("models.Pooling"):
                 pooling = json.loads(config.read_text(encoding="utf-8"))
-                dim = int(pooling["word_embedding_dimension"])
-                modes = [k for k, v in pooling.items() if k.startswith("pooling_mode") and v]
-                if len(modes) != 1:  # concatenated poolings: the size is a multiple; load instead
-                    return None
+                dim = int(pooling.get("word_embedding_dimension", pooling.get("embedding_dimension")))
+                modes = [k for k, v in pooling.items() if k.startswith("pooling_mode_") and v]
+                if len(modes) > 1 or (not modes and not isinstance(pooling.get("pooling_mode"), str)):
+                    return None  # concatenated poolings: the size is a multiple; load instead
             elif kind.endswith("models.Dense"):
                 dim = int(json.loads(config.read_text(encoding="utf-8"))["out_features"])
             elif not kind.endswith(("models.Transformer", "models.Normalize")):
@@ -108,6 +114,8 @@ def _dim_from_config(path: Path) -> int | None:
 
 class Encoder(TextEncoder):
     """Turns texts into L2-normalised float32 vectors with a local sentence-transformers model."""
+
+    adapted: dict | None = None  # the record of a model adapted to the corpus (index.adapt), for the manifest
 
     def __init__(self, model_path: Path | str | None = None) -> None:
         """Validate the model folder now; load the model on first use.

@@ -39,3 +39,7 @@ class UnknownMode(RelnotesIndexError):
 
 class QueryEncoderUnavailable(RelnotesIndexError):
     """Raised when the ONNX query encoder is missing, damaged or cannot be loaded (the caller falls back to torch)."""
+
+
+class AdaptError(RelnotesIndexError):
+    """Raised when ``--adapt`` cannot adapt the model to a corpus (too few list items to learn from)."""

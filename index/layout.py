@@ -25,6 +25,8 @@ QUERY_TOKENIZER = "query_tokenizer.json"  # its tokenizer
 ENCODER_RECORD = "export.json"  # beside them in a cache entry: key, spec, each file's sha256 and size
 INDEXES = "indexes"  # user cache folder of the default index directories
 ENCODERS = "encoders"  # user cache folder of the query encoder exports, one entry per model
+MODELS = "models"  # user cache folder of models adapted to a corpus (relnotes index --adapt)
+ADAPTED_RECORD = "adapted.json"  # in an adapted model's folder: its base, recipe and corpus
 
 LEXICAL_FILES = (LEXICAL_META, LEXICAL_ARRAYS)
 SENTENCE_FILES = (SENTENCE_VECTORS, SENTENCE_KEYS, SENTENCE_CHUNKS)

@@ -99,6 +99,7 @@ def _open_index(
     notify: Notify | None = None,
     progress: Progress | None = None,
     dense: bool = False,
+    adapt: bool | None = None,
 ) -> tuple[LoadedIndex, BuildReport | None]:
     """Load the index for a corpus, (re)building it when missing, stale, corrupt or asked to.
 
@@ -114,6 +115,9 @@ def _open_index(
         progress: called with (done, total) while embedding.
         dense: the caller will search the vectors: check them now, so a damaged vectors file
             is rebuilt like any other instead of failing the first query.
+        adapt: True embeds with the model adapted to this corpus (``index.adapt``: trained now
+            unless the cache holds it), False with the base model; None keeps what the index was
+            built with.
 
     Returns:
         The loaded index and the build report (None when nothing was built).
@@ -123,13 +127,21 @@ def _open_index(
         IndexMissing: there is no index and update is False.
         IndexStale: the index is stale or damaged and update is False.
         IndexWriteError, IndexBusy, ModelNotFound: as raised by the build.
+        AdaptError: ``adapt`` on a corpus with too few list items.
     """
-    from .encoders import Encoder
-
     documents = load_documents(paths, skip_bad=skip_bad, on_skip=on_skip)
     corpus = describe_corpus(documents, paths)
     directory = Path(index_dir) if index_dir else default_index_dir(paths, model_path)
-    encoder = Encoder(model_path)
+    chunks = None
+    if adapt:
+        from .adapt import adapt as adapt_model
+        from .adapt import adapted_encoder
+        from .encoders import Encoder
+
+        chunks = _chunks(documents)
+        encoder = adapted_encoder(adapt_model(Encoder(model_path), chunks, corpus["fingerprint"], notify=notify))
+    else:
+        encoder = _encoder(directory, model_path, keep=adapt is None, notify=notify)
     current, reasons = (None, [REBUILD]) if rebuild else _check(directory, corpus, encoder, dense)
     if not reasons:
         if update:
@@ -166,7 +178,7 @@ def _open_index(
                 previous_sentences = {}
         report = build_index(
             directory,
-            [c for d in documents for c in chunk_sections(d, parse_sections(d))],
+            chunks if chunks is not None else _chunks(documents),
             encoder=encoder,
             corpus=corpus,
             previous=previous,
@@ -178,6 +190,28 @@ def _open_index(
     loaded = LoadedIndex(directory)
     loaded.set_encoder(encoder)
     return loaded, report
+
+
+def _chunks(documents: Sequence[Document]) -> list:
+    """Every chunk of the corpus, in corpus order."""
+    return [c for d in documents for c in chunk_sections(d, parse_sections(d))]
+
+
+def _encoder(directory: Path, model_path: Path | None, *, keep: bool = True, notify: Notify | None = None):
+    """The model's Encoder, or (``keep``) the adapted model the index at ``directory`` was built
+    with when it was adapted from that model and is still in the cache (``index.adapt``)."""
+    from .encoders import Encoder
+
+    base = Encoder(model_path)
+    if not keep:
+        return base
+    from .adapt import kept_encoder
+
+    try:
+        manifest = read_manifest(directory)
+    except (IndexMissing, IndexCorrupt):
+        return base
+    return kept_encoder(manifest, base, notify)
 
 
 def _restore_query_encoder(loaded: LoadedIndex, encoder, notify: Notify | None) -> None:
@@ -269,7 +303,6 @@ def index_status(paths: Sequence[Path | CorpusInput] | None, index_dir: Path | N
     Raises:
         CorpusError: an input file is bad (and skip_bad is off).
     """
-    from .encoders import Encoder
     from .lexical import DEFAULT_PARAMS
 
     documents = load_documents(paths, **load)
@@ -280,7 +313,7 @@ def index_status(paths: Sequence[Path | CorpusInput] | None, index_dir: Path | N
         manifest = read_manifest(directory)
     except (IndexMissing, IndexCorrupt) as exc:
         return IndexStatus(**where, exists=False, stale=True, reasons=(str(exc),))
-    reasons = stale_reasons(manifest, corpus, Encoder(model_path), DEFAULT_PARAMS.to_json())
+    reasons = stale_reasons(manifest, corpus, _encoder(directory, model_path), DEFAULT_PARAMS.to_json())
     try:  # every file but the optional ONNX export, whose damage only costs speed
         verify_files(directory, manifest, [n for n in manifest.files if n not in OPTIONAL_FILES])
     except IndexCorrupt as exc:

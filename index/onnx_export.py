@@ -20,7 +20,9 @@ from .onnx_query import OnnxQueryEncoder, export_spec
 
 OPSET = 17
 MIN_COSINE = 0.9999
-_PROBES = ("hello", "How do I turn on NVGEMM in Inductor?", "torch.compile " * 40)
+# The last probe is longer than any model's max_seq_length here: a wrong truncation length shows.
+_PROBES = ("hello", "How do I turn on NVGEMM in Inductor?", "torch.compile " * 40,
+           " ".join(f"release {n} fixed item {n}" for n in range(120)))
 # What torch.onnx.export, onnx and onnxruntime raise when the export cannot be done here, and
 # what the cache raises when its folder is not writable or stays locked.
 _EXPORT_ERRORS = (ImportError, OSError, RuntimeError, ValueError, TypeError, AttributeError, KeyError,

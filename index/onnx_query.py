@@ -48,13 +48,19 @@ def export_spec(model_path: Path | str | None) -> dict | None:
         if kinds != ["Transformer", "Pooling", "Normalize"] or modules[0].get("path", "") != "":
             return None
         pooling = _json(path / modules[1]["path"] / "config.json")
-        modes = {k for k, v in pooling.items() if k.startswith("pooling_mode") and v}
-        if modes != {"pooling_mode_mean_tokens"}:
+        # sentence-transformers before 6 sets one flag a mode; 6 writes "pooling_mode": "mean"
+        modes = {k for k, v in pooling.items() if k.startswith("pooling_mode_") and v}
+        if (modes != {"pooling_mode_mean_tokens"}) if modes else pooling.get("pooling_mode") != "mean":
             return None
+        dim = pooling.get("word_embedding_dimension", pooling.get("embedding_dimension"))
         if _json(path / "config.json").get("model_type") not in _SUPPORTED_MODEL_TYPES:
             return None
         settings = _json(path / "sentence_bert_config.json")
-        if settings.get("do_lower_case") or not isinstance(settings.get("max_seq_length"), int):
+        length = settings.get("max_seq_length")
+        if length is None and (path / "tokenizer_config.json").is_file():
+            # 6 keeps it in the tokenizer's config (a model it saved, e.g. relnotes index --adapt)
+            length = _json(path / "tokenizer_config.json").get("model_max_length")
+        if settings.get("do_lower_case") or not isinstance(length, int) or not isinstance(dim, int):
             return None
         if not (path / "tokenizer.json").is_file():
             return None
@@ -65,8 +71,8 @@ def export_spec(model_path: Path | str | None) -> dict | None:
             "inputs": list(INPUTS),
             "pooling": "mean",
             "normalize": True,
-            "max_seq_length": int(settings["max_seq_length"]),
-            "dim": int(pooling["word_embedding_dimension"]),
+            "max_seq_length": length,
+            "dim": dim,
         }
     except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):
         return None
