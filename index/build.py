@@ -23,7 +23,7 @@ from corpus.model import Chunk
 
 from .atomic import build_lock, fsync_tree, make_tmp, recover, sigterm_as_interrupt, swap_into_place
 from .errors import DenseIndexFileError, IndexWriteError
-from .layout import CHUNKS, VECTORS
+from .layout import CHUNKS, SENTENCE_VECTORS, VECTORS
 from .manifest import FORMAT_VERSION, Manifest, sha256_file, write_manifest
 from .sentence_vectors import corpus_sentences, sentence_key, write_sentence_vectors
 from .tokenizer import TOKENIZER_VERSION, tokenize, tokenizer_settings
@@ -79,31 +79,51 @@ def _write_chunks(path: Path, chunks: Sequence[Chunk], keys: Sequence[Sequence[s
             fh.write(json.dumps({**chunk.to_json(), "embed_keys": list(chunk_keys)}, ensure_ascii=False) + "\n")
 
 
+_WINDOWS_SCRATCH = ".windows.npy"  # the window vectors while building; the faiss file replaces it
+
+
+def _store(path: Path, rows: int, dim: int, name: str) -> np.ndarray:
+    """A (rows, dim) float32 ``.npy`` memory map at ``path``, its disk space reserved now, so a full
+    disk is an OSError naming ``name`` here (the old index kept, a clear message) instead of a
+    crash mid-write."""
+    if rows == 0:
+        return np.empty((0, dim), dtype=np.float32)
+    try:
+        store = np.lib.format.open_memmap(path, mode="w+", dtype=np.float32, shape=(rows, dim))
+        with open(path, "r+b") as fh:
+            os.posix_fallocate(fh.fileno(), 0, os.fstat(fh.fileno()).st_size)
+    except OSError as exc:
+        raise OSError(exc.errno, f"{name}: {exc.strerror or exc}") from None
+    return store
+
+
 def _embed(
+    out: np.ndarray,
     texts: Sequence[str],
     keys: Sequence[str],
     encoder,
     previous: dict[str, np.ndarray],
     progress: Progress | None,
-) -> tuple[np.ndarray, int]:
-    """Vectors for every text (window or sentence): reused by key where possible, else encoded
-    by ``encoder`` (the model's ONNX export or sentence-transformers: ``document_encoder``)."""
-    first: dict[str, int] = {}  # a text seen twice (a repeated changelog item) is embedded once
+) -> int:
+    """Fill ``out`` with a vector for every text (window or sentence): reused by key where
+    possible, else encoded by ``encoder`` (the model's ONNX export or sentence-transformers:
+    ``document_encoder``), a text seen twice (a repeated changelog item) once; how many were
+    encoded."""
+    first: dict[str, int] = {}
     for row, key in enumerate(keys):
         if key not in previous:
             first.setdefault(key, row)
     todo = list(first.values())
-    vectors = np.empty((len(texts), encoder.dim), dtype=np.float32)
-    if todo and hasattr(encoder, "encode_into"):  # written in place a slice at a time: no second array
-        encoder.encode_into([texts[i] for i in todo], vectors, todo, progress=progress)
+    if todo and hasattr(encoder, "encode_into"):  # written in place a slice at a time
+        encoder.encode_into([texts[i] for i in todo], out, todo, progress=progress)
     elif todo:
-        vectors[todo] = encoder.encode([texts[i] for i in todo], progress=progress)
+        out[todo] = encoder.encode([texts[i] for i in todo], progress=progress)
     for row, key in enumerate(keys):
         if key in previous:
-            vectors[row] = previous[key]
+            out[row] = previous[key]
         elif first[key] != row:
-            vectors[row] = vectors[first[key]]
-    return vectors, len(todo)
+            out[row] = out[first[key]]
+    return len(todo)
 
 
 def build_index(
@@ -162,32 +182,45 @@ def build_index(
         # faster embedder of windows and sentences too.
         query = cached_query_encoder(encoder, notify=notify)
         embedder = document_encoder(encoder, query, notify) if todo else encoder
-
-        def embed_all(by):
-            """Windows, then sentences (embedded now, so answers need no model pass; the map
-            makes them a retriever too)."""
-            vectors, embedded = _embed(flat_texts, flat_keys, by, previous or {}, progress)
-            return vectors, embedded, _embed(sentences, sentence_keys, by, previous_sentences or {}, progress)[0]
-
-        try:
-            vectors, embedded, sentence_vectors = embed_all(embedder)
-        except Exception as exc:  # noqa: BLE001 - the export failed mid-way: sentence-transformers instead
-            if embedder is encoder:
-                raise
-            if notify:
-                notify(f"The ONNX export failed while embedding ({type(exc).__name__}); using sentence-transformers")
-            vectors, embedded, sentence_vectors = embed_all(encoder)
-        model = {"name": encoder.name, "path": str(encoder.path), "dim": int(vectors.shape[1])}
-        if getattr(encoder, "adapted", None):
-            model["adapted"] = encoder.adapted
-        if query is not None:
-            model["query_encoder"] = query
         tmp = make_tmp(directory)
         try:
             _write_chunks(tmp / CHUNKS, chunks, keys)
+            # Vectors go straight into files of the new index as they are made (memory maps): a
+            # build holds the window vectors once (faiss's copy) and the sentence vectors not at all.
+            window_store = _store(tmp / _WINDOWS_SCRATCH, len(flat_keys), encoder.dim, VECTORS)
+            sentence_store = _store(tmp / SENTENCE_VECTORS, len(sentence_keys), encoder.dim, SENTENCE_VECTORS)
+
+            def embed_all(by) -> int:
+                """Windows, then sentences (embedded now, so answers need no model pass; the map
+                makes them a retriever too); the window vectors computed."""
+                embedded = _embed(window_store, flat_texts, flat_keys, by, previous or {}, progress)
+                _embed(sentence_store, sentences, sentence_keys, by, previous_sentences or {}, progress)
+                return embedded
+
+            try:
+                embedded = embed_all(embedder)
+            except Exception as exc:  # noqa: BLE001 - the export failed mid-way: sentence-transformers instead
+                if embedder is encoder or isinstance(exc, OSError):
+                    raise
+                if notify:
+                    notify(f"The ONNX export failed while embedding ({type(exc).__name__}); using sentence-transformers")
+                embedded = embed_all(encoder)
+            model = {"name": encoder.name, "path": str(encoder.path), "dim": int(encoder.dim)}
+            if getattr(encoder, "adapted", None):
+                model["adapted"] = encoder.adapted
+            if query is not None:
+                model["query_encoder"] = query
             lexical_files = LexicalIndex.build([tokenize(c.index_text) for c in chunks], params).save(tmp)
-            _write_vectors(tmp / VECTORS, vectors, owners)
-            sentence_files = write_sentence_vectors(tmp, sentence_keys, sentence_vectors, sentence_map)
+            _write_vectors(tmp / VECTORS, window_store, owners)
+            if isinstance(window_store, np.memmap):
+                del window_store
+                os.unlink(tmp / _WINDOWS_SCRATCH)
+            mapped = isinstance(sentence_store, np.memmap)  # else an empty array, written now
+            if mapped:
+                sentence_store.flush()
+            sentence_files = write_sentence_vectors(tmp, sentence_keys, None if mapped else sentence_store,
+                                                    sentence_map)
+            del sentence_store
             names = [CHUNKS, VECTORS, *lexical_files, *sentence_files]
             manifest = Manifest(
                 format_version=FORMAT_VERSION,

@@ -135,7 +135,10 @@ class DenseIndex:
             raise DenseIndexFileError(f"No dense index file at {path}; rebuild it with: relnotes index")
         faiss = import_faiss()
         try:
-            index = faiss.read_index(str(path))  # already the concrete class, and owns its memory
+            # Memory-mapped: the vectors stay in the page cache, shared by every process that has the
+            # index open (the chat, relnotes mcp, relnotes serve), and only what a search reads is
+            # resident. A rebuild renames the directory away before deleting it: the map stays valid.
+            index = faiss.read_index(str(path), faiss.IO_FLAG_MMAP_IFC | faiss.IO_FLAG_READ_ONLY)
         except RuntimeError as err:
             raise DenseIndexFileError(
                 f"Cannot read dense index {path} ({str(err).splitlines()[0]}); "

@@ -47,11 +47,15 @@ def corpus_sentences(texts: Iterable[str]) -> tuple[list[str], np.ndarray]:
 
 
 def write_sentence_vectors(
-    directory: Path, keys: Sequence[str], vectors: np.ndarray, chunks: np.ndarray
+    directory: Path, keys: Sequence[str], vectors: np.ndarray | None, chunks: np.ndarray
 ) -> tuple[str, ...]:
-    """Write the three files into ``directory``; returns their names for the manifest."""
-    with open(directory / SENTENCE_VECTORS, "wb") as fh:
-        np.save(fh, np.ascontiguousarray(vectors, dtype=np.float32), allow_pickle=False)
+    """Write the three files into ``directory``; returns their names for the manifest.
+
+    ``vectors`` None: the build already wrote them there (a memory map it embedded into).
+    """
+    if vectors is not None:
+        with open(directory / SENTENCE_VECTORS, "wb") as fh:
+            np.save(fh, np.ascontiguousarray(vectors, dtype=np.float32), allow_pickle=False)
     (directory / SENTENCE_KEYS).write_text(json.dumps(list(keys)), encoding="utf-8")
     with open(directory / SENTENCE_CHUNKS, "wb") as fh:
         np.save(fh, np.ascontiguousarray(chunks, dtype=np.int32).reshape(-1, 2), allow_pickle=False)
@@ -82,8 +86,8 @@ class SentenceVectors:
         chunks = None
         try:
             keys = json.loads((directory / SENTENCE_KEYS).read_text(encoding="utf-8"))
-            with open(directory / SENTENCE_VECTORS, "rb") as fh:
-                vectors = np.load(fh, allow_pickle=False)
+            # Memory-mapped, like the window vectors (index.dense): shared between processes, paged in on use.
+            vectors = np.load(directory / SENTENCE_VECTORS, mmap_mode="r", allow_pickle=False)
             if n_chunks is not None:
                 with open(directory / SENTENCE_CHUNKS, "rb") as fh:
                     chunks = np.load(fh, allow_pickle=False)

@@ -410,9 +410,9 @@ def test_a_build_uses_the_export_for_what_it_embeds(tmp_path, st_encoder, bundle
     used = []
     real = build_module._embed
 
-    def spy(texts, keys, encoder, previous, progress):
+    def spy(out, texts, keys, encoder, previous, progress):
         used.append(type(encoder).__name__)
-        return real(texts, keys, encoder, previous, progress)
+        return real(out, texts, keys, encoder, previous, progress)
 
     monkeypatch.setattr(build_module, "_embed", spy)
     chunks = [make_chunk(i, f"Release note {i} about the widget cache.") for i in range(3)]
