@@ -1,6 +1,7 @@
 """Document embedding side by side: a plain sentence-transformers ``encode`` (what a user would
 write) against the build's embedder (the model's ONNX export, batches grouped by length), on the
-same texts: the windows and sentences of a corpus. Texts a second, the ratio, and the agreement.
+same texts: the windows and sentences of a corpus; and the int8 export ``--quantize`` embeds
+through. Texts a second, the ratio, and the agreement.
 
     .venv/bin/python benchmarks/embed_throughput.py [--corpus PATH] [--limit 3000]
 
@@ -48,6 +49,16 @@ def main() -> None:
     t = time.perf_counter()
     ours = onnx.encode(texts)
     rows.append((f"relnotes build: {type(onnx).__name__}, longest first", time.perf_counter() - t))
+    from index.encoder_cache import open_entry
+    from index.onnx_query import OnnxQueryEncoder
+    from index.quantize import quantized_record
+
+    int8_record = quantized_record(record)
+    int8 = OnnxQueryEncoder(open_entry(int8_record), int8_record, name=encoder.name, path=str(encoder.path))
+    t = time.perf_counter()
+    quantized = int8.encode(texts)
+    rows.append(("relnotes build --quantize: the int8 export, longest first", time.perf_counter() - t))
+    int8_cos = (plain * quantized).sum(axis=1)
     cos = (plain * ours).sum(axis=1)
     words = sum(len(x.split()) for x in texts)
     print(f"{len(texts)} texts ({len(windows)} windows and {len(sentences)} sentences in the corpus, every {step}th), "
@@ -57,7 +68,8 @@ def main() -> None:
     for label, seconds in rows:
         print(f"| {label} | {seconds:.1f} | {len(texts) / seconds:.0f} | {rows[0][1] / seconds:.2f}x |")
     print(f"agreement with plain encode: cosine min {cos.min():.6f}, mean {cos.mean():.6f};"
-          f" sentence-transformers longest-first vs plain: {float(((plain * ours_st).sum(axis=1)).min()):.6f}")
+          f" sentence-transformers longest-first vs plain: {float(((plain * ours_st).sum(axis=1)).min()):.6f};"
+          f" int8 vs plain: cosine mean {int8_cos.mean():.4f}, min {int8_cos.min():.4f}")
 
 
 if __name__ == "__main__":

@@ -181,6 +181,16 @@ def build_index(
         # reused by every index of that model (the manifest records only its key), and the
         # faster embedder of windows and sentences too.
         query = cached_query_encoder(encoder, notify=notify)
+        quantized = getattr(encoder, "quantized", None)
+        if quantized and query is not None:  # the int8 export (index.quantize), for documents and questions
+            from .quantize import quantized_record
+
+            try:
+                query = quantized_record(query)
+            except Exception as exc:  # noqa: BLE001 - the float export serves instead
+                quantized = None
+                if notify:
+                    notify(f"The int8 export failed ({type(exc).__name__}); embedding at full precision")
         embedder = document_encoder(encoder, query, notify) if todo else encoder
         tmp = make_tmp(directory)
         try:
@@ -208,6 +218,8 @@ def build_index(
             model = {"name": encoder.name, "path": str(encoder.path), "dim": int(encoder.dim)}
             if getattr(encoder, "adapted", None):
                 model["adapted"] = encoder.adapted
+            if quantized and query is not None:
+                model["quantized"] = quantized
             if query is not None:
                 model["query_encoder"] = query
             lexical_files = LexicalIndex.build([tokenize(c.index_text) for c in chunks], params).save(tmp)

@@ -116,6 +116,7 @@ class Encoder(TextEncoder):
     """Turns texts into L2-normalised float32 vectors with a local sentence-transformers model."""
 
     adapted: dict | None = None  # the record of a model adapted to the corpus (index.adapt), for the manifest
+    quantized: dict | None = None  # embeds through the int8 export (index.quantize): its recipe and check
 
     def __init__(self, model_path: Path | str | None = None) -> None:
         """Validate the model folder now; load the model on first use.

@@ -100,6 +100,7 @@ def _open_index(
     progress: Progress | None = None,
     dense: bool = False,
     adapt: bool | None = None,
+    quantize: bool | None = None,
 ) -> tuple[LoadedIndex, BuildReport | None]:
     """Load the index for a corpus, (re)building it when missing, stale, corrupt or asked to.
 
@@ -118,6 +119,9 @@ def _open_index(
         adapt: True embeds with the model adapted to this corpus (``index.adapt``: trained now
             unless the cache holds it), False with the base model; None keeps what the index was
             built with.
+        quantize: True embeds through the int8 export when its quality check on the corpus
+            passes (``index.quantize``; else at full precision, said in a notice), False at full
+            precision; None keeps what the index was built with.
 
     Returns:
         The loaded index and the build report (None when nothing was built).
@@ -142,6 +146,15 @@ def _open_index(
         encoder = adapted_encoder(adapt_model(Encoder(model_path), chunks, corpus["fingerprint"], notify=notify))
     else:
         encoder = _encoder(directory, model_path, keep=adapt is None, notify=notify)
+    if quantize is not False:
+        from .quantize import kept, mark, quantized_encoder
+
+        previous = kept(_manifest(directory), encoder)
+        if previous is not None:  # built quantized: kept (the check ran when it was first asked for)
+            encoder = mark(encoder, previous)
+        elif quantize:
+            chunks = chunks if chunks is not None else _chunks(documents)
+            encoder = quantized_encoder(encoder, chunks, notify)
     current, reasons = (None, [REBUILD]) if rebuild else _check(directory, corpus, encoder, dense)
     if not reasons:
         if update:
@@ -207,11 +220,16 @@ def _encoder(directory: Path, model_path: Path | None, *, keep: bool = True, not
         return base
     from .adapt import kept_encoder
 
+    manifest = _manifest(directory)
+    return base if manifest is None else kept_encoder(manifest, base, notify)
+
+
+def _manifest(directory: Path) -> Manifest | None:
+    """The index's manifest, or None when there is no readable one."""
     try:
-        manifest = read_manifest(directory)
+        return read_manifest(directory)
     except (IndexMissing, IndexCorrupt):
-        return base
-    return kept_encoder(manifest, base, notify)
+        return None
 
 
 def _restore_query_encoder(loaded: LoadedIndex, encoder, notify: Notify | None) -> None:
@@ -233,6 +251,13 @@ def _restore_query_encoder(loaded: LoadedIndex, encoder, notify: Notify | None) 
 
     if notify:
         notify(f"Exporting the ONNX query encoder of {encoder.name} again (missing from the cache)")
+    if "quantized" in info:  # the int8 export is made from the float one
+        from .quantize import quantized_record
+
+        record = cached_query_encoder(encoder, notify=notify)
+        if record is not None and quantized_record(record) != info and notify:
+            notify(f"The int8 export of {encoder.name} came out different; rebuild with: relnotes index --rebuild")
+        return
     cached_query_encoder(encoder, notify=notify, expected=info)
 
 
@@ -313,7 +338,12 @@ def index_status(paths: Sequence[Path | CorpusInput] | None, index_dir: Path | N
         manifest = read_manifest(directory)
     except (IndexMissing, IndexCorrupt) as exc:
         return IndexStatus(**where, exists=False, stale=True, reasons=(str(exc),))
-    reasons = stale_reasons(manifest, corpus, _encoder(directory, model_path), DEFAULT_PARAMS.to_json())
+    from .quantize import kept, mark
+
+    encoder = _encoder(directory, model_path)
+    quantized = kept(manifest, encoder)
+    reasons = stale_reasons(manifest, corpus, mark(encoder, quantized) if quantized else encoder,
+                            DEFAULT_PARAMS.to_json())
     try:  # every file but the optional ONNX export, whose damage only costs speed
         verify_files(directory, manifest, [n for n in manifest.files if n not in OPTIONAL_FILES])
     except IndexCorrupt as exc:

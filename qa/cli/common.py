@@ -130,7 +130,7 @@ def skipped(exc: Exception) -> None:
 
 
 def load(corpus_paths, index_dir, model_path, *, skip_bad=False, quiet=False, rebuild=False, update=True,
-         dense=True, adapt=None):
+         dense=True, adapt=None, quantize=None):
     """Open (building if needed) the index, with notices and progress on stderr.
 
     ``dense``: the vectors will be searched, so a damaged vectors file is rebuilt now (False
@@ -141,7 +141,7 @@ def load(corpus_paths, index_dir, model_path, *, skip_bad=False, quiet=False, re
     with embedding_progress(quiet) as progress:
         return open_corpus_index(corpus_paths, index_dir, model_path, rebuild=rebuild, update=update,
                            skip_bad=skip_bad, on_skip=skipped, notify=None if quiet else notice,
-                           progress=progress, dense=dense, adapt=adapt)
+                           progress=progress, dense=dense, adapt=adapt, quantize=quantize)
 
 
 def open_service(corpus_paths, index_dir, model_path, no_update, quiet=False, dense=True):
