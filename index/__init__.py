@@ -32,6 +32,9 @@ from .modes import MODES, Mode, check_mode
 _LAZY = {
     "BuildReport": "build",
     "CachedIndex": "cache",
+    "CachedModel": "cache",
+    "list_models": "cache",
+    "prune_models": "cache",
     "cache_root": "lifecycle",
     "in_use": "cache",
     "list_indexes": "cache",
@@ -49,7 +52,7 @@ _LAZY = {
 
 if TYPE_CHECKING:  # pragma: no cover
     from .build import BuildReport
-    from .cache import CachedIndex, in_use, list_indexes, prune
+    from .cache import CachedIndex, CachedModel, in_use, list_indexes, list_models, prune, prune_models
     from .lifecycle import IndexStatus, cache_root, default_index_dir, index_status, open_index
     from .reader import LoadedIndex
     from .search import Hit, Searcher
@@ -77,6 +80,7 @@ __all__ = [
     "AdaptError",
     "BuildReport",
     "CachedIndex",
+    "CachedModel",
     "DenseIndexFileError",
     "Hit",
     "IndexBusy",
@@ -99,7 +103,9 @@ __all__ = [
     "in_use",
     "index_status",
     "list_indexes",
+    "list_models",
     "open_index",
     "prune",
+    "prune_models",
     "tokenize",
 ]

@@ -127,3 +127,57 @@ def prune(older_than_days: float | None, *, everything: bool = False, dry_run: b
             os.close(lock_fd)
             os.close(fd)
     return removed, busy
+
+
+ORPHAN_GRACE_S = 3600.0  # an adapted model no index uses yet is kept this long: its index may be building
+
+
+@dataclass(frozen=True, slots=True)
+class CachedModel:
+    """One model of the cache adapted to a corpus (``relnotes index --adapt``)."""
+
+    directory: Path
+    base: str  # the name of the model it was adapted from
+    created: str | None
+    bytes: int
+    used_by: tuple[Path, ...]  # the cached indexes built with it
+
+
+def list_models(indexes: list[CachedIndex] | None = None) -> list[CachedModel]:
+    """Every adapted model in the cache, with the cached indexes that use it."""
+    from .adapt import models_root, read_adapted
+
+    root = models_root()
+    if not root.is_dir():
+        return []
+    users: dict[str, list[Path]] = {}
+    for entry in list_indexes() if indexes is None else indexes:
+        try:
+            path = read_manifest(entry.directory).model.get("path")
+        except (IndexMissing, IndexCorrupt, TypeError, ValueError, AttributeError):
+            continue
+        users.setdefault(str(path), []).append(entry.directory)
+    found = []
+    for directory in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        model = read_adapted(directory)
+        record = model.record if model is not None else {}
+        found.append(CachedModel(directory, str((record.get("base") or {}).get("name", "?")), record.get("created"),
+                                 folder_size(directory), tuple(users.get(str(directory), ()))))
+    return found
+
+
+def prune_models(*, dry_run: bool = False) -> list[CachedModel]:
+    """Remove the adapted models no cached index uses (older than ORPHAN_GRACE_S); the removed ones."""
+    removed = []
+    for model in list_models():
+        if model.used_by or time.time() - model.directory.stat().st_mtime < ORPHAN_GRACE_S:
+            continue
+        if not dry_run:
+            doomed = model.directory.with_name(f"{tmp_prefix(model.directory)}prune")
+            try:
+                model.directory.rename(doomed)
+                shutil.rmtree(doomed)
+            except OSError:
+                continue
+        removed.append(model)
+    return removed

@@ -39,7 +39,7 @@ def cache_group() -> None:
 def list_cmd(as_json: bool) -> None:
     """Each cached index: its corpus inputs, chunks, size, when it was last used, and whether a
     process has it open now."""
-    from index import cache_root, in_use, list_indexes
+    from index import cache_root, in_use, list_indexes, list_models
 
     entries = list_indexes()
     if not entries and not as_json:
@@ -58,6 +58,14 @@ def list_cmd(as_json: bool) -> None:
                    f"{'  IN USE' if busy else ''}  {inputs}")
     if entries and not as_json:
         click.echo(f"{len(entries)} indexes, {total / 1e6:.1f} MB in {cache_root()}")
+    for m in list_models(entries):
+        if as_json:
+            click.echo(json.dumps({"model": str(m.directory), "base": m.base, "created": m.created, "bytes": m.bytes,
+                                   "used_by": [str(p) for p in m.used_by]}, ensure_ascii=False))
+            continue
+        users = ", ".join(p.name for p in m.used_by) or "no index (removed by prune)"
+        click.echo(f"adapted model {m.directory.name}  {m.bytes / 1e6:7.1f} MB  from {m.base}, {m.created}; "
+                   f"used by {users}")
 
 
 @cache_group.command("prune")
@@ -68,7 +76,7 @@ def list_cmd(as_json: bool) -> None:
 def prune_cmd(older_than: str | None, everything: bool, dry_run: bool) -> None:
     """Remove cached indexes not used for a while (or all of them). An index another process has
     open or is building is kept and named; the next question rebuilds a removed one."""
-    from index import prune
+    from index import prune, prune_models
 
     if older_than is None and not everything:
         raise click.UsageError("say what to remove: --older-than 30d, or --all")
@@ -80,7 +88,11 @@ def prune_cmd(older_than: str | None, everything: bool, dry_run: bool) -> None:
     for e in busy:
         click.echo(f"Kept {e.directory}: another relnotes process has it open or is building it "
                    "(or it could not be deleted)", err=True)
+    models = prune_models(dry_run=dry_run)
+    for m in models:
+        click.echo(f"{verb} {m.directory}  (adapted model no index uses, {m.bytes / 1e6:.1f} MB)")
     click.echo(f"{verb} {len(removed)} indexes, {sum(e.bytes for e in removed) / 1e6:.1f} MB"
+               + (f" and {len(models)} adapted models, {sum(m.bytes for m in models) / 1e6:.1f} MB" if models else "")
                + (f"; {len(busy)} in use kept" if busy else ""))
 
 

@@ -159,3 +159,30 @@ def test_index_command_says_which_model_embeds(tmp_path: Path, tiny_recipe) -> N
     assert "state:     up to date" in status.output
     plain = runner.invoke(cli, [*args, "--quiet"], catch_exceptions=False)
     assert "up to date" in plain.output and "adapted to this corpus" in plain.output
+
+
+def test_cache_lists_adapted_models_and_prunes_the_unused(tmp_path: Path, tiny_recipe) -> None:
+    import os
+    import time
+
+    notes = tmp_path / "proj"
+    notes.mkdir()
+    (notes / "CHANGELOG.md").write_text(changelog(5))
+    loaded, _ = open_index([notes], adapt=True)  # in the user cache, as a user's would be
+    folder = Path(loaded.manifest.model["path"])
+    runner = CliRunner()
+    listing = runner.invoke(cli, ["cache", "list"], catch_exceptions=False).output
+    assert f"adapted model {folder.name}" in listing and f"used by {loaded.directory.name}" in listing
+    entries = [json.loads(line) for line in runner.invoke(cli, ["cache", "list", "--json"]).output.splitlines()]
+    assert {"model": str(folder), "used_by": [str(loaded.directory)]}.items() <= entries[-1].items()
+
+    open_index([notes], adapt=False)  # back to the base model: the adapted one is used by nothing
+    assert runner.invoke(cli, ["cache", "prune", "--older-than", "30d"]).output.endswith(
+        "Removed 0 indexes, 0.0 MB\n")  # an hour's grace: its index might still be building
+    old = time.time() - 7200
+    os.utime(folder, (old, old))
+    dry = runner.invoke(cli, ["cache", "prune", "--older-than", "30d", "--dry-run"]).output
+    assert f"Would remove {folder}  (adapted model no index uses" in dry and folder.is_dir()
+    pruned = runner.invoke(cli, ["cache", "prune", "--older-than", "30d"], catch_exceptions=False).output
+    assert f"Removed {folder}  (adapted model no index uses" in pruned and " and 1 adapted models, " in pruned
+    assert not folder.exists()
