@@ -224,15 +224,13 @@ def build_index(
                 model["query_encoder"] = query
             lexical_files = LexicalIndex.build([tokenize(c.index_text) for c in chunks], params).save(tmp)
             _write_vectors(tmp / VECTORS, window_store, owners)
-            if isinstance(window_store, np.memmap):
-                del window_store
+            if isinstance(window_store, np.memmap):  # its pages stay valid until the build returns
                 os.unlink(tmp / _WINDOWS_SCRATCH)
             mapped = isinstance(sentence_store, np.memmap)  # else an empty array, written now
             if mapped:
                 sentence_store.flush()
             sentence_files = write_sentence_vectors(tmp, sentence_keys, None if mapped else sentence_store,
                                                     sentence_map)
-            del sentence_store
             names = [CHUNKS, VECTORS, *lexical_files, *sentence_files]
             manifest = Manifest(
                 format_version=FORMAT_VERSION,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +16,7 @@ from corpus.chunking import CHUNKER_VERSION
 from .errors import IndexCorrupt, IndexMissing, IndexStale
 from .atomic import build_lock, recover
 from .build import BuildReport, Progress, build_index
+from .encoder_choice import choose_encoder, restore_query_encoder
 from .layout import INDEXES, OPTIONAL_FILES, SENTENCE_CHUNKS, SENTENCE_VECTORS, cache_home
 from .manifest import FORMAT_VERSION, Manifest, read_manifest, verify_files
 from .reader import LoadedIndex
@@ -136,29 +136,13 @@ def _open_index(
     documents = load_documents(paths, skip_bad=skip_bad, on_skip=on_skip)
     corpus = describe_corpus(documents, paths)
     directory = Path(index_dir) if index_dir else default_index_dir(paths, model_path)
-    chunks = None
-    if adapt:
-        from .adapt import adapt as adapt_model
-        from .adapt import adapted_encoder
-        from .encoders import Encoder
-
-        chunks = _chunks(documents)
-        encoder = adapted_encoder(adapt_model(Encoder(model_path), chunks, corpus["fingerprint"], notify=notify))
-    else:
-        encoder = _encoder(directory, model_path, keep=adapt is None, notify=notify)
-    if quantize is not False:
-        from .quantize import kept, mark, quantized_encoder
-
-        previous = kept(_manifest(directory), encoder)
-        if previous is not None:  # built quantized: kept (the check ran when it was first asked for)
-            encoder = mark(encoder, previous)
-        elif quantize:
-            chunks = chunks if chunks is not None else _chunks(documents)
-            encoder = quantized_encoder(encoder, chunks, notify)
+    chunks = _LazyChunks(documents)
+    encoder = choose_encoder(directory, model_path, chunks, corpus["fingerprint"], adapt=adapt, quantize=quantize,
+                             notify=notify)
     current, reasons = (None, [REBUILD]) if rebuild else _check(directory, corpus, encoder, dense)
     if not reasons:
         if update:
-            _restore_query_encoder(current, encoder, notify)
+            restore_query_encoder(current, encoder, notify)
         return current, None
     if not update:
         if reasons == [NO_INDEX]:
@@ -170,7 +154,7 @@ def _open_index(
         if not rebuild:  # another process may have rebuilt it while we waited for the lock
             current, reasons = _check(directory, corpus, encoder, dense)
             if not reasons:
-                _restore_query_encoder(current, encoder, notify)
+                restore_query_encoder(current, encoder, notify)
                 return current, None
         if notify and reasons == [NO_INDEX]:  # a first build takes a while: say so, terminal or not
             notify(f"Building the index at {directory} (the first use of this corpus) ...")
@@ -191,7 +175,7 @@ def _open_index(
                 previous_sentences = {}
         report = build_index(
             directory,
-            chunks if chunks is not None else _chunks(documents),
+            chunks(),
             encoder=encoder,
             corpus=corpus,
             previous=previous,
@@ -205,60 +189,16 @@ def _open_index(
     return loaded, report
 
 
-def _chunks(documents: Sequence[Document]) -> list:
-    """Every chunk of the corpus, in corpus order."""
-    return [c for d in documents for c in chunk_sections(d, parse_sections(d))]
+class _LazyChunks:
+    """Every chunk of the corpus, in corpus order, made on the first call (a fresh index needs none)."""
 
+    def __init__(self, documents: Sequence[Document]) -> None:
+        self._documents, self._chunks = documents, None
 
-def _encoder(directory: Path, model_path: Path | None, *, keep: bool = True, notify: Notify | None = None):
-    """The model's Encoder, or (``keep``) the adapted model the index at ``directory`` was built
-    with when it was adapted from that model and is still in the cache (``index.adapt``)."""
-    from .encoders import Encoder
-
-    base = Encoder(model_path)
-    if not keep:
-        return base
-    from .adapt import kept_encoder
-
-    manifest = _manifest(directory)
-    return base if manifest is None else kept_encoder(manifest, base, notify)
-
-
-def _manifest(directory: Path) -> Manifest | None:
-    """The index's manifest, or None when there is no readable one."""
-    try:
-        return read_manifest(directory)
-    except (IndexMissing, IndexCorrupt):
-        return None
-
-
-def _restore_query_encoder(loaded: LoadedIndex, encoder, notify: Notify | None) -> None:
-    """Export the ONNX query encoder again when a fresh index's entry is gone from the cache.
-
-    The check is a few stats and a small JSON read (the question path stays fast); only a
-    missing or incomplete entry costs the export (torch, the model and the export: about 8 s).
-    A failed export leaves queries on sentence-transformers, as at build time.
-    """
-    from .encoder_cache import entry_present
-    from .reader import ONNX_ENV
-
-    info = loaded.manifest.model.get("query_encoder")
-    if not isinstance(info, dict) or "key" not in info or os.environ.get(ONNX_ENV, "").strip() == "0":
-        return
-    if entry_present(info):
-        return
-    from .onnx_export import cached_query_encoder
-
-    if notify:
-        notify(f"Exporting the ONNX query encoder of {encoder.name} again (missing from the cache)")
-    if "quantized" in info:  # the int8 export is made from the float one
-        from .quantize import quantized_record
-
-        record = cached_query_encoder(encoder, notify=notify)
-        if record is not None and quantized_record(record) != info and notify:
-            notify(f"The int8 export of {encoder.name} came out different; rebuild with: relnotes index --rebuild")
-        return
-    cached_query_encoder(encoder, notify=notify, expected=info)
+    def __call__(self) -> list:
+        if self._chunks is None:
+            self._chunks = [c for d in self._documents for c in chunk_sections(d, parse_sections(d))]
+        return self._chunks
 
 
 NO_INDEX = "no index yet"
@@ -338,12 +278,8 @@ def index_status(paths: Sequence[Path | CorpusInput] | None, index_dir: Path | N
         manifest = read_manifest(directory)
     except (IndexMissing, IndexCorrupt) as exc:
         return IndexStatus(**where, exists=False, stale=True, reasons=(str(exc),))
-    from .quantize import kept, mark
-
-    encoder = _encoder(directory, model_path)
-    quantized = kept(manifest, encoder)
-    reasons = stale_reasons(manifest, corpus, mark(encoder, quantized) if quantized else encoder,
-                            DEFAULT_PARAMS.to_json())
+    encoder = choose_encoder(directory, model_path, lambda: [], corpus["fingerprint"])
+    reasons = stale_reasons(manifest, corpus, encoder, DEFAULT_PARAMS.to_json())
     try:  # every file but the optional ONNX export, whose damage only costs speed
         verify_files(directory, manifest, [n for n in manifest.files if n not in OPTIONAL_FILES])
     except IndexCorrupt as exc:
