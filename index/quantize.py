@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -50,8 +51,12 @@ def quantized_record(record: dict) -> dict:
         from onnxruntime.quantization import QuantType, quantize_dynamic
 
         shutil.copyfile(source / spec["tokenizer"], tmp / spec["tokenizer"])
-        quantize_dynamic(str(source / spec["file"]), str(tmp / spec["file"]), weight_type=QuantType.QInt8,
-                         per_channel=RECIPE["per_channel"], op_types_to_quantize=list(RECIPE["ops"]))
+        logging.disable(logging.WARNING)  # its advice to pre-process goes to the root logger, on stderr
+        try:
+            quantize_dynamic(str(source / spec["file"]), str(tmp / spec["file"]), weight_type=QuantType.QInt8,
+                             per_channel=RECIPE["per_channel"], op_types_to_quantize=list(RECIPE["ops"]))
+        finally:
+            logging.disable(logging.NOTSET)
 
     ensure_entry(key, spec, write, about={"quantized_from": record["key"]})
     return {**spec, "key": key}
@@ -78,10 +83,10 @@ def mrr_at_10(encoder, pool: Sequence[str], queries: Sequence[str], targets: Seq
     return float(np.mean([1.0 / (list(row).index(t) + 1) if t in row else 0.0 for row, t in zip(top, targets)]))
 
 
-def check(float_encoder, int8_encoder, chunks: Sequence[Chunk]) -> dict:
-    """The quality check: ``{"queries", "float", "int8", "passed"}`` (MRR@10 of each export), or
-    ``{"queries", "passed": False}`` when the corpus has too few sentences to check."""
-    pool, queries, targets = check_sample(chunks)
+def check(float_encoder, int8_encoder, sample: tuple[list[str], list[str], list[int]]) -> dict:
+    """The quality check on ``check_sample``'s sample: ``{"queries", "float", "int8", "passed"}``
+    (MRR@10 of each export), or ``{"queries", "passed": False}`` when it has too few queries."""
+    pool, queries, targets = sample
     if len(queries) < MIN_QUERIES:
         return {"queries": len(queries), "passed": False}
     full, int8 = (round(mrr_at_10(e, pool, queries, targets), 4) for e in (float_encoder, int8_encoder))
@@ -93,7 +98,7 @@ def refusal(result: dict) -> str:
     if "float" not in result:
         return (f"--quantize refused: the corpus has {result['queries']} sentences to check int8 against float "
                 f"(at least {MIN_QUERIES} are needed); built at full precision")
-    return (f"--quantize refused: int8 MRR@10 {result['int8']:.3f} against float {result['float']:.3f} on "
+    return (f"--quantize refused: int8 MRR@10 {result['int8']:.4f} against float {result['float']:.4f} on "
             f"{result['queries']} questions from the corpus (more than {MAX_DROP} lost); built at full precision")
 
 
@@ -104,6 +109,11 @@ def quantized_encoder(encoder, chunks: Sequence[Chunk], notify: Notify | None = 
     from .onnx_export import cached_query_encoder
     from .onnx_query import OnnxQueryEncoder
 
+    sample = check_sample(chunks)
+    if len(sample[1]) < MIN_QUERIES:
+        if notify:
+            notify(refusal(check(None, None, sample)))
+        return encoder
     record = cached_query_encoder(encoder, notify=notify)
     if record is None:
         if notify:
@@ -117,13 +127,13 @@ def quantized_encoder(encoder, chunks: Sequence[Chunk], notify: Notify | None = 
         return encoder
     float_onnx = OnnxQueryEncoder(open_entry(record), record, name=encoder.name, path=str(encoder.path))
     int8_onnx = OnnxQueryEncoder(open_entry(int8), int8, name=encoder.name, path=str(encoder.path))
-    result = check(float_onnx, int8_onnx, chunks)
+    result = check(float_onnx, int8_onnx, sample)
     if not result["passed"]:
         if notify:
             notify(refusal(result))
         return encoder
     if notify:
-        notify(f"Quantized to int8: MRR@10 {result['int8']:.3f} against float {result['float']:.3f} on "
+        notify(f"Quantized to int8: MRR@10 {result['int8']:.4f} against float {result['float']:.4f} on "
                f"{result['queries']} questions from the corpus")
     return mark(encoder, {"recipe": RECIPE, "check": result})
 

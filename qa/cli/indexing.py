@@ -41,7 +41,7 @@ def index_cmd(corpus_paths, index_dir, model_path, skip_bad, rebuild, adapt, qua
     if quantized:
         check = quantized["check"]
         click.echo(f"Vectors: int8 (checked on {check['queries']} questions from the corpus: MRR@10 "
-                   f"{check['int8']:.3f}, full precision {check['float']:.3f})")
+                   f"{check['int8']:.4f}, full precision {check['float']:.4f})")
     if report is None:
         counts = loaded.manifest.counts
         click.echo(

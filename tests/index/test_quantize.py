@@ -23,7 +23,7 @@ def small_check(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_quantize_after_a_passing_check_embeds_and_asks_through_int8(tmp_path: Path, small_check,
-                                                                     bundled_index: Path) -> None:
+                                                                     bundled_index: Path, capfd) -> None:
     messages: list[str] = []
     loaded, report = open_index(None, index_dir=tmp_path / "idx", quantize=True, notify=messages.append)
     quantized = loaded.manifest.model["quantized"]
@@ -31,6 +31,7 @@ def test_quantize_after_a_passing_check_embeds_and_asks_through_int8(tmp_path: P
     assert report is not None and check["passed"] and check["queries"] == 80
     assert check["float"] - check["int8"] <= quantize_module.MAX_DROP
     assert any(m.startswith("Quantized to int8: MRR@10 ") for m in messages)
+    assert "Please consider" not in capfd.readouterr().err  # onnxruntime's advice on the root logger is kept quiet
     assert loaded.manifest.model["name"] == "all-MiniLM-L6-v2 int8"
     assert loaded.manifest.model["query_encoder"]["quantized"] == quantize_module.RECIPE
 
@@ -67,5 +68,5 @@ def test_quantize_is_refused_without_enough_to_check(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert ("--quantize refused: the corpus has 10 sentences to check int8 against float (at least 50 are "
             "needed); built at full precision") in result.output
-    assert "Vectors: int8" not in result.output
+    assert "Vectors: int8" not in result.output and "WARNING" not in result.output
     assert "quantized" not in LoadedIndex(tmp_path / "idx").manifest.model
