@@ -35,6 +35,8 @@ _LAZY = {
     "CachedModel": "cache",
     "list_models": "cache",
     "prune_models": "cache",
+    "replace_index": "atomic",
+    "discard_index": "atomic",
     "cache_root": "lifecycle",
     "in_use": "cache",
     "list_indexes": "cache",
@@ -52,6 +54,7 @@ _LAZY = {
 
 if TYPE_CHECKING:  # pragma: no cover
     from .build import BuildReport
+    from .atomic import discard_index, replace_index
     from .cache import CachedIndex, CachedModel, in_use, list_indexes, list_models, prune, prune_models
     from .lifecycle import IndexStatus, cache_root, default_index_dir, index_status, open_index
     from .reader import LoadedIndex
@@ -100,6 +103,7 @@ __all__ = [
     "cache_root",
     "check_mode",
     "default_index_dir",
+    "discard_index",
     "in_use",
     "index_status",
     "list_indexes",
@@ -107,5 +111,6 @@ __all__ = [
     "open_index",
     "prune",
     "prune_models",
+    "replace_index",
     "tokenize",
 ]

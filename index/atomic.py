@@ -166,3 +166,23 @@ def make_tmp(directory: Path) -> Path:
         raise IndexWriteError(
             f"Cannot write in {directory.parent} ({exc.strerror}); choose a writable place with --index DIR"
         ) from None
+
+
+def replace_index(source: Path, directory: Path) -> None:
+    """Put the complete index at ``source`` in the place of ``directory`` (under its build lock,
+    two renames as a build does), e.g. an int8 trial index that passed its answer check."""
+    source, directory = Path(source), Path(directory)
+    with build_lock(directory):
+        recover(directory)
+        swap_into_place(source, directory)
+
+
+def discard_index(directory: Path) -> None:
+    """Delete an index this process made and no other uses (a trial): the folder, its build lock
+    and its in-use stamp."""
+    from .usage import used_file
+
+    directory = Path(directory)
+    shutil.rmtree(directory, ignore_errors=True)
+    for path in (lock_file(directory), used_file(directory)):
+        path.unlink(missing_ok=True)

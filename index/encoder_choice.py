@@ -22,11 +22,12 @@ def choose_encoder(directory: Path, model_path: Path | None, chunks: Callable[[]
     Args:
         directory: the index directory (its manifest, when there is one, says what built it).
         model_path: the model asked for; the bundled model when None.
-        chunks: gives every chunk of the corpus (called only to adapt or to check int8).
+        chunks: gives every chunk of the corpus (called only to adapt).
         fingerprint: the corpus fingerprint (part of an adapted model's key).
         adapt: True adapts (or reuses the cached adaptation to this corpus), False the model
             itself, None as the index was built.
-        quantize: True int8 when its check passes, False full precision, None as built.
+        quantize: True through the int8 export (the caller checks the answers: qa.quantcheck),
+            False full precision, None as built.
         notify: one-line notices (training, a refused int8, a pruned adapted model).
 
     Raises:
@@ -50,7 +51,7 @@ def choose_encoder(directory: Path, model_path: Path | None, chunks: Callable[[]
     previous = kept(manifest, encoder)
     if previous is not None:  # built quantized: kept (the check ran when it was first asked for)
         return mark(encoder, previous)
-    return quantized_encoder(encoder, chunks(), notify) if quantize else encoder
+    return quantized_encoder(encoder, notify) if quantize else encoder
 
 
 def _manifest(directory: Path) -> Manifest | None:

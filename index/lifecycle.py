@@ -119,9 +119,9 @@ def _open_index(
         adapt: True embeds with the model adapted to this corpus (``index.adapt``: trained now
             unless the cache holds it), False with the base model; None keeps what the index was
             built with.
-        quantize: True embeds through the int8 export when its quality check on the corpus
-            passes (``index.quantize``; else at full precision, said in a notice), False at full
-            precision; None keeps what the index was built with.
+        quantize: True embeds through the int8 export (``index.quantize``; the caller checks the
+            answers, as ``qa.quantcheck`` does), False at full precision; None keeps what the
+            index was built with.
 
     Returns:
         The loaded index and the build report (None when nothing was built).

@@ -102,6 +102,7 @@ class AnswerService:
         warm: bool = False,
         notify: Notify | None = None,
         progress: Progress | None = None,
+        quantize: bool | None = None,
     ) -> AnswerService:
         """Open (building or updating when ``update``) the index of a corpus and the engine over it.
 
@@ -116,6 +117,8 @@ class AnswerService:
             warm: load the query encoder now rather than on the first question (the chat).
             notify: one-line notices (rebuilding and why, a skipped export).
             progress: (done, total) while embedding.
+            quantize: build through the int8 export (True), at full precision (False), or as
+                the index was built (None); see ``qa.quantcheck``.
 
         Raises:
             CorpusError, RelnotesIndexError: as ``index.open_index``.
@@ -125,7 +128,7 @@ class AnswerService:
         from .answer.engine import Engine
 
         loaded, _ = open_corpus_index(corpus_paths, index_dir, model_path, update=update, dense=dense,
-                                notify=notify, progress=progress)
+                                notify=notify, progress=progress, quantize=quantize)
         counts = loaded.manifest.counts
         info = IndexInfo(
             corpus=", ".join(as_input(p).label for p in corpus_paths) if corpus_paths else BUNDLED_LABEL,

@@ -1,72 +1,82 @@
-"""``relnotes index --quantize``: int8 embedding only after a quality check on the corpus passes;
-refused (full precision, with the reason) when it fails or cannot be made."""
+"""``relnotes index --quantize --check QUESTIONS``: int8 vectors only after the user's question sets
+are answered within 0.005 MRR@10 of full precision; refused without a check, or when one fails."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-import index.quantize as quantize_module
-from index import open_index
+import qa.quantcheck as quantcheck
 from index.reader import LoadedIndex
+from index.quantize import RECIPE
 from qa.cli import cli
-from tests.index.test_adapt import changelog
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def small_check(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A check over 400 sentences and 80 questions: the same code, a quarter of the time."""
-    monkeypatch.setattr(quantize_module, "POOL", 400)
-    monkeypatch.setattr(quantize_module, "QUERIES", 80)
+def setup(tmp_path: Path, bundled_index: Path) -> tuple[Path, Path]:
+    """A copy of the bundled index (full precision, fresh) and 12 of the shipped questions."""
+    idx = tmp_path / "idx"
+    shutil.copytree(bundled_index, idx)
+    lines = (REPO / "benchmarks" / "questions" / "pytorch.jsonl").read_text().splitlines()[:12]
+    questions = tmp_path / "mine.jsonl"
+    questions.write_text("\n".join(lines) + "\n")
+    return idx, questions
 
 
-def test_quantize_after_a_passing_check_embeds_and_asks_through_int8(tmp_path: Path, small_check,
-                                                                     bundled_index: Path, capfd) -> None:
-    messages: list[str] = []
-    loaded, report = open_index(None, index_dir=tmp_path / "idx", quantize=True, notify=messages.append)
-    quantized = loaded.manifest.model["quantized"]
-    check = quantized["check"]
-    assert report is not None and check["passed"] and check["queries"] == 80
-    assert check["float"] - check["int8"] <= quantize_module.MAX_DROP
-    assert any(m.startswith("Quantized to int8: MRR@10 ") for m in messages)
-    assert "Please consider" not in capfd.readouterr().err  # onnxruntime's advice on the root logger is kept quiet
-    assert loaded.manifest.model["name"] == "all-MiniLM-L6-v2 int8"
-    assert loaded.manifest.model["query_encoder"]["quantized"] == quantize_module.RECIPE
-
-    query = LoadedIndex(tmp_path / "idx").encoder()  # questions go through the int8 export too
-    assert type(query).__name__ == "OnnxQueryEncoder" and query.directory.name == loaded.manifest.model[
-        "query_encoder"]["key"]
-    probe = ["How do I turn on the new memory allocator?"]
-    cosine = float((query.encode(probe) * LoadedIndex(bundled_index).encoder().encode(probe)).sum())
-    assert 0.95 < cosine < 0.99999  # int8: close to full precision, not equal to it
-
-    again, report = open_index(None, index_dir=tmp_path / "idx")  # kept without a second check
-    assert report is None and again.manifest.model == loaded.manifest.model
-    back, report = open_index(None, index_dir=tmp_path / "idx", quantize=False)
-    assert report is not None and "quantized" not in back.manifest.model
-    assert back.manifest.model["name"] == "all-MiniLM-L6-v2"
+def test_quantize_without_a_check_is_refused(tmp_path: Path) -> None:
+    runner = CliRunner()
+    result = runner.invoke(cli, ["index", "--index", str(tmp_path / "idx"), "--quantize"])
+    assert result.exit_code == 2 and not (tmp_path / "idx").exists()
+    assert ("--quantize needs --check QUESTIONS.jsonl: int8 vectors are kept only when they answer your question "
+            "sets within 0.005 MRR@10 of full precision") in result.output
+    alone = runner.invoke(cli, ["index", "--index", str(tmp_path / "idx"), "--check", str(tmp_path / "q.jsonl")])
+    assert alone.exit_code == 2 and "--check goes with --quantize" in alone.output
 
 
-def test_quantize_is_refused_when_the_check_fails(tmp_path: Path, small_check, monkeypatch) -> None:
-    monkeypatch.setattr(quantize_module, "MAX_DROP", -1.0)  # no int8 export can pass this
-    messages: list[str] = []
-    loaded, report = open_index(None, index_dir=tmp_path / "idx", quantize=True, notify=messages.append)
-    assert report is not None and "quantized" not in loaded.manifest.model
-    refused = [m for m in messages if m.startswith("--quantize refused")]
-    assert len(refused) == 1 and refused[0].endswith("(more than -1.0 lost); built at full precision")
-    assert "quantized" not in loaded.manifest.model["query_encoder"]
+def test_a_bad_question_file_fails_before_anything_is_built(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{not json\n")
+    result = CliRunner().invoke(cli, ["index", "--index", str(tmp_path / "idx"), "--quantize", "--check", str(bad)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.output.strip().splitlines()[-1].startswith(f"error: {bad} line 1: invalid JSON")
+    assert not (tmp_path / "idx").exists()
 
 
-def test_quantize_is_refused_without_enough_to_check(tmp_path: Path) -> None:
-    notes = tmp_path / "proj"
-    notes.mkdir()
-    (notes / "CHANGELOG.md").write_text(changelog(2, per_release=5))
-    result = CliRunner().invoke(cli, ["index", "--corpus", str(notes), "--index", str(tmp_path / "idx"),
-                                      "--quantize"])
+def test_int8_is_kept_when_every_set_holds(setup, monkeypatch: pytest.MonkeyPatch) -> None:
+    idx, questions = setup
+    monkeypatch.setattr(quantcheck, "MAX_DROP", 1.0)  # whatever int8 scores, it holds here
+    runner = CliRunner()
+    result = runner.invoke(cli, ["index", "--index", str(idx), "--quantize", "--check", str(questions), "--quiet"],
+                           catch_exceptions=False)
     assert result.exit_code == 0, result.output
-    assert ("--quantize refused: the corpus has 10 sentences to check int8 against float (at least 50 are "
-            "needed); built at full precision") in result.output
-    assert "Vectors: int8" not in result.output and "WARNING" not in result.output
-    assert "quantized" not in LoadedIndex(tmp_path / "idx").manifest.model
+    line, verdict = result.output.strip().splitlines()
+    assert line.startswith("mine.jsonl: 12 questions, hybrid MRR@10 full precision 0.")
+    assert verdict == f"Index at {idx} is int8 now (relnotes index --no-quantize goes back)"
+    model = LoadedIndex(idx).manifest.model
+    assert model["name"] == "all-MiniLM-L6-v2 int8" and model["quantized"] == {"recipe": RECIPE}
+    assert model["query_encoder"]["quantized"] == RECIPE  # questions go through the int8 export too
+    assert not idx.with_name("idx-int8-trial").exists() and not idx.with_name(".idx-int8-trial.lock").exists()
+
+    plain = runner.invoke(cli, ["index", "--index", str(idx), "--quiet"], catch_exceptions=False)
+    assert "Vectors: int8" in plain.output and "up to date" in plain.output  # kept as built
+    back = runner.invoke(cli, ["index", "--index", str(idx), "--no-quantize", "--quiet"], catch_exceptions=False)
+    assert back.output.startswith("Indexed 4 documents") and "quantized" not in LoadedIndex(idx).manifest.model
+
+
+def test_full_precision_is_kept_when_a_set_loses(setup, monkeypatch: pytest.MonkeyPatch) -> None:
+    idx, questions = setup
+    before = (idx / "manifest.json").read_text()
+    monkeypatch.setattr(quantcheck, "MAX_DROP", -1.0)  # no int8 index can hold this
+    result = CliRunner().invoke(cli, ["index", "--index", str(idx), "--quantize", "--check", str(questions),
+                                      "--check", str(questions), "--quiet"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 3 and lines[0].endswith("more than -1.0 lost")
+    assert lines[-1] == f"Kept full precision at {idx}: int8 lost more than -1.0 MRR@10 on 2 of 2 question sets"
+    assert (idx / "manifest.json").read_text() == before  # untouched
+    assert sorted(p.name for p in idx.parent.iterdir() if "int8" in p.name) == []
