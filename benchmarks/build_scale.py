@@ -4,9 +4,10 @@
     .venv/bin/python benchmarks/build_scale.py --chunks 10000 [--chunks 100000] [--sample 1500]
 
 Each copy of ../shared/data/changelogs (Rust RELEASES.md and pydantic HISTORY.md, 1,225 chunks)
-is a product of its own (``rust-0002``, ``pydantic-0002``, ...), so every window (which starts
-with the product and release) is new text; the items' sentences repeat across copies and are
-embedded once (as a repeated item in real changelogs is). Reports chunks, windows, the texts
+is a product of its own (``rust-0002``, ``pydantic-0002``, ...) with its releases renumbered
+(1.80.0 is 101.80.0 in the second copy), so every window (which starts with its release) is new
+text; the items' sentences repeat across copies and are embedded once (as a repeated item in
+real changelogs is). Reports chunks, windows, the texts
 embedded, wall time, texts embedded a second, peak RSS of the build process, index size, and
 the ratio to ``SentenceTransformer.encode`` (batch 32) on an even sample of the same texts.
 """
@@ -27,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data" / "changelogs"
 FILES = {"rust": "rust-RELEASES.md", "pydantic": "pydantic-HISTORY.md"}
 CHUNKS_PER_COPY = 1225
+VERSION_LINE = {"rust": re.compile(r"^(Version )(\d+)\.", re.M), "pydantic": re.compile(r"^(## v)(\d+)\.", re.M)}
 
 
 def make_corpus(folder: Path, chunks: int) -> list[str]:
@@ -36,18 +38,21 @@ def make_corpus(folder: Path, chunks: int) -> list[str]:
         for product, name in FILES.items():
             target = folder / f"{product}-{copy:04d}"
             target.mkdir(parents=True)
-            shutil.copyfile(SHARED / name, target / name)
+            text = (SHARED / name).read_text(encoding="utf-8")
+            if copy > 1:  # distinct releases: 1.80.0 -> 201.80.0 in copy 3 (every window names its release)
+                text = VERSION_LINE[product].sub(lambda m: f"{m.group(1)}{100 * (copy - 1) + int(m.group(2))}.", text)
+            (target / name).write_text(text, encoding="utf-8")
             args += ["--corpus", f"{product}-{copy:04d}={target}"]
     return args
 
 
 def texts_of(corpus_args: list[str]) -> tuple[int, list[str], list[str]]:
     """Chunk count, the windows and the distinct sentences of the corpus (what a fresh build embeds)."""
-    from corpus import as_input, load_chunks
+    from corpus import CorpusInput, load_chunks
     from corpus.chunking import embedding_windows
     from index.sentence_vectors import corpus_sentences
 
-    inputs = [as_input(value) for flag, value in zip(corpus_args[::2], corpus_args[1::2])]
+    inputs = [CorpusInput(Path(value.split("=", 1)[1]), value.split("=", 1)[0]) for value in corpus_args[1::2]]
     chunks = load_chunks(inputs)
     windows = list(dict.fromkeys(w for c in chunks for w in embedding_windows(c)))
     sentences, _ = corpus_sentences(c.text for c in chunks)

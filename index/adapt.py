@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import time
 from collections.abc import Callable, Sequence
@@ -185,6 +186,11 @@ def kept_encoder(manifest, base, notify: Callable[[str], None] | None = None):
     if not isinstance(info, dict) or (info.get("base") or {}).get("path") != str(base.path):
         return base
     found = read_adapted(manifest.model.get("path", ""))
+    if found is not None:
+        try:  # its last use, for relnotes cache prune (an index outside the cache uses it too)
+            os.utime(found.path)
+        except OSError:
+            pass
     if found is None:
         if notify:
             notify(f"The adapted model {manifest.model.get('path')} is gone from the cache; the index goes back to "

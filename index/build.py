@@ -39,7 +39,7 @@ class BuildReport:
     documents: int
     chunks: int
     embedded: int  # window vectors computed (a chunk has one or more windows)
-    reused: int  # window vectors kept from the previous index
+    reused: int  # window vectors kept from the previous index (a text repeated in this build is neither)
     seconds: float
 
 
@@ -90,8 +90,13 @@ def _store(path: Path, rows: int, dim: int, name: str) -> np.ndarray:
         return np.empty((0, dim), dtype=np.float32)
     try:
         store = np.lib.format.open_memmap(path, mode="w+", dtype=np.float32, shape=(rows, dim))
-        with open(path, "r+b") as fh:
-            os.posix_fallocate(fh.fileno(), 0, os.fstat(fh.fileno()).st_size)
+        if hasattr(os, "posix_fallocate"):  # not on macOS
+            with open(path, "r+b") as fh:
+                try:
+                    os.posix_fallocate(fh.fileno(), 0, os.fstat(fh.fileno()).st_size)
+                except OSError as exc:
+                    if exc.errno not in (errno.EOPNOTSUPP, errno.EINVAL):  # a file system without it: go on
+                        raise
     except OSError as exc:
         raise OSError(exc.errno, f"{name}: {exc.strerror or exc}") from None
     return store
@@ -207,6 +212,7 @@ def build_index(
                 _embed(sentence_store, sentences, sentence_keys, by, previous_sentences or {}, progress)
                 return embedded
 
+            by_float = bool(todo) and embedder is encoder  # sentence-transformers embeds: no int8 vector
             try:
                 embedded = embed_all(embedder)
             except Exception as exc:  # noqa: BLE001 - the export failed mid-way: sentence-transformers instead
@@ -214,7 +220,11 @@ def build_index(
                     raise
                 if notify:
                     notify(f"The ONNX export failed while embedding ({type(exc).__name__}); using sentence-transformers")
-                embedded = embed_all(encoder)
+                embedded, by_float = embed_all(encoder), True
+            if quantized and by_float:
+                quantized = None  # not recorded as int8: the next open rebuilds at full precision
+                if notify:
+                    notify("Embedded at full precision (the int8 export was not usable); not quantized")
             model = {"name": encoder.name, "path": str(encoder.path), "dim": int(encoder.dim)}
             if getattr(encoder, "adapted", None):
                 model["adapted"] = encoder.adapted
@@ -262,6 +272,6 @@ def build_index(
         documents=len(corpus.get("documents", {})),
         chunks=len(chunks),
         embedded=embedded,
-        reused=len(flat_keys) - embedded,
+        reused=sum(key in (previous or {}) for key in flat_keys),
         seconds=time.perf_counter() - started,
     )

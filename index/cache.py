@@ -156,21 +156,26 @@ def list_models(indexes: list[CachedIndex] | None = None) -> list[CachedModel]:
             path = read_manifest(entry.directory).model.get("path")
         except (IndexMissing, IndexCorrupt, TypeError, ValueError, AttributeError):
             continue
-        users.setdefault(str(path), []).append(entry.directory)
+        users.setdefault(str(Path(path).resolve()) if path else "", []).append(entry.directory)
     found = []
     for directory in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
         model = read_adapted(directory)
         record = model.record if model is not None else {}
         found.append(CachedModel(directory, str((record.get("base") or {}).get("name", "?")), record.get("created"),
-                                 folder_size(directory), tuple(users.get(str(directory), ()))))
+                                 folder_size(directory), tuple(users.get(str(directory.resolve()), ()))))
     return found
 
 
-def prune_models(*, dry_run: bool = False) -> list[CachedModel]:
-    """Remove the adapted models no cached index uses (older than ORPHAN_GRACE_S); the removed ones."""
+def prune_models(older_than_days: float | None = None, *, everything: bool = False,
+                 dry_run: bool = False) -> list[CachedModel]:
+    """Remove the adapted models no cached index uses and none opened for ``older_than_days``
+    (any age with ``everything``; never within ORPHAN_GRACE_S: an index built with ``--index DIR``
+    outside the cache stamps its model's folder each time it opens it); the removed ones."""
+    idle_enough = ORPHAN_GRACE_S if everything or older_than_days is None else max(ORPHAN_GRACE_S,
+                                                                                   older_than_days * 86400)
     removed = []
     for model in list_models():
-        if model.used_by or time.time() - model.directory.stat().st_mtime < ORPHAN_GRACE_S:
+        if model.used_by or time.time() - model.directory.stat().st_mtime < idle_enough:
             continue
         if not dry_run:
             doomed = model.directory.with_name(f"{tmp_prefix(model.directory)}prune")

@@ -138,7 +138,11 @@ class DenseIndex:
             # Memory-mapped: the vectors stay in the page cache, shared by every process that has the
             # index open (the chat, relnotes mcp, relnotes serve), and only what a search reads is
             # resident. A rebuild renames the directory away before deleting it: the map stays valid.
-            index = faiss.read_index(str(path), faiss.IO_FLAG_MMAP_IFC | faiss.IO_FLAG_READ_ONLY)
+            flags = getattr(faiss, "IO_FLAG_MMAP_IFC", 0) | getattr(faiss, "IO_FLAG_READ_ONLY", 0)
+            try:
+                index = faiss.read_index(str(path), flags)
+            except RuntimeError:  # a file system that cannot map it (or an old faiss): read it whole
+                index = faiss.read_index(str(path))
         except RuntimeError as err:
             raise DenseIndexFileError(
                 f"Cannot read dense index {path} ({str(err).splitlines()[0]}); "

@@ -87,7 +87,11 @@ class SentenceVectors:
         try:
             keys = json.loads((directory / SENTENCE_KEYS).read_text(encoding="utf-8"))
             # Memory-mapped, like the window vectors (index.dense): shared between processes, paged in on use.
-            vectors = np.load(directory / SENTENCE_VECTORS, mmap_mode="r", allow_pickle=False)
+            try:
+                vectors = np.load(directory / SENTENCE_VECTORS, mmap_mode="r", allow_pickle=False)
+            except OSError:  # a file system that cannot map it: read it whole
+                with open(directory / SENTENCE_VECTORS, "rb") as fh:
+                    vectors = np.load(fh, allow_pickle=False)
             if n_chunks is not None:
                 with open(directory / SENTENCE_CHUNKS, "rb") as fh:
                     chunks = np.load(fh, allow_pickle=False)

@@ -10,6 +10,7 @@ index stays. Either way each set's two scores are reported.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +39,7 @@ class QuantizeCheck:
     sets: tuple[SetCheck, ...]
     kept_int8: bool
     directory: str
+    already: bool = False  # the index was int8 before: nothing was done
 
 
 def hybrid_mrr(service, questions) -> float:
@@ -61,21 +63,32 @@ def quantize_checked(corpus_paths: Sequence, index_dir: Path | None, model_path:
         QuestionSetError: a question file is bad (before anything is built).
         CorpusError, RelnotesIndexError: as ``AnswerService.open``.
     """
-    from index import discard_index, replace_index
+    import os
+
+    from index import discard_index, index_status, replace_index
 
     from .eval.questions import load_questions
     from .service import AnswerService
 
     sets = [(Path(path), load_questions(Path(path))) for path in checks]
+    status = index_status(list(corpus_paths) or None, index_dir, model_path)
+    if status.exists and (status.model or {}).get("quantized"):  # int8 already: nothing to build or lose
+        return QuantizeCheck((), True, status.index, already=True)
     full = AnswerService.open(corpus_paths, index_dir, model_path, notify=notify, progress=progress, quantize=False)
     directory = Path(full.info.directory)
-    trial = directory.with_name(f"{directory.name}-int8-trial")
+    trial = directory.with_name(f"{directory.name}-int8-trial-{os.getpid()}")
     if notify:
         notify(f"Building an int8 index beside it ({trial}) to answer {len(sets)} question sets with both ...")
     try:
-        int8 = AnswerService.open(corpus_paths, trial, model_path, notify=notify, progress=progress, quantize=True)
-        if "quantized" not in int8.engine.index.manifest.model:  # no export to quantize: said in a notice
+        # A copy of the full-precision index, rebuilt int8: it keeps that index's model (an adapted
+        # one stays adapted) and is replaced whole, as any rebuild.
+        shutil.copytree(directory, trial)
+        built = AnswerService.open(corpus_paths, trial, model_path, notify=notify, progress=progress, quantize=True)
+        if "quantized" not in built.engine.index.manifest.model:  # no int8 export here: said in a notice
             return QuantizeCheck((), False, str(directory))
+        # Opened again as a later question would: asked through the int8 export (the build's own
+        # process holds the float model it loaded).
+        int8 = AnswerService.open(corpus_paths, trial, model_path, update=False)
         scores = tuple(SetCheck(path.name, len(qs), hybrid_mrr(full, qs), hybrid_mrr(int8, qs)) for path, qs in sets)
         passed = all(s.passed for s in scores)
         if passed:

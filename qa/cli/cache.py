@@ -35,7 +35,8 @@ def cache_group() -> None:
 
 
 @cache_group.command("list")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per index.")
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON object per index, then one per adapted model (those have a \"model\" key).")
 def list_cmd(as_json: bool) -> None:
     """Each cached index: its corpus inputs, chunks, size, when it was last used, and whether a
     process has it open now."""
@@ -88,7 +89,8 @@ def prune_cmd(older_than: str | None, everything: bool, dry_run: bool) -> None:
     for e in busy:
         click.echo(f"Kept {e.directory}: another relnotes process has it open or is building it "
                    "(or it could not be deleted)", err=True)
-    models = prune_models(dry_run=dry_run)
+    models = prune_models(parse_age(older_than) if older_than is not None else None, everything=everything,
+                          dry_run=dry_run)
     for m in models:
         click.echo(f"{verb} {m.directory}  (adapted model no index uses, {m.bytes / 1e6:.1f} MB)")
     click.echo(f"{verb} {len(removed)} indexes, {sum(e.bytes for e in removed) / 1e6:.1f} MB"

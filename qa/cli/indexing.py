@@ -39,6 +39,9 @@ def index_cmd(corpus_paths, index_dir, model_path, skip_bad, rebuild, adapt, qua
                                "answer your question sets within 0.005 MRR@10 of full precision")
     if checks and not quantize:
         raise click.UsageError("--check goes with --quantize")
+    if quantize and (adapt is not None or rebuild or skip_bad):
+        raise click.UsageError("--quantize goes alone: run relnotes index with --adapt, --rebuild or --skip-bad "
+                               "first, then --quantize --check (the int8 trial keeps the index's model)")
     if quantize:
         _quantize(corpus_paths, index_dir, model_path, checks, quiet)
         return
@@ -46,9 +49,9 @@ def index_cmd(corpus_paths, index_dir, model_path, skip_bad, rebuild, adapt, qua
                           adapt=adapt, quantize=quantize)
     adapted = loaded.manifest.model.get("adapted")
     if adapted:
-        click.echo(f"Embedding model: {adapted['base']['name']} adapted to this corpus "
-                   f"({adapted['pairs']:,} item pairs, {adapted['batches']} batches, {adapted['seconds']:.0f} s, "
-                   f"{adapted['created']})")
+        click.echo(f"Embedding model: {(adapted.get('base') or {}).get('name', 'the model')} adapted to this corpus "
+                   f"({adapted.get('pairs') or 0:,} item pairs, {adapted.get('batches')} batches, "
+                   f"{adapted.get('seconds') or 0:.0f} s, {adapted.get('created')})")
     if loaded.manifest.model.get("quantized"):
         click.echo("Vectors: int8 (relnotes index --no-quantize goes back to full precision)")
     if report is None:
@@ -73,9 +76,11 @@ def _quantize(corpus_paths, index_dir, model_path, checks, quiet) -> None:
         result = quantize_checked(list(corpus_paths), index_dir, model_path, checks,
                                   notify=None if quiet else notice, progress=progress)
     for s in result.sets:
-        click.echo(f"{s.name}: {s.questions} questions, hybrid MRR@10 full precision {s.full:.3f}, int8 "
-                   f"{s.int8:.3f} ({s.int8 - s.full:+.3f}){'' if s.passed else f'  more than {MAX_DROP} lost'}")
-    if result.kept_int8:
+        click.echo(f"{s.name}: {s.questions} questions, hybrid MRR@10 full precision {s.full:.4f}, int8 "
+                   f"{s.int8:.4f} ({s.int8 - s.full:+.4f}){'' if s.passed else f'  more than {MAX_DROP} lost'}")
+    if result.already:
+        click.echo(f"Index at {result.directory} is int8 already (relnotes index --no-quantize goes back)")
+    elif result.kept_int8:
         click.echo(f"Index at {result.directory} is int8 now (relnotes index --no-quantize goes back)")
     elif result.sets:
         click.echo(f"Kept full precision at {result.directory}: int8 lost more than {MAX_DROP} MRR@10 on "

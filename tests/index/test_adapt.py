@@ -181,8 +181,8 @@ def test_cache_lists_adapted_models_and_prunes_the_unused(tmp_path: Path, tiny_r
         "Removed 0 indexes, 0.0 MB\n")  # an hour's grace: its index might still be building
     old = time.time() - 7200
     os.utime(folder, (old, old))
-    dry = runner.invoke(cli, ["cache", "prune", "--older-than", "30d", "--dry-run"]).output
+    dry = runner.invoke(cli, ["cache", "prune", "--older-than", "1h", "--dry-run"]).output
     assert f"Would remove {folder}  (adapted model no index uses" in dry and folder.is_dir()
-    pruned = runner.invoke(cli, ["cache", "prune", "--older-than", "30d"], catch_exceptions=False).output
+    pruned = runner.invoke(cli, ["cache", "prune", "--older-than", "1h"], catch_exceptions=False).output
     assert f"Removed {folder}  (adapted model no index uses" in pruned and " and 1 adapted models, " in pruned
     assert not folder.exists()

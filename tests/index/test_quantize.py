@@ -36,6 +36,9 @@ def test_quantize_without_a_check_is_refused(tmp_path: Path) -> None:
             "sets within 0.005 MRR@10 of full precision") in result.output
     alone = runner.invoke(cli, ["index", "--index", str(tmp_path / "idx"), "--check", str(tmp_path / "q.jsonl")])
     assert alone.exit_code == 2 and "--check goes with --quantize" in alone.output
+    mixed = runner.invoke(cli, ["index", "--index", str(tmp_path / "idx"), "--quantize", "--check", "q.jsonl",
+                                "--adapt"])
+    assert mixed.exit_code == 2 and "--quantize goes alone: run relnotes index with --adapt" in mixed.output
 
 
 def test_a_bad_question_file_fails_before_anything_is_built(tmp_path: Path) -> None:
@@ -50,20 +53,32 @@ def test_a_bad_question_file_fails_before_anything_is_built(tmp_path: Path) -> N
 def test_int8_is_kept_when_every_set_holds(setup, monkeypatch: pytest.MonkeyPatch) -> None:
     idx, questions = setup
     monkeypatch.setattr(quantcheck, "MAX_DROP", 1.0)  # whatever int8 scores, it holds here
+    asked_with, real = [], quantcheck.hybrid_mrr
+
+    def spy(service, questions):
+        encoder = service.engine.index.encoder()
+        asked_with.append((type(encoder).__name__, getattr(encoder, "directory", None)))
+        return real(service, questions)
+
+    monkeypatch.setattr(quantcheck, "hybrid_mrr", spy)
     runner = CliRunner()
     result = runner.invoke(cli, ["index", "--index", str(idx), "--quantize", "--check", str(questions), "--quiet"],
                            catch_exceptions=False)
     assert result.exit_code == 0, result.output
     line, verdict = result.output.strip().splitlines()
-    assert line.startswith("mine.jsonl: 12 questions, hybrid MRR@10 full precision 0.")
+    assert line.startswith("mine.jsonl: 12 questions, hybrid MRR@10 full precision 0.") and line.count(".") == 4
     assert verdict == f"Index at {idx} is int8 now (relnotes index --no-quantize goes back)"
     model = LoadedIndex(idx).manifest.model
     assert model["name"] == "all-MiniLM-L6-v2 int8" and model["quantized"] == {"recipe": RECIPE}
     assert model["query_encoder"]["quantized"] == RECIPE  # questions go through the int8 export too
+    (_, full_dir), (int8_type, int8_dir) = asked_with  # and the check asked the trial as they will be
+    assert int8_type == "OnnxQueryEncoder" and int8_dir.name == model["query_encoder"]["key"] != full_dir.name
     assert not idx.with_name("idx-int8-trial").exists() and not idx.with_name(".idx-int8-trial.lock").exists()
 
     plain = runner.invoke(cli, ["index", "--index", str(idx), "--quiet"], catch_exceptions=False)
     assert "Vectors: int8" in plain.output and "up to date" in plain.output  # kept as built
+    again = runner.invoke(cli, ["index", "--index", str(idx), "--quantize", "--check", str(questions), "--quiet"])
+    assert again.output == f"Index at {idx} is int8 already (relnotes index --no-quantize goes back)\n"
     back = runner.invoke(cli, ["index", "--index", str(idx), "--no-quantize", "--quiet"], catch_exceptions=False)
     assert back.output.startswith("Indexed 4 documents") and "quantized" not in LoadedIndex(idx).manifest.model
 
