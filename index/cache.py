@@ -178,11 +178,32 @@ def prune_models(older_than_days: float | None = None, *, everything: bool = Fal
         if model.used_by or time.time() - model.directory.stat().st_mtime < idle_enough:
             continue
         if not dry_run:
-            doomed = model.directory.with_name(f"{tmp_prefix(model.directory)}prune")
             try:
-                model.directory.rename(doomed)
-                shutil.rmtree(doomed)
+                for directory in [model.directory, *_exports_of(model.directory)]:
+                    doomed = directory.with_name(f"{tmp_prefix(directory)}prune")
+                    directory.rename(doomed)
+                    shutil.rmtree(doomed)
             except OSError:
                 continue
         removed.append(model)
     return removed
+
+
+def _exports_of(model: Path) -> list[Path]:
+    """The ONNX exports in the cache made from ``model`` (float, then the int8 ones made from those)."""
+    import json
+
+    from .encoder_cache import encoders_root
+    from .layout import ENCODER_RECORD
+
+    records = {}
+    root = encoders_root()
+    for entry in (p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")) if root.is_dir() else ():
+        try:
+            records[entry] = json.loads((entry / ENCODER_RECORD).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+    target = str(model.resolve())
+    floats = [e for e, r in records.items() if isinstance(r, dict) and (r.get("model") or {}).get("path") == target]
+    keys = {e.name for e in floats}
+    return floats + [e for e, r in records.items() if isinstance(r, dict) and r.get("quantized_from") in keys]

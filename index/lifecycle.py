@@ -152,6 +152,8 @@ def _open_index(
     with build_lock(directory, on_wait=waiting):
         recover(directory)  # a build killed mid-swap left the index beside its place: put it back
         if not rebuild:  # another process may have rebuilt it while we waited for the lock
+            if adapt is None and quantize is None:  # as it is built now (an --adapt may just have landed)
+                encoder = choose_encoder(directory, model_path, chunks, corpus["fingerprint"], notify=notify)
             current, reasons = _check(directory, corpus, encoder, dense)
             if not reasons:
                 restore_query_encoder(current, encoder, notify)

@@ -183,6 +183,10 @@ def test_cache_lists_adapted_models_and_prunes_the_unused(tmp_path: Path, tiny_r
     os.utime(folder, (old, old))
     dry = runner.invoke(cli, ["cache", "prune", "--older-than", "1h", "--dry-run"]).output
     assert f"Would remove {folder}  (adapted model no index uses" in dry and folder.is_dir()
+    export = models_root().parent / "encoders" / loaded.manifest.model["query_encoder"]["key"]
+    assert export.is_dir()  # the adapted model's own ONNX export
     pruned = runner.invoke(cli, ["cache", "prune", "--older-than", "1h"], catch_exceptions=False).output
     assert f"Removed {folder}  (adapted model no index uses" in pruned and " and 1 adapted models, " in pruned
-    assert not folder.exists()
+    assert not folder.exists() and not export.exists()  # its export goes with it; the base model's stays
+    assert (models_root().parent / "encoders" / LoadedIndex(loaded.directory).manifest.model["query_encoder"]["key"]
+            ).is_dir()
