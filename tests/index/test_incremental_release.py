@@ -1,4 +1,5 @@
-"""Adding one release to a long changelog re-embeds only that release's windows and sentences."""
+"""Adding one release to a long changelog re-embeds only that release's windows and sentences; a
+text repeated within one build is embedded once."""
 
 from __future__ import annotations
 
@@ -45,3 +46,25 @@ def test_one_new_release_of_300_embeds_only_its_own_texts(tmp_path: Path) -> Non
     assert again.embedded == new_windows + len(unseen)  # and its new sentences: nothing of the other 300
     assert len(unseen) == len(own) - 1
     assert report.reused == windows
+
+
+def test_a_text_repeated_in_one_build_is_embedded_once_and_no_scratch_is_left(tmp_path: Path) -> None:
+    import dataclasses
+
+    from index.sentence_vectors import SentenceVectors
+    from tests.support.fakes import make_chunk
+
+    same = "Fixed the parser for nested tables."  # the same item under two releases
+    chunks = [make_chunk(0, same, version="1.0"), make_chunk(1, same, version="1.1"),
+              make_chunk(2, same, version="1.1")]  # chunk 2: the same window text as chunk 1
+    chunks[2] = dataclasses.replace(chunks[2], section=chunks[1].section)
+    encoder = FakeEncoder()
+    report = build_index(tmp_path / "idx", chunks, encoder=encoder, corpus=CORPUS)
+    windows = [w for c in chunks for w in embedding_windows(c)]
+    assert len(set(windows)) == 2 and report.embedded == 2 and report.reused == 0
+    assert encoder.embedded == 2 + 1  # two distinct windows and the one sentence
+    loaded = LoadedIndex(tmp_path / "idx")
+    vectors = loaded.dense().vectors()
+    assert (vectors[1] == vectors[2]).all() and not (vectors[0] == vectors[1]).all()
+    assert len(SentenceVectors.load(tmp_path / "idx", n_chunks=3)) == 1
+    assert sorted(p.name for p in (tmp_path / "idx").iterdir() if p.name.startswith(".")) == []  # no .windows.npy
