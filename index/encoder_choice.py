@@ -33,21 +33,28 @@ def choose_encoder(directory: Path, model_path: Path | None, chunks: Callable[[]
     Raises:
         AdaptError: ``adapt`` on a corpus with too few list items.
     """
-    from .adapt import adapt as adapt_model
-    from .adapt import adapted_encoder, kept_encoder
     from .encoders import Encoder
-    from .quantize import kept, mark, quantized_encoder
 
     base = Encoder(model_path)
     manifest = _manifest(directory)
+    model = manifest.model if manifest is not None else {}
+    # index.adapt and index.quantize are imported only when asked for or recorded: not on the
+    # question path of a plain index.
     if adapt:
+        from .adapt import adapt as adapt_model
+        from .adapt import adapted_encoder
+
         encoder = adapted_encoder(adapt_model(base, chunks(), fingerprint, notify=notify))
-    elif adapt is None and manifest is not None:
+    elif adapt is None and "adapted" in model:
+        from .adapt import kept_encoder
+
         encoder = kept_encoder(manifest, base, notify)
     else:
         encoder = base
-    if quantize is False:
+    if quantize is False or (not quantize and "quantized" not in model):
         return encoder
+    from .quantize import kept, mark, quantized_encoder
+
     previous = kept(manifest, encoder)
     if previous is not None:  # built quantized: kept (the check ran when it was first asked for)
         return mark(encoder, previous)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -40,6 +39,8 @@ def quantized_record(record: dict) -> dict:
     key = hashlib.sha256(blob).hexdigest()[:16]
 
     def write(tmp: Path) -> None:
+        import logging
+
         from onnxruntime.quantization import QuantType, quantize_dynamic
 
         shutil.copyfile(source / spec["tokenizer"], tmp / spec["tokenizer"])
