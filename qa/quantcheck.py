@@ -44,14 +44,10 @@ class QuantizeCheck:
 
 def hybrid_mrr(service, questions) -> float:
     """Hybrid MRR@10 of ``service`` on ``questions`` (``qa.eval.questions.Question``), as ``relnotes eval``."""
-    from .eval.run import evaluate
+    from .eval.run import evaluate, service_retrieve
 
-    by_id = {c.id: c for c in service.chunks}
-
-    def retrieve(question: str, mode: str, k: int):
-        return [by_id[p.chunk_id] for p in service.ask(question, top_k=k, mode=mode).passages]
-
-    return float(evaluate(questions, service.chunks, retrieve, ["hybrid"], depth=20)[0].metrics["MRR@10"])
+    return float(evaluate(questions, service.chunks, service_retrieve(service), ["hybrid"], depth=20)[0]
+                 .metrics["MRR@10"])
 
 
 def quantize_checked(corpus_paths: Sequence, index_dir: Path | None, model_path: Path | None,

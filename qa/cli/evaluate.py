@@ -55,7 +55,7 @@ def eval_cmd(questions, beir_dir, split, modes, ks, as_json, plot, min_mrr, min_
     judged by its qrels: hit@k, MRR@10, nDCG@10 and Recall@100 over documents.
     """
     from ..eval.questions import load_questions
-    from ..eval.run import evaluate
+    from ..eval.run import evaluate, service_retrieve
 
     if any(k < 1 for k in ks):
         raise click.BadParameter("every k must be >= 1", param_hint="--k")
@@ -66,13 +66,8 @@ def eval_cmd(questions, beir_dir, split, modes, ks, as_json, plot, min_mrr, min_
         return
     qs = load_questions(questions)
     service = open_service(corpus_paths, index_dir, model_path, no_update=False)
-    by_id = {c.id: c for c in service.chunks}
     depth = max(20, *ks)
-
-    def retrieve(question: str, mode: str, k: int):
-        return [by_id[p.chunk_id] for p in service.ask(question, top_k=k, mode=mode).passages]
-
-    results = evaluate(qs, service.chunks, retrieve, modes, ks=ks, depth=depth)
+    results = evaluate(qs, service.chunks, service_retrieve(service), modes, ks=ks, depth=depth)
     if as_json:
         click.echo(json.dumps({
             "questions": len(qs),

@@ -25,6 +25,16 @@ class ModeResult:
     rankings: tuple[Ranking, ...] = ()
 
 
+def service_retrieve(service) -> Retrieve:
+    """``retrieve`` over an ``AnswerService``: the passages ``ask`` answers with, as chunks."""
+    by_id = {c.id: c for c in service.chunks}
+
+    def retrieve(question: str, mode: str, k: int) -> list[Chunk]:
+        return [by_id[p.chunk_id] for p in service.ask(question, top_k=k, mode=mode).passages]
+
+    return retrieve
+
+
 def judge(questions: Sequence[Question], chunks: Sequence[Chunk]) -> dict[str, frozenset[str]]:
     """For each question, the ids of every corpus chunk relevant to it."""
     texts = [(c, normalise(c.text)) for c in chunks]
