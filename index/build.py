@@ -22,13 +22,13 @@ from corpus.chunking import CHUNKER_VERSION, embedding_windows
 from corpus.model import Chunk
 
 from .atomic import build_lock, fsync_tree, make_tmp, recover, sigterm_as_interrupt, swap_into_place
+from .embedding import Progress, Stream, document_label, embed, plan
 from .errors import DenseIndexFileError, IndexWriteError
 from .layout import CHUNKS, SENTENCE_VECTORS, VECTORS
 from .manifest import FORMAT_VERSION, Manifest, sha256_file, write_manifest
 from .sentence_vectors import corpus_sentences, sentence_key, write_sentence_vectors
 from .tokenizer import TOKENIZER_VERSION, tokenize, tokenizer_settings
 
-Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,33 +102,13 @@ def _store(path: Path, rows: int, dim: int, name: str) -> np.ndarray:
     return store
 
 
-def _embed(
-    out: np.ndarray,
-    texts: Sequence[str],
-    keys: Sequence[str],
-    encoder,
-    previous: dict[str, np.ndarray],
-    progress: Progress | None,
-) -> int:
-    """Fill ``out`` with a vector for every text (window or sentence): reused by key where
-    possible, else encoded by ``encoder`` (the model's ONNX export or sentence-transformers:
-    ``document_encoder``), a text seen twice (a repeated changelog item) once; how many were
-    encoded."""
-    first: dict[str, int] = {}
-    for row, key in enumerate(keys):
-        if key not in previous:
-            first.setdefault(key, row)
-    todo = list(first.values())
-    if todo and hasattr(encoder, "encode_into"):  # written in place a slice at a time
-        encoder.encode_into([texts[i] for i in todo], out, todo, progress=progress)
-    elif todo:
-        out[todo] = encoder.encode([texts[i] for i in todo], progress=progress)
-    for row, key in enumerate(keys):
-        if key in previous:
-            out[row] = previous[key]
-        elif first[key] != row:
-            out[row] = out[first[key]]
-    return len(todo)
+def _sentence_documents(chunks: Sequence[Chunk], sentence_map: np.ndarray, count: int) -> list[str]:
+    """The document of each distinct sentence: that of the first chunk holding it."""
+    owner = np.full(count, -1, dtype=np.int64)
+    if len(sentence_map):  # pairs are in chunk order: a sentence's first pair is its first chunk's
+        rows, first = np.unique(sentence_map[:, 1], return_index=True)
+        owner[rows] = sentence_map[first, 0]
+    return [chunks[i].document if i >= 0 else "" for i in owner.tolist()]
 
 
 def build_index(
@@ -153,7 +133,8 @@ def build_index(
         corpus: the corpus description for the manifest (fingerprint, inputs, documents).
         previous: embedding key -> vector from the index being replaced (incremental).
         previous_sentences: sentence key -> vector from the index being replaced.
-        progress: called with (done, total) while embedding.
+        progress: called with (done, total, what) while embedding: texts encoded, texts to
+            encode, and the document(s) being embedded.
         bm25_params: ``index.lexical.BM25Params``; the measured default when None.
         lock: take the build lock (False when the caller already holds it).
         notify: called with a one-line notice when the ONNX query encoder cannot be exported.
@@ -205,12 +186,19 @@ def build_index(
             window_store = _store(tmp / _WINDOWS_SCRATCH, len(flat_keys), encoder.dim, VECTORS)
             sentence_store = _store(tmp / SENTENCE_VECTORS, len(sentence_keys), encoder.dim, SENTENCE_VECTORS)
 
+            streams = (
+                Stream(window_store, flat_texts, flat_keys, [chunks[i].document for i in owners], previous or {}),
+                Stream(sentence_store, sentences, sentence_keys, _sentence_documents(chunks, sentence_map, len(sentences)),
+                       previous_sentences or {}),
+            )
+            order = list(dict.fromkeys(chunk.document for chunk in chunks))
+            labels = {chunk.document: document_label(chunk.source) for chunk in chunks}
+            blocks = plan(streams, order, labels)
+
             def embed_all(by) -> int:
-                """Windows, then sentences (embedded now, so answers need no model pass; the map
-                makes them a retriever too); the window vectors computed."""
-                embedded = _embed(window_store, flat_texts, flat_keys, by, previous or {}, progress)
-                _embed(sentence_store, sentences, sentence_keys, by, previous_sentences or {}, progress)
-                return embedded
+                """Windows and sentences (embedded now, so answers need no model pass; the map
+                makes them a retriever too), document by document; the window vectors computed."""
+                return embed(streams, blocks, by, progress)[0]
 
             by_float = bool(todo) and embedder is encoder  # sentence-transformers embeds: no int8 vector
             try:

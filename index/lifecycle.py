@@ -113,7 +113,7 @@ def _open_index(
         update: when False, a stale or missing index raises instead of being rebuilt.
         skip_bad: report bad input files through ``on_skip`` and go on without them.
         notify: called with a one-line notice when the index is rebuilt and why.
-        progress: called with (done, total) while embedding.
+        progress: called with (done, total, what) while embedding (``index.embedding``).
         dense: the caller will search the vectors: check them now, so a damaged vectors file
             is rebuilt like any other instead of failing the first query.
         adapt: True embeds with the model adapted to this corpus (``index.adapt``: trained now

@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .answer.section import SectionView
 
 Notify = Callable[[str], None]
-Progress = Callable[[int, int], None]
+Progress = Callable[[int, int, str], None]  # done, total, the document(s) being embedded
 BUNDLED_LABEL = "bundled PyTorch notes"
 
 
@@ -116,7 +116,7 @@ class AnswerService:
                 (False for bm25 questions, which never load faiss).
             warm: load the query encoder now rather than on the first question (the chat).
             notify: one-line notices (rebuilding and why, a skipped export).
-            progress: (done, total) while embedding.
+            progress: (done, total, what) while embedding.
             quantize: build through the int8 export (True), at full precision (False), or as
                 the index was built (None); see ``qa.quantcheck``.
 

@@ -58,16 +58,16 @@ def chat_app(corpus_paths=(), index_dir=None, model_path=None, *, mode="hybrid",
 
 
 def _progress(notify):
-    """A (done, total) callback that notifies at every quarter of an embedding run."""
+    """A (done, total, what) callback that notifies at every quarter of an embedding run."""
     shown = set()
 
-    def update(done: int, total: int) -> None:
+    def update(done: int, total: int, what: str | None = None) -> None:
         if not total:
             return
         quarter = 4 * done // total
         if quarter not in shown:
             shown.add(quarter)
-            notify(f"Embedding chunks: {done}/{total}")
+            notify(f"Embedding: {done:,}/{total:,} texts" + (f", {what}" if what else ""))
 
     return update
 

@@ -10,7 +10,7 @@ import click
 
 from ..text import one_line
 
-Progress = Callable[[int, int], None]
+Progress = Callable[..., None]  # (done, total[, what])
 
 
 def notice(message: str) -> None:
@@ -19,8 +19,9 @@ def notice(message: str) -> None:
 
 
 @contextlib.contextmanager
-def embedding_progress(quiet: bool = False, label: str = "Embedding chunks") -> Iterator[Progress | None]:
-    """Yield a (done, total) callback that draws a rich progress bar on stderr, or None when quiet."""
+def embedding_progress(quiet: bool = False, label: str = "Embedding") -> Iterator[Progress | None]:
+    """Yield a (done, total[, what]) callback that draws a rich progress bar on stderr, or None
+    when quiet; ``what`` (the document a build is embedding) follows the label."""
     if quiet or not sys.stderr.isatty():
         yield None
         return
@@ -38,8 +39,8 @@ def embedding_progress(quiet: bool = False, label: str = "Embedding chunks") -> 
     ) as bar:
         task = bar.add_task(label, total=None)
 
-        def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
+        def update(done: int, total: int, what: str | None = None) -> None:
+            bar.update(task, completed=done, total=total, **({"description": f"{label} {what}"} if what else {}))
 
         yield update
 

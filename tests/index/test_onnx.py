@@ -408,13 +408,13 @@ def test_a_build_uses_the_export_for_what_it_embeds(tmp_path, st_encoder, bundle
     import index.build as build_module
 
     used = []
-    real = build_module._embed
+    real = build_module.embed
 
-    def spy(out, texts, keys, encoder, previous, progress):
+    def spy(streams, blocks, encoder, progress):
         used.append(type(encoder).__name__)
-        return real(out, texts, keys, encoder, previous, progress)
+        return real(streams, blocks, encoder, progress)
 
-    monkeypatch.setattr(build_module, "_embed", spy)
+    monkeypatch.setattr(build_module, "embed", spy)
     chunks = [make_chunk(i, f"Release note {i} about the widget cache.") for i in range(3)]
     report = build_index(tmp_path / "idx", chunks, encoder=st_encoder, corpus=CORPUS)
-    assert report.embedded == 3 and used == ["OnnxQueryEncoder", "OnnxQueryEncoder"]  # windows, then sentences
+    assert report.embedded == 3 and used == ["OnnxQueryEncoder"]  # windows and sentences

@@ -12,3 +12,33 @@ def test_the_rate_reads_in_texts_a_second() -> None:
     assert str(column.render(SimpleNamespace(finished_speed=None, speed=None))) == "- texts/s"
     assert str(column.render(SimpleNamespace(finished_speed=None, speed=1234.4))) == "1,234 texts/s"
     assert str(column.render(SimpleNamespace(finished_speed=98.0, speed=50.0))) == "98 texts/s"
+
+
+def test_the_bar_names_the_document_being_embedded(monkeypatch) -> None:
+    import io
+    import sys
+
+    from qa.cli.progress import embedding_progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)
+    with embedding_progress() as update:
+        update(5, 10, "httpx/CHANGELOG.md (document 1 of 2)")
+    assert "Embedding httpx/CHANGELOG.md (document 1 of 2)" in screen.getvalue()
+    assert "5/10" in screen.getvalue()
+
+
+def test_the_chat_notifies_each_quarter_with_the_document() -> None:
+    from qa.cli.chat import _progress
+
+    seen = []
+    update = _progress(seen.append)
+    for done in (1, 2, 5, 6, 10):
+        update(done, 10, "rust/RELEASES.md (document 1 of 1)")
+    assert seen == ["Embedding: 1/10 texts, rust/RELEASES.md (document 1 of 1)",
+                    "Embedding: 5/10 texts, rust/RELEASES.md (document 1 of 1)",
+                    "Embedding: 10/10 texts, rust/RELEASES.md (document 1 of 1)"]

@@ -121,13 +121,13 @@ def install_pause(point: str, seconds: float) -> None:
 
         service.load_documents = load_documents
     elif point == "embed":
-        real_embed = store._embed
+        real_embed = store.embed
 
         def embed(*args, **kwargs):
             pause()
             return real_embed(*args, **kwargs)
 
-        store._embed = embed
+        store.embed = embed
     elif point == "write":
         store._write_chunks = after(store._write_chunks)
     elif point == "manifest":
