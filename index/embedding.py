@@ -1,6 +1,6 @@
 """Embedding a build's texts into the new index's vector stores: a vector of an unchanged text
 copied from the index being replaced, a text repeated within the build encoded once, the rest
-encoded document by document in corpus order (small documents together, in blocks of at least
+encoded document by document in corpus order (small documents together until a block holds
 ``BLOCK`` texts, longest first within a block so a batch pads little), so the progress bar can
 say which document is being embedded and how many remain."""
 
@@ -87,8 +87,12 @@ def plan(streams: Sequence[Stream], order: Sequence[str], labels: Mapping[str, s
 
     count = 0
     for n, doc in enumerate(busy, 1):
+        size = sum(len(rows) for rows in per_doc[doc])
+        if size >= block and pending:  # a document that fills a block alone gets its own
+            close(n - 1)
+            count = 0
         pending.append(doc)
-        count += sum(len(rows) for rows in per_doc[doc])
+        count += size
         if count >= block or n == len(busy):
             close(n)
             count = 0
@@ -101,6 +105,8 @@ def embed(streams: Sequence[Stream], blocks: Sequence[Block], encoder, progress:
     total = sum(b.size for b in blocks)
     done = 0
     for block in blocks:
+        if progress is not None:
+            progress(done, total, block.label)  # named before its first slice is back
         for stream, rows in zip(streams, block.rows):
             if not rows:
                 continue

@@ -29,7 +29,7 @@ def embedding_progress(quiet: bool = False, label: str = "Embedding") -> Iterato
     from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn, TimeRemainingColumn
 
     with Bar(
-        TextColumn("{task.description}"),
+        TextColumn("{task.description}", markup=False),  # file names are not rich markup
         BarColumn(),
         MofNCompleteColumn(),
         rate_column(),
@@ -40,7 +40,7 @@ def embedding_progress(quiet: bool = False, label: str = "Embedding") -> Iterato
         task = bar.add_task(label, total=None)
 
         def update(done: int, total: int, what: str | None = None) -> None:
-            bar.update(task, completed=done, total=total, **({"description": f"{label} {what}"} if what else {}))
+            bar.update(task, completed=done, total=total, **({"description": f"{label} {one_line(what)}"} if what else {}))
 
         yield update
 

@@ -23,13 +23,22 @@ def stream(texts, docs, previous=None, dim=32):
 
 
 def test_blocks_follow_corpus_order_and_join_small_documents() -> None:
-    windows = stream([f"w{i}" for i in range(9)], ["a"] * 4 + ["b"] * 1 + ["c"] * 4)
+    windows = stream([f"w{i}" for i in range(8)], ["a"] * 4 + ["b"] * 1 + ["c"] * 3)
     sentences = stream(["s0", "s1", "s2"], ["a", "b", "c"])
     labels = {"a": "x/a.md", "b": "x/b.md", "c": "x/c.md"}
     blocks = plan((windows, sentences), ["a", "b", "c"], labels, block=5)
     assert [b.label for b in blocks] == ["x/a.md (document 1 of 3)", "x/b.md and 1 more (documents 2-3 of 3)"]
     assert blocks[0].rows == ((0, 1, 2, 3), (0,))
-    assert blocks[1].rows == ((4, 5, 6, 7, 8), (1, 2))
+    assert blocks[1].rows == ((4, 5, 6, 7), (1, 2))
+
+
+def test_a_large_document_is_not_named_after_the_small_one_before_it() -> None:
+    windows = stream([f"w{i}" for i in range(14)], ["news"] * 2 + ["big"] * 10 + ["tail"] * 2)
+    labels = {"news": "a/NEWS.md", "big": "httpx/CHANGELOG.md", "tail": "b/tail.md"}
+    blocks = plan((windows,), ["news", "big", "tail"], labels, block=5)
+    assert [b.label for b in blocks] == ["a/NEWS.md (document 1 of 3)", "httpx/CHANGELOG.md (document 2 of 3)",
+                                         "b/tail.md (document 3 of 3)"]
+    assert [len(b.rows[0]) for b in blocks] == [2, 10, 2]
 
 
 def test_documents_with_nothing_to_encode_are_not_counted() -> None:
@@ -84,3 +93,44 @@ def _windows(chunk):
     from corpus.chunking import embedding_windows
 
     return embedding_windows(chunk)
+
+
+class IntoEncoder(FakeEncoder):
+    """Writes in place, a slice at a time, as the product's encoders do (``encode_into``)."""
+
+    def encode_into(self, texts, out, rows, *, batch_size: int = 32, progress=None) -> None:
+        for start in range(0, len(texts), 3):
+            part = list(range(start, min(start + 3, len(texts))))
+            out[[rows[i] for i in part]] = self.encode([texts[i] for i in part])
+            if progress:
+                progress(part[-1] + 1, len(texts))
+
+
+def test_written_in_place_and_each_block_named_before_its_first_slice() -> None:
+    texts = [f"item {i} of the notes" for i in range(10)]
+    windows = stream(texts, ["a"] * 4 + ["b"] * 6)
+    calls = []
+    blocks = plan((windows,), ["a", "b"], {"a": "a.md", "b": "b.md"}, block=4)
+    embed((windows,), blocks, IntoEncoder(), lambda *call: calls.append(call))
+    assert np.allclose(windows.out, FakeEncoder().encode(texts))
+    assert calls[0] == (0, 10, "a.md (document 1 of 2)") and (4, 10, "b.md (document 2 of 2)") in calls
+    assert calls[-1] == (10, 10, "b.md (document 2 of 2)")
+
+
+def test_an_update_counts_and_names_only_what_changed(tmp_path: Path) -> None:
+    folders = {}
+    for name in ("alpha", "beta"):
+        folders[name] = tmp_path / "notes" / name
+        folders[name].mkdir(parents=True)
+        (folders[name] / "CHANGELOG.md").write_text(
+            "# Changelog\n\n" + "".join(f"## [1.{n}.0]\n\n- Fixed {name} case {n}.\n\n" for n in range(4)))
+    build_index(tmp_path / "idx", load_chunks([tmp_path / "notes"]), encoder=FakeEncoder(), corpus=CORPUS)
+    notes = folders["beta"] / "CHANGELOG.md"
+    notes.write_text(notes.read_text().replace("# Changelog\n\n", "# Changelog\n\n## [1.9.0]\n\n- Fixed a new beta case.\n\n"))
+    current = LoadedIndex(tmp_path / "idx")
+    calls, encoder = [], FakeEncoder()
+    build_index(tmp_path / "idx", load_chunks([tmp_path / "notes"]), encoder=encoder, corpus=CORPUS,
+                previous=current.previous_vectors(), previous_sentences=current.previous_sentence_vectors(),
+                progress=lambda *call: calls.append(call))
+    assert encoder.embedded == 2  # the new release's window and its one sentence
+    assert {c[2] for c in calls} == {"beta/CHANGELOG.md (document 1 of 1)"} and calls[-1][:2] == (2, 2)

@@ -30,6 +30,10 @@ def test_the_bar_names_the_document_being_embedded(monkeypatch) -> None:
         update(5, 10, "httpx/CHANGELOG.md (document 1 of 2)")
     assert "Embedding httpx/CHANGELOG.md (document 1 of 2)" in screen.getvalue()
     assert "5/10" in screen.getvalue()
+    screen.truncate(0)
+    with embedding_progress() as update:  # a file name is not rich markup, nor terminal control
+        update(1, 2, "notes[/b]/[draft]\x1b[2Jx.md (document 1 of 1)")
+    assert "notes[/b]/[draft]" in screen.getvalue() and "\x1b[2J" not in screen.getvalue()
 
 
 def test_the_chat_notifies_each_quarter_with_the_document() -> None:
