@@ -1,6 +1,7 @@
 """Scale benchmark: build time, peak memory and query latency per mode at 1k / 10k / 100k chunks.
 
     .venv/bin/python benchmarks/scale.py [--sizes 1000,10000,100000] [--queries 200]
+                                         [--dense auto|exact|approximate]
 
 Synthetic chunks are built from sentences of the bundled corpus (shuffled, ~100 words each,
 20 releases). Document vectors are random unit vectors: search cost does not depend on
@@ -10,6 +11,9 @@ the shipped question set, encoded by the real model, so dense and hybrid latenci
 query encoding but not model loading. Each size runs in its own process, so peak memory
 (ru_maxrss) is per size. The *_noenc columns time the same searches with the query vectors
 encoded beforehand: retrieval alone, without the model's forward pass (~15 ms here).
+``--dense`` builds the window vectors' faiss index exact (flat) or approximate (IVF) at every
+size; ``auto`` (the default) as the product does (IVF from ``index.dense.ANN_MIN_VECTORS``).
+Recall of the approximate index needs real vectors: benchmarks/ann.py.
 """
 
 from __future__ import annotations
@@ -92,12 +96,14 @@ def query_encoder():
     return open_index(None, notify=lambda m: print(m, file=sys.stderr))[0].encoder()
 
 
-def run_size(n: int, queries: int) -> dict:
+def run_size(n: int, queries: int, kind: str = "auto") -> dict:
+    from index import dense
     from index.reader import LoadedIndex
     from index.search import Searcher
     from index.build import build_index
     from qa.eval.questions import load_questions
 
+    dense.ANN_MIN_VECTORS = {"exact": 10**12, "approximate": 1}.get(kind, dense.ANN_MIN_VECTORS)
     chunks = synthetic_chunks(n)
     questions = [q.question for q in load_questions(QUESTIONS / "pytorch.jsonl")]
     questions = (questions * (queries // len(questions) + 1))[:queries]
@@ -111,7 +117,7 @@ def run_size(n: int, queries: int) -> dict:
         searcher = Searcher(loaded)
         load_s = time.perf_counter() - started
         searcher.search("warm up the model", k=10, mode="hybrid")
-        result = {"chunks": n, "build_s": round(build_s, 2), "load_s": round(load_s, 2)}
+        result = {"chunks": n, "dense": loaded.dense().approximate or "exact", "build_s": round(build_s, 2), "load_s": round(load_s, 2)}
         for mode in ("bm25", "dense", "hybrid"):
             p50, p95 = _timed(lambda q: searcher.search(q, k=10, mode=mode), questions)
             result[f"{mode}_p50_ms"], result[f"{mode}_p95_ms"] = p50, p95
@@ -144,18 +150,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--dense", choices=("auto", "exact", "approximate"), default="auto")
     parser.add_argument("--worker", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        print(json.dumps(run_size(args.worker, args.queries)))
+        print(json.dumps(run_size(args.worker, args.queries, args.dense)))
         return
     rows = []
     for n in (int(s) for s in args.sizes.split(",")):
-        out = subprocess.run([sys.executable, __file__, "--worker", str(n), "--queries", str(args.queries)],
-                             capture_output=True, text=True, check=True)
+        out = subprocess.run([sys.executable, __file__, "--worker", str(n), "--queries", str(args.queries),
+                              "--dense", args.dense], capture_output=True, text=True, check=True)
         rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
         print(f"done {n}", file=sys.stderr)
-    cols = ["chunks", "build_s", "load_s", "bm25_p50_ms", "bm25_p95_ms", "query_encode_p50_ms",
+    cols = ["chunks", "dense", "build_s", "load_s", "bm25_p50_ms", "bm25_p95_ms", "query_encode_p50_ms",
             "dense_p50_ms", "dense_p95_ms", "hybrid_p50_ms", "hybrid_p95_ms", "dense_noenc_p50_ms",
             "hybrid_noenc_p50_ms", "hybrid_noenc_p95_ms", "hybrid_filtered_p50_ms", "peak_rss_mb"]
     print("| " + " | ".join(cols) + " |")

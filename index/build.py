@@ -21,6 +21,7 @@ import numpy as np
 from corpus.chunking import CHUNKER_VERSION, embedding_windows
 from corpus.model import Chunk
 
+from . import dense
 from .atomic import build_lock, fsync_tree, make_tmp, recover, sigterm_as_interrupt, swap_into_place
 from .embedding import Progress, Stream, document_label, embed, plan
 from .errors import DenseIndexFileError, IndexWriteError
@@ -49,11 +50,12 @@ def embed_key(text: str, encoder) -> str:
     return hashlib.sha256(f"{model}\0{text}".encode("utf-8")).hexdigest()[:24]
 
 
-def _write_vectors(path: Path, vectors: np.ndarray, owners: np.ndarray) -> None:
+def _write_vectors(path: Path, vectors: np.ndarray, owners: np.ndarray) -> str | None:
     """Write the faiss file and read it back: faiss reports some failed writes on stderr only.
 
     ``vectors`` holds one row per window and ``owners[row]`` its chunk; the file holds only the
-    window vectors, so it is checked against the window count.
+    window vectors, so it is checked against the window count. Returns how a large index is
+    searched approximately ("IVF 1,673 lists, 24 probed"), None for exact search.
     """
     from .dense import DenseIndex
 
@@ -70,6 +72,7 @@ def _write_vectors(path: Path, vectors: np.ndarray, owners: np.ndarray) -> None:
         raise OSError(errno.EIO, f"{path.name} came back unreadable") from None
     if (written.n_vectors, written.dim) != vectors.shape:
         raise OSError(errno.EIO, f"{path.name} came back incomplete")
+    return written.approximate
 
 
 def _write_chunks(path: Path, chunks: Sequence[Chunk], keys: Sequence[Sequence[str]]) -> None:
@@ -221,7 +224,12 @@ def build_index(
             if query is not None:
                 model["query_encoder"] = query
             lexical_files = LexicalIndex.build([tokenize(c.index_text) for c in chunks], params).save(tmp)
-            _write_vectors(tmp / VECTORS, window_store, owners)
+            if notify and len(flat_keys) >= dense.approximate_from():
+                notify(f"Training the approximate search of {len(flat_keys):,} window vectors "
+                       f"({dense.lists(len(flat_keys)):,} cells)")
+            approximate = _write_vectors(tmp / VECTORS, window_store, owners)
+            if approximate:  # from index.dense.approximate_from() windows
+                model["search"] = approximate
             if isinstance(window_store, np.memmap):  # its pages stay valid until the build returns
                 os.unlink(tmp / _WINDOWS_SCRATCH)
             mapped = isinstance(sentence_store, np.memmap)  # else an empty array, written now

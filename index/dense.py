@@ -1,14 +1,37 @@
-"""Dense retrieval: a flat inner-product faiss index over window vectors, items scored by their best."""
+"""Dense retrieval: an inner-product faiss index over window vectors, items scored by their best.
+
+Exact (IndexFlatIP) up to ``ANN_MIN_VECTORS`` windows; above, an inverted file (IndexIVFFlat,
+``lists(n)`` k-means cells, ``NPROBE`` of them searched), measured in benchmarks/ann.py.
+"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from .errors import DenseIndexFileError
-from .runtime import import_faiss
+from .runtime import faiss_threads, cpu_count, import_faiss
+
+# Where exact search stops meeting a 60 ms hybrid p50 (benchmarks/scale.py --dense exact), and
+# the probes that keep recall@10 of chunks against exact search high (benchmarks/ann.py).
+# Provisional until measured at 100k real chunks. RELNOTES_ANN_MIN_VECTORS overrides the first.
+ANN_MIN_VECTORS = 300_000
+NPROBE = 24
+TRAIN_POINTS = 64  # k-means sample: this many vectors a cell at most
+
+
+def approximate_from() -> int:
+    """Window vectors from which a build is approximate: RELNOTES_ANN_MIN_VECTORS, else ANN_MIN_VECTORS."""
+    value = os.environ.get("RELNOTES_ANN_MIN_VECTORS", "").strip()
+    return int(value) if value.isdigit() and int(value) > 0 else ANN_MIN_VECTORS
+
+
+def lists(n_vectors: int) -> int:
+    """k-means cells of an IVF index over ``n_vectors``: about 4 sqrt(n) (faiss's guideline)."""
+    return max(1, min(n_vectors // 39, int(4 * n_vectors**0.5)))  # 39 training points a cell at least
 
 
 def _check_owners(owners: np.ndarray | None, n_vectors: int) -> np.ndarray:
@@ -25,31 +48,56 @@ def _check_owners(owners: np.ndarray | None, n_vectors: int) -> np.ndarray:
 
 
 class DenseIndex:
-    """Exact inner-product search over unit vectors (faiss IndexFlatIP), scoring items by their best vector.
+    """Inner-product search over unit vectors, scoring items by their best vector: exact (faiss
+    IndexFlatIP) or, for a large index, approximate (IndexIVFFlat).
 
     An item (a chunk) owns one or more consecutive vectors (its windows): ``owners[v]`` is the
     item of vector ``v``. Search ranks items by the best inner product of any of their vectors.
     """
 
     def __init__(self, index: Any, owners: np.ndarray | None = None) -> None:
-        """Wrap a faiss IndexFlatIP; use build() or load() instead."""
+        """Wrap a faiss IndexFlatIP or IndexIVFFlat; use build() or load() instead."""
         self._index = index
+        self._lists = int(getattr(index, "nlist", 0))  # 0: exact
         self._owners = _check_owners(owners, int(index.ntotal))
         self._items = int(self._owners[-1]) + 1 if self._owners.size else 0
         self._widest = int(np.bincount(self._owners).max()) if self._owners.size else 1
 
     @classmethod
-    def build(cls, vectors: np.ndarray, owners: np.ndarray | None = None) -> DenseIndex:
-        """Index a (n_vectors, dim) array; ``owners[v]`` is the item of row v (None: row i is item i)."""
+    def build(cls, vectors: np.ndarray, owners: np.ndarray | None = None, *,
+              approximate: bool | None = None) -> DenseIndex:
+        """Index a (n_vectors, dim) array; ``owners[v]`` is the item of row v (None: row i is item i).
+
+        ``approximate``: an IVF index (None: when there are at least ``approximate_from()`` rows).
+        """
         vectors = np.asarray(vectors)
         if vectors.ndim != 2 or vectors.shape[1] < 1:
             raise ValueError(f"vectors must have shape (n, dim) with dim >= 1, got {vectors.shape}")
         owners = _check_owners(owners, len(vectors))
         faiss = import_faiss()
-        index = faiss.IndexFlatIP(int(vectors.shape[1]))
+        dim, rows = int(vectors.shape[1]), np.ascontiguousarray(vectors, dtype=np.float32)
+        if approximate is None:
+            approximate = len(vectors) >= approximate_from()
+        if approximate and len(vectors):
+            index = faiss.index_factory(dim, f"IVF{lists(len(vectors))},Flat", faiss.METRIC_INNER_PRODUCT)
+            index.cp.seed = 0  # the same vectors give the same cells
+            index.cp.max_points_per_centroid = TRAIN_POINTS  # k-means on a sample: cost n * cells
+            faiss.omp_set_num_threads(cpu_count())  # training is one big job: every core
+            try:
+                index.train(rows)
+            finally:
+                faiss.omp_set_num_threads(faiss_threads())  # back to one thread a query
+            index.nprobe = min(NPROBE, index.nlist)
+        else:
+            index = faiss.IndexFlatIP(dim)
         if len(vectors):
-            index.add(np.ascontiguousarray(vectors, dtype=np.float32))
+            index.add(rows)
         return cls(index, owners)
+
+    @property
+    def approximate(self) -> str | None:
+        """"IVF n lists, p probed" for an approximate index, else None (exact)."""
+        return f"IVF {self._lists:,} lists, {self._index.nprobe} probed" if self._lists else None
 
     @property
     def n(self) -> int:
@@ -76,7 +124,8 @@ class DenseIndex:
             k: how many items at most.
             allowed: optional bool mask of length n (items); only True items can be returned. The
                 filter runs inside the faiss search (IDSelectorBitmap), so k allowed items come
-                back whenever that many exist.
+                back whenever that many exist (exact search; an approximate index returns those
+                of the cells it probes).
 
         Returns:
             (item, score) pairs sorted by score descending, ties by item.
@@ -99,6 +148,15 @@ class DenseIndex:
             bits = np.packbits(vector_mask, bitorder="little")  # faiss reads bit i of byte i >> 3
             selector = faiss.IDSelectorBitmap(self.n_vectors, faiss.swig_ptr(bits))
             params = faiss.SearchParameters(sel=selector)
+        if self._lists:
+            # A filter leaving a fraction f of the vectors probes 1/f as many cells (about as many
+            # allowed vectors seen as without it); one leaving at most NPROBE / lists of them (a
+            # release, usually) probes every cell: exact. A deep list (hybrid asks for 1,000 chunks)
+            # probes cells enough to hold twice as many of the allowed chunks.
+            items = int(np.count_nonzero(mask)) if allowed is not None else self.n
+            cells = max(self._index.nprobe * self.n_vectors / max(available, 1), 2 * k * self._lists / max(items, 1))
+            params = faiss.SearchParametersIVF(sel=params.sel if params else None)
+            params.nprobe = min(self._lists, int(np.ceil(cells)))
         # k items need at most k * (most vectors of one item) vectors: each item fills at most that many.
         depth = min(k * self._widest, available)
         if depth == 0:
@@ -127,8 +185,8 @@ class DenseIndex:
         """Read an index written by save(); ``owners`` as for build() (the faiss file holds only vectors).
 
         Raises:
-            DenseIndexFileError: the file is missing, unreadable, not a flat inner-product index,
-                or holds a different number of vectors than ``owners``.
+            DenseIndexFileError: the file is missing, unreadable, not an inner-product index this
+                module writes, or holds a different number of vectors than ``owners``.
         """
         path = Path(path)
         if not path.is_file():
@@ -148,9 +206,10 @@ class DenseIndex:
                 f"Cannot read dense index {path} ({str(err).splitlines()[0]}); "
                 "rebuild it with: relnotes index"
             ) from err
-        if not isinstance(index, faiss.IndexFlatIP):
+        exact = isinstance(index, faiss.IndexFlatIP)
+        if not (exact or isinstance(index, faiss.IndexIVFFlat) and index.metric_type == faiss.METRIC_INNER_PRODUCT):
             raise DenseIndexFileError(
-                f"{path} holds a {type(index).__name__}, not a flat inner-product index; "
+                f"{path} holds a {type(index).__name__}, not an inner-product index; "
                 "rebuild it with: relnotes index"
             )
         if owners is not None and len(owners) != index.ntotal:

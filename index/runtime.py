@@ -55,7 +55,7 @@ def _torch_threads() -> int:
     return _env_threads("RELNOTES_TORCH_THREADS", cpu_count())
 
 
-def _faiss_threads() -> int:
+def faiss_threads() -> int:
     """OpenMP threads for faiss search: 1, since a query is one vector (docs/measurements.md)."""
     return _env_threads("RELNOTES_FAISS_THREADS", 1)
 
@@ -87,7 +87,7 @@ def _tune_faiss(faiss: ModuleType) -> None:
     """Apply the faiss thread count and BLAS threshold once per process."""
     if "faiss" in _tuned:
         return
-    faiss.omp_set_num_threads(_faiss_threads())
+    faiss.omp_set_num_threads(faiss_threads())
     faiss.cvar.distance_compute_blas_threshold = BLAS_THRESHOLD
     _tuned.add("faiss")
 

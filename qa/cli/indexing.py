@@ -108,6 +108,7 @@ def status_cmd(corpus_paths, index_dir, model_path, skip_bad, as_json) -> None:
     if info.exists:
         click.echo(f"built:     {info.created} with {info.model.get('name')} (dim {info.model.get('dim')})")
         click.echo(f"chunks:    {info.chunks}")
+        click.echo(f"search:    {'approximate, ' + info.model['search'] if info.model.get('search') else 'exact'}")
     state = "stale: " + "; ".join(info.reasons) if info.stale else "up to date"
     click.echo(f"state:     {state}")
 

@@ -239,7 +239,7 @@ def test_load_rejects_other_index_types(tmp_path):
 
     other = faiss.IndexFlatL2(8)
     faiss.write_index(other, str(tmp_path / "l2.faiss"))
-    with pytest.raises(DenseIndexFileError, match="not a flat inner-product"):
+    with pytest.raises(DenseIndexFileError, match="not an inner-product index"):
         DenseIndex.load(tmp_path / "l2.faiss")
 
 

@@ -27,7 +27,7 @@ def test_status_reports_model_and_freshness(bundled_index: Path) -> None:
     assert info["exists"] and not info["stale"] and info["model"]["name"] == "all-MiniLM-L6-v2"
     assert info["model"]["dim"] == 384 and info["chunks"] >= 80
     text = run("status", "--index", str(bundled_index)).output
-    assert "state:     up to date" in text
+    assert "state:     up to date" in text and "search:    exact" in text
 
 
 def test_status_of_a_missing_index(tmp_path: Path) -> None:
