@@ -55,7 +55,7 @@ def _write_vectors(path: Path, vectors: np.ndarray, owners: np.ndarray) -> str |
 
     ``vectors`` holds one row per window and ``owners[row]`` its chunk; the file holds only the
     window vectors, so it is checked against the window count. Returns how a large index is
-    searched approximately ("IVF 1,673 lists, 24 probed"), None for exact search.
+    searched approximately ("IVF 2,190 cells, 24 probed"), None for exact search.
     """
     from .dense import DenseIndex
 

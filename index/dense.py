@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from .errors import DenseIndexFileError
-from .runtime import faiss_threads, cpu_count, import_faiss
+from .runtime import cpu_count, faiss_threads, import_faiss
 
 # Where exact search stops meeting a 60 ms hybrid p50 (benchmarks/scale.py --dense exact), and
 # the probes that keep recall@10 of chunks against exact search high (benchmarks/ann.py).
@@ -96,8 +96,8 @@ class DenseIndex:
 
     @property
     def approximate(self) -> str | None:
-        """"IVF n lists, p probed" for an approximate index, else None (exact)."""
-        return f"IVF {self._lists:,} lists, {self._index.nprobe} probed" if self._lists else None
+        """"IVF n cells, p probed" for an approximate index, else None (exact)."""
+        return f"IVF {self._lists:,} cells, {self._index.nprobe} probed" if self._lists else None
 
     @property
     def n(self) -> int:

@@ -29,7 +29,7 @@ def recall_at_10(approx: DenseIndex, exact: DenseIndex, queries: np.ndarray, all
 def test_recall_against_exact_search_and_the_same_scores() -> None:
     rows = clustered(12000)
     approx, exact = DenseIndex.build(rows, approximate=True), DenseIndex.build(rows)
-    assert approx.approximate == f"IVF {lists(12000)} lists, {dense.NPROBE} probed" and exact.approximate is None
+    assert approx.approximate == f"IVF {lists(12000)} cells, {dense.NPROBE} probed" and exact.approximate is None
     queries = clustered(50, seed=1)
     assert recall_at_10(approx, exact, queries) >= 0.9
     (item, score), (best_item, best_score) = approx.search(queries[0], 1)[0], exact.search(queries[0], 1)[0]
@@ -81,7 +81,7 @@ def test_the_size_decides_and_a_build_writes_it(tmp_path: Path, monkeypatch) -> 
     monkeypatch.setattr(dense, "ANN_MIN_VECTORS", 100)
     build_index(tmp_path / "ivf", chunks, encoder=FakeEncoder(), corpus=corpus)
     loaded = LoadedIndex(tmp_path / "ivf")
-    assert loaded.dense().approximate == loaded.manifest.model["search"] == "IVF 10 lists, 10 probed"  # 400 windows: 400 // 39 cells
+    assert loaded.dense().approximate == loaded.manifest.model["search"] == "IVF 10 cells, 10 probed"  # 400 windows: 400 // 39 cells
     assert np.array_equal(loaded.dense().vectors(), LoadedIndex(tmp_path / "exact").dense().vectors())
     query = FakeEncoder().encode(["Fixed item 7 of the cache module number 7."])[0]
     assert loaded.dense().search(query, 1)[0][0] == 7
