@@ -28,6 +28,7 @@ from .errors import DenseIndexFileError, IndexWriteError
 from .layout import CHUNKS, SENTENCE_VECTORS, VECTORS
 from .manifest import FORMAT_VERSION, Manifest, sha256_file, write_manifest
 from .sentence_vectors import corpus_sentences, sentence_key, write_sentence_vectors
+from .stores import open_store
 from .tokenizer import TOKENIZER_VERSION, tokenize, tokenizer_settings
 
 
@@ -83,26 +84,6 @@ def _write_chunks(path: Path, chunks: Sequence[Chunk], keys: Sequence[Sequence[s
 
 
 _WINDOWS_SCRATCH = ".windows.npy"  # the window vectors while building; the faiss file replaces it
-
-
-def _store(path: Path, rows: int, dim: int, name: str) -> np.ndarray:
-    """A (rows, dim) float32 ``.npy`` memory map at ``path``, its disk space reserved now, so a full
-    disk is an OSError naming ``name`` here (the old index kept, a clear message) instead of a
-    crash mid-write."""
-    if rows == 0:
-        return np.empty((0, dim), dtype=np.float32)
-    try:
-        store = np.lib.format.open_memmap(path, mode="w+", dtype=np.float32, shape=(rows, dim))
-        if hasattr(os, "posix_fallocate"):  # not on macOS
-            with open(path, "r+b") as fh:
-                try:
-                    os.posix_fallocate(fh.fileno(), 0, os.fstat(fh.fileno()).st_size)
-                except OSError as exc:
-                    if exc.errno not in (errno.EOPNOTSUPP, errno.EINVAL):  # a file system without it: go on
-                        raise
-    except OSError as exc:
-        raise OSError(exc.errno, f"{name}: {exc.strerror or exc}") from None
-    return store
 
 
 def _sentence_documents(chunks: Sequence[Chunk], sentence_map: np.ndarray, count: int) -> list[str]:
@@ -186,8 +167,8 @@ def build_index(
             _write_chunks(tmp / CHUNKS, chunks, keys)
             # Vectors go straight into files of the new index as they are made (memory maps): a
             # build holds the window vectors once (faiss's copy) and the sentence vectors not at all.
-            window_store = _store(tmp / _WINDOWS_SCRATCH, len(flat_keys), encoder.dim, VECTORS)
-            sentence_store = _store(tmp / SENTENCE_VECTORS, len(sentence_keys), encoder.dim, SENTENCE_VECTORS)
+            window_store = open_store(tmp / _WINDOWS_SCRATCH, len(flat_keys), encoder.dim, VECTORS)
+            sentence_store = open_store(tmp / SENTENCE_VECTORS, len(sentence_keys), encoder.dim, SENTENCE_VECTORS)
 
             streams = (
                 Stream(window_store, flat_texts, flat_keys, [chunks[i].document for i in owners], previous or {}),
@@ -223,7 +204,7 @@ def build_index(
                 model["quantized"] = quantized
             if query is not None:
                 model["query_encoder"] = query
-            lexical_files = LexicalIndex.build([tokenize(c.index_text) for c in chunks], params).save(tmp)
+            lexical_files = LexicalIndex.build((tokenize(c.index_text) for c in chunks), params).save(tmp)
             if notify and len(flat_keys) >= dense.approximate_from():
                 notify(f"Training the approximate search of {len(flat_keys):,} window vectors "
                        f"({dense.lists(len(flat_keys)):,} cells)")

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from .errors import DenseIndexFileError
+from .stores import release
 from .runtime import cpu_count, faiss_threads, import_faiss
 
 # Where exact search stops meeting a 60 ms hybrid p50 (benchmarks/scale.py --dense exact), and
@@ -23,6 +24,7 @@ from .runtime import cpu_count, faiss_threads, import_faiss
 ANN_MIN_VECTORS = 250_000
 NPROBE = 24
 TRAIN_POINTS = 64  # k-means sample: this many vectors a cell at most
+ADD_ROWS = 32_768  # vectors handed to faiss at a time: a build's mapped store leaves memory as faiss copies it
 
 
 def approximate_from() -> int:
@@ -72,7 +74,7 @@ class DenseIndex:
 
         ``approximate``: an IVF index (None: when there are at least ``approximate_from()`` rows).
         """
-        vectors = np.asarray(vectors)
+        store, vectors = vectors, np.asarray(vectors)  # store: a build's memory map, released as faiss copies it
         if vectors.ndim != 2 or vectors.shape[1] < 1:
             raise ValueError(f"vectors must have shape (n, dim) with dim >= 1, got {vectors.shape}")
         owners = _check_owners(owners, len(vectors))
@@ -87,13 +89,15 @@ class DenseIndex:
             faiss.omp_set_num_threads(cpu_count())  # training is one big job: every core
             try:
                 index.train(rows)
+                release(store)  # the training sample's pages
             finally:
                 faiss.omp_set_num_threads(faiss_threads())  # back to one thread a query
             index.nprobe = min(NPROBE, index.nlist)
         else:
             index = faiss.IndexFlatIP(dim)
-        if len(vectors):
-            index.add(rows)
+        for start in range(0, len(rows), ADD_ROWS):
+            index.add(rows[start:start + ADD_ROWS])
+            release(store)
         return cls(index, owners)
 
     @property

@@ -12,6 +12,8 @@ from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
+from .stores import release
+
 # (done, total, what): texts encoded so far, texts to encode in this build, the document(s) now.
 Progress = Callable[[int, int, str], None]
 
@@ -117,8 +119,11 @@ def embed(streams: Sequence[Stream], blocks: Sequence[Block], encoder, progress:
             else:
                 stream.out[list(rows)] = encoder.encode(texts, progress=tick)
             done += len(rows)
+        for stream in streams:  # written vectors leave memory for the file: RSS stays flat
+            release(stream.out)
     for stream in streams:
         stream.fill_copies()
+        release(stream.out)
     return [sum(len(b.rows[s]) for b in blocks) for s in range(len(streams))]
 
 

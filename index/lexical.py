@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import math
 import zipfile
+from array import array
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Literal
@@ -89,6 +91,22 @@ def _term_weights(params: BM25Params, idf: np.ndarray, tf: np.ndarray, dl: np.nd
     return idf * tf * (k1 + 1) * (ctd + delta) / (k1 + ctd + delta)
 
 
+def _idf(params: BM25Params, nd: list[int], n_docs: int) -> np.ndarray:
+    """Each term's idf from its document count, as rank_bm25's ``_calc_idf`` computes it."""
+    if params.variant == "plus":
+        values = [math.log((n_docs + 1) / freq) for freq in nd]
+    elif params.variant == "l":
+        values = [math.log(n_docs + 1) - math.log(freq + 0.5) for freq in nd]
+    else:  # okapi: a negative idf (a term in over half the documents) becomes epsilon * the mean idf
+        values = [math.log(n_docs - freq + 0.5) - math.log(freq + 0.5) for freq in nd]
+        total = 0.0
+        for value in values:  # summed in rank_bm25's order, so the mean is its mean to the bit
+            total += value
+        eps = params.epsilon * (total / len(values))
+        values = [eps if value < 0 else value for value in values]
+    return np.asarray(values, dtype=np.float64)
+
+
 class LexicalIndex:
     """Term -> postings (doc rows and BM25 weights), CSC-like; equal to rank_bm25's get_scores."""
 
@@ -117,8 +135,11 @@ class LexicalIndex:
         self._absent = idf * params.delta if params.variant == "plus" else np.zeros_like(idf)
 
     @classmethod
-    def build(cls, docs: Sequence[Sequence[str]], params: BM25Params = DEFAULT_PARAMS) -> LexicalIndex:
-        """Index tokenized documents; row i of every result is docs[i].
+    def build(cls, docs: Iterable[Sequence[str]], params: BM25Params = DEFAULT_PARAMS) -> LexicalIndex:
+        """Index tokenized documents; row i of every result is the i-th document.
+
+        ``docs`` is read once, one document at a time (a generator keeps a large corpus's tokens
+        out of memory); the statistics and scores are rank_bm25's (``params.model``), to the bit.
 
         Args:
             docs: one token list per document (an empty list is allowed).
@@ -127,29 +148,37 @@ class LexicalIndex:
         Returns:
             The index; an empty corpus (or one without tokens) gives an index that returns no hits.
         """
-        if any(isinstance(doc, str) for doc in docs):
-            raise TypeError("LexicalIndex.build takes token lists, not strings; tokenize the text first")
-        doc_len = np.fromiter((len(doc) for doc in docs), dtype=np.int64, count=len(docs))
+        vocab: dict[str, int] = {}
+        nd: list[int] = []  # documents holding each term
+        terms, tf, per_doc, lengths = array("i"), array("d"), array("q"), array("q")
+        for doc in docs:
+            if isinstance(doc, str):
+                raise TypeError("LexicalIndex.build takes token lists, not strings; tokenize the text first")
+            counts = Counter(doc)  # first occurrence order, as rank_bm25's frequencies
+            lengths.append(len(doc))
+            per_doc.append(len(counts))
+            for word, count in counts.items():
+                term = vocab.setdefault(word, len(vocab))
+                if term == len(nd):
+                    nd.append(0)
+                nd[term] += 1
+                terms.append(term)
+                tf.append(count)
+        doc_len = np.frombuffer(lengths, dtype=np.int64).copy() if lengths else np.zeros(0, np.int64)
         if not doc_len.sum():  # rank_bm25 divides by zero here
             empty_f, empty_i = np.zeros(0, np.float64), np.zeros(0, np.int32)
             return cls(params, [], np.zeros(1, np.int64), empty_i, empty_f, empty_f, doc_len)
-        model = params.model(docs)
-        vocab = list(model.idf)
-        term_id = {term: i for i, term in enumerate(vocab)}
-        idf = np.fromiter(model.idf.values(), dtype=np.float64, count=len(vocab))
-        freqs = model.doc_freqs
-        per_doc = np.fromiter((len(f) for f in freqs), dtype=np.int64, count=len(freqs))
-        total = int(per_doc.sum())
-        terms = np.fromiter((term_id[t] for f in freqs for t in f), dtype=np.int64, count=total)
-        tf = np.fromiter((c for f in freqs for c in f.values()), dtype=np.float64, count=total)
-        rows = np.repeat(np.arange(len(freqs), dtype=np.int32), per_doc)
-        order = np.argsort(terms, kind="stable")  # stable: rows stay ascending within a term
-        terms, tf, rows = terms[order], tf[order], rows[order]
+        idf = _idf(params, nd, len(doc_len))
+        term_ids = np.frombuffer(terms, dtype=np.int32)
+        order = np.argsort(term_ids, kind="stable")  # stable: rows stay ascending within a term
+        rows = np.repeat(np.arange(len(doc_len), dtype=np.int32), np.frombuffer(per_doc, dtype=np.int64))[order]
+        term_ids, tfs = term_ids[order], np.frombuffer(tf, dtype=np.float64)[order]
+        del order, terms, tf
         indptr = np.zeros(len(vocab) + 1, dtype=np.int64)
-        np.cumsum(np.bincount(terms, minlength=len(vocab)), out=indptr[1:])
-        dl = np.asarray(model.doc_len, dtype=np.float64)[rows]
-        weights = _term_weights(params, idf[terms], tf, dl, float(model.avgdl))
-        return cls(params, vocab, indptr, rows, weights, idf, doc_len)
+        np.cumsum(np.bincount(term_ids, minlength=len(vocab)), out=indptr[1:])
+        avgdl = int(doc_len.sum()) / len(doc_len)  # rank_bm25's avgdl: tokens / documents
+        weights = _term_weights(params, idf[term_ids], tfs, doc_len.astype(np.float64)[rows], avgdl)
+        return cls(params, list(vocab), indptr, rows, weights, idf, doc_len)
 
     def idf(self, tokens: Sequence[str], missing: float | None = 0.0) -> list[float]:
         """The idf of each token; ``missing`` for a token not in the vocabulary (None: the highest idf)."""

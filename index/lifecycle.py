@@ -137,6 +137,7 @@ def _open_index(
     corpus = describe_corpus(documents, paths)
     directory = Path(index_dir) if index_dir else default_index_dir(paths, model_path)
     chunks = _LazyChunks(documents)
+    del documents  # the chunks hold their text: a large corpus's files are not kept beside them
     encoder = choose_encoder(directory, model_path, chunks, corpus["fingerprint"], adapt=adapt, quantize=quantize,
                              notify=notify)
     current, reasons = (None, [REBUILD]) if rebuild else _check(directory, corpus, encoder, dense)
@@ -186,6 +187,7 @@ def _open_index(
             lock=False,
             notify=notify,
         )
+    chunks.drop()  # the index reads its own from disk
     loaded = LoadedIndex(directory)
     loaded.set_encoder(encoder)
     return loaded, report
@@ -199,8 +201,15 @@ class _LazyChunks:
 
     def __call__(self) -> list:
         if self._chunks is None:
+            if self._documents is None:
+                raise RuntimeError("the chunks were dropped after the build")
             self._chunks = [c for d in self._documents for c in chunk_sections(d, parse_sections(d))]
+            self._documents = None  # what the build needs of them is in the chunks now
         return self._chunks
+
+    def drop(self) -> None:
+        """Forget the chunks (and the documents, if they were never chunked)."""
+        self._documents = self._chunks = None
 
 
 NO_INDEX = "no index yet"

@@ -229,3 +229,20 @@ def test_params_json_round_trip_and_validation():
         BM25Params("okapi", 1.2, 1.5)
     with pytest.raises(ValueError, match="k1"):
         BM25Params("okapi", -1.0, 0.5)
+
+
+@pytest.mark.parametrize("params", PARAMS, ids=PARAM_IDS)
+def test_a_generator_builds_the_same_index_with_rank_bm25s_idf(synthetic_docs, params):
+    """A build reads its documents once (a large corpus streams its tokens); the statistics are
+    rank_bm25's to the bit, okapi's epsilon floor for "common" included."""
+    streamed = LexicalIndex.build((list(doc) for doc in synthetic_docs), params)
+    listed, model = LexicalIndex.build(synthetic_docs, params), params.model(synthetic_docs)
+    vocab = list(model.idf)
+    assert streamed.idf(vocab) == listed.idf(vocab) == [model.idf[t] for t in vocab]
+    for tokens in SYNTH_QUERIES:
+        assert np.array_equal(streamed.scores(tokens), listed.scores(tokens))
+
+
+def test_a_string_among_the_documents_is_refused():
+    with pytest.raises(TypeError, match="token lists, not strings"):
+        LexicalIndex.build(iter([["a"], "b c"]))
