@@ -35,14 +35,17 @@ def open_store(path: Path, rows: int, dim: int, name: str) -> np.ndarray:
 def release(store: np.ndarray) -> None:
     """Write a store's pages to its file and drop them from this process's memory (they stay in
     the page cache; reading a row maps it back). Nothing for an array that is not a memory map,
-    or where the platform cannot advise (the pages then stay until the build ends)."""
-    if not isinstance(store, np.memmap):
+    or where the platform cannot advise (the pages then stay until the build ends), or a
+    copy-on-write map (mode "c"), whose changes live only in those pages."""
+    if not isinstance(store, np.memmap) or store.mode == "c":
         return
     mapping = getattr(store, "_mmap", None)  # numpy keeps the mmap.mmap it made here
     if mapping is None or not hasattr(mapping, "madvise") or not hasattr(mmap, "MADV_DONTNEED"):
         return
     try:
-        mapping.flush()  # the dirty pages go to the file first: a shared mapping loses nothing
+        # Linux keeps a shared map's dirty pages in the page cache anyway; elsewhere the advice may
+        # drop them, so they go to the file first (only the pages written since the last release).
+        mapping.flush()
         mapping.madvise(mmap.MADV_DONTNEED)
     except (OSError, ValueError):  # a closed map, or a file system that refuses: keep the pages
         pass

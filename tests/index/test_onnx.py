@@ -418,3 +418,25 @@ def test_a_build_uses_the_export_for_what_it_embeds(tmp_path, st_encoder, bundle
     chunks = [make_chunk(i, f"Release note {i} about the widget cache.") for i in range(3)]
     report = build_index(tmp_path / "idx", chunks, encoder=st_encoder, corpus=CORPUS)
     assert report.embedded == 3 and used == ["OnnxQueryEncoder"]  # windows and sentences
+
+
+def test_long_texts_go_in_smaller_passes_with_the_same_vectors(bundled_index, st_encoder, monkeypatch) -> None:
+    """A pass holds at most TOKEN_BUDGET padded tokens (onnxruntime keeps the memory of its largest
+    pass), each padded to its own longest text; the vectors are those of one pass per batch."""
+    from index import onnx_query
+
+    encoder = LoadedIndex(bundled_index).encoder()
+    texts = sorted((c.text for c in LoadedIndex(bundled_index).chunks[:48]), key=len, reverse=True)
+    texts += ["torch.compile " * 300, "MPS", ""]
+    monkeypatch.setattr(onnx_query, "TOKEN_BUDGET", 10**9)
+    whole = encoder.encode(texts, batch_size=64)
+    passes: list[tuple[int, int]] = []
+    run = encoder._run
+    monkeypatch.setattr(encoder, "_run", lambda batch: passes.append((len(batch), max(len(e.ids) for e in batch)))
+                        or run(batch))
+    monkeypatch.setattr(onnx_query, "TOKEN_BUDGET", 512)
+    split = encoder.encode(texts, batch_size=64)
+    assert sum(n for n, _ in passes) == len(texts) and len(passes) > 2
+    assert all(n * width <= 512 or n == 1 for n, width in passes)
+    assert float((whole * split).sum(axis=1).min()) >= 0.99999
+    assert float((split * st_encoder.encode(texts)).sum(axis=1).min()) >= 0.9999
