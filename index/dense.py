@@ -18,12 +18,14 @@ from .runtime import cpu_count, faiss_threads, import_faiss
 
 # Where exact search stops meeting a 60 ms hybrid p50 (benchmarks/scale.py --dense exact), and
 # the probes that keep recall@10 of chunks against exact search high (benchmarks/ann.py).
-# ANN_MIN_VECTORS measured (200k / 300k: 52.6 / 63.6 ms); NPROBE not yet measured at that size
-# (the zoo's 4k real vectors: recall@10 0.957 at 24 of 102 cells). RELNOTES_ANN_MIN_VECTORS
-# overrides the first.
+# ANN_MIN_VECTORS measured (200k / 300k: 52.6 / 63.6 ms). On the 100k-chunk build's 175k real
+# window vectors (1,675 cells, 100 questions): recall@10 0.947 / 0.986 / 0.992 at 8 / 24 / 64
+# probed; hybrid top-10 overlap 0.937 with a deep list probing cells for twice its chunks (34
+# cells), 0.989 with DEEP_CELLS 4 (67). RELNOTES_ANN_MIN_VECTORS overrides the first.
 ANN_MIN_VECTORS = 250_000
 NPROBE = 24
 TRAIN_POINTS = 64  # k-means sample: this many vectors a cell at most
+DEEP_CELLS = 4  # a deep list probes cells holding this many times its chunks (benchmarks/ann.py)
 ADD_ROWS = 32_768  # vectors handed to faiss at a time: a build's mapped store leaves memory as faiss copies it
 
 
@@ -158,9 +160,9 @@ class DenseIndex:
             # A filter leaving a fraction f of the vectors probes 1/f as many cells (about as many
             # allowed vectors seen as without it); one leaving at most NPROBE / lists of them (a
             # release, usually) probes every cell: exact. A deep list (hybrid asks for 1,000 chunks)
-            # probes cells enough to hold twice as many of the allowed chunks.
+            # probes cells enough to hold DEEP_CELLS times as many of the allowed chunks.
             items = int(np.count_nonzero(mask)) if allowed is not None else self.n
-            cells = max(self._index.nprobe * self.n_vectors / max(available, 1), 2 * k * self._lists / max(items, 1))
+            cells = max(self._index.nprobe * self.n_vectors / max(available, 1), DEEP_CELLS * k * self._lists / max(items, 1))
             params = faiss.SearchParametersIVF(sel=params.sel if params else None)
             params.nprobe = min(self._lists, int(np.ceil(cells)))
         # k items need at most k * (most vectors of one item) vectors: each item fills at most that many.
