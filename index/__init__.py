@@ -47,6 +47,7 @@ _LAZY = {
     "Searcher": "search",
     "Similarity": "similarity",
     "default_index_dir": "lifecycle",
+    "generation": "manifest",
     "index_status": "lifecycle",
     "open_index": "lifecycle",
     "tokenize": "tokenizer",
@@ -56,6 +57,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .build import BuildReport
     from .atomic import discard_index, replace_index
     from .cache import CachedIndex, CachedModel, in_use, list_indexes, list_models, prune, prune_models
+    from .manifest import generation
     from .lifecycle import IndexStatus, cache_root, default_index_dir, index_status, open_index
     from .reader import LoadedIndex
     from .search import Hit, Searcher
@@ -104,6 +106,7 @@ __all__ = [
     "check_mode",
     "default_index_dir",
     "discard_index",
+    "generation",
     "in_use",
     "index_status",
     "list_indexes",

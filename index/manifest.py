@@ -47,6 +47,18 @@ def write_manifest(directory: Path, manifest: Manifest) -> None:
     path.write_text(json.dumps(manifest.to_json(), indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
+def generation(directory: str | Path) -> tuple[int, int] | None:
+    """A value that changes whenever a build swaps a new index into ``directory`` (the manifest's
+    inode and mtime); None while there is none (mid-swap, or no index yet)."""
+    import os
+
+    try:
+        st = os.stat(Path(directory) / MANIFEST)
+    except OSError:
+        return None
+    return st.st_ino, st.st_mtime_ns
+
+
 def read_manifest(directory: Path) -> Manifest:
     """Read and validate manifest.json; raise IndexMissing or IndexCorrupt with the fix."""
     path = directory / MANIFEST

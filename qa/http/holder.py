@@ -9,27 +9,18 @@ thread and replaces the old once it has answered a warm-up question.
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
 import time
-from pathlib import Path
 from typing import Callable
+
+from index import generation
 
 from ..mcp.loader import BackgroundService
 
 CHECK_EVERY = 1.0  # seconds between looks at the manifest
 RETRY_AFTER = 10.0  # seconds before a failed reload is tried again
 WARM_UP = "release notes"  # asked once so the vectors are loaded before the service is used
-
-
-def manifest_marker(directory: str | Path) -> tuple[int, int] | None:
-    """(inode, mtime) of the index's manifest; None when there is none (mid-swap)."""
-    try:
-        st = os.stat(Path(directory) / "manifest.json")
-    except OSError:
-        return None
-    return st.st_ino, st.st_mtime_ns
 
 
 def warmed(service):
@@ -56,7 +47,7 @@ class ReloadingService(BackgroundService):
 
     def _open_first(self):
         service = self._reopen(True)
-        self._marker = manifest_marker(service.info.directory)  # before the warm-up: a rebuild meanwhile is seen
+        self._marker = generation(service.info.directory)  # before the warm-up: a rebuild meanwhile is seen
         self._checked = time.monotonic()
         return warmed(service)
 
@@ -70,7 +61,7 @@ class ReloadingService(BackgroundService):
         return self._service
 
     def _maybe_reload(self) -> None:
-        marker = manifest_marker(self._service.info.directory)
+        marker = generation(self._service.info.directory)
         with self._lock:
             if marker is None or marker == self._marker or self._reloading or time.monotonic() < self._retry_at:
                 return
