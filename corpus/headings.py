@@ -14,12 +14,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .versions import _VERSION
+from .versions import VERSION
 
 # The historical form: "version"/"release" or "[" before the number, anything after a break.
-_LEADING = re.compile(r"^\s*(?:(?:version|release)\s+|\[)?v?" + _VERSION + r"\]?(?=$|[\s(\-–—:,])", re.IGNORECASE)
+_LEADING = re.compile(r"^\s*(?:(?:version|release)\s+|\[)?v?" + VERSION + r"\]?(?=$|[\s(\-–—:,])", re.IGNORECASE)
 # A word before the number ("pytest 9.1.0"): what follows must say release (a date, a status, "release notes").
-_WORDED = re.compile(r"^\s*\[?[A-Za-z][\w.+-]*\s+v?" + _VERSION + r"\]?(?P<rest>.*)$", re.IGNORECASE)
+_WORDED = re.compile(r"^\s*\[?[A-Za-z][\w.+-]*\s+v?" + VERSION + r"\]?(?P<rest>.*)$", re.IGNORECASE)
 _MONTH_NAMES = "january february march april may june july august september october november december".split()
 _MONTH = {**{m: i for i, m in enumerate(_MONTH_NAMES, 1)}, **{m[:3]: i for i, m in enumerate(_MONTH_NAMES, 1)}, "sept": 9}
 _MONTHS = "|".join(sorted(_MONTH, key=len, reverse=True))

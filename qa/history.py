@@ -24,7 +24,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from .answer.followup import Turn
+from .question import Turn
 from .model import ReleaseRange
 from .text import safe
 
@@ -107,7 +107,7 @@ class Entry:
         return line
 
     def turn(self) -> Turn:
-        """The entry as the previous turn of a follow-up (``qa.answer.followup.resolve``)."""
+        """The entry as the previous turn of a follow-up (``qa.question.read``)."""
         return Turn(self.question, self.asked_as, self.releases, self.products, self.span)
 
 

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal, get_args
 
 from corpus.versions import after, up_to, version_key, version_matches
+
+if TYPE_CHECKING:  # pragma: no cover
+    from corpus.model import Chunk
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +109,62 @@ class Citation:
         }
 
 
+def citation_of(chunk: Chunk) -> Citation:
+    """The citation of a retrieved chunk; the URL gets a #heading anchor where the source has one."""
+    url = chunk.url
+    if url and chunk.anchor and "#" not in url:
+        url = f"{url}#{chunk.anchor}"
+    return Citation(document=chunk.document, title=chunk.title, product=chunk.product, version=chunk.version,
+                    section=chunk.section, source=chunk.source, lines=chunk.lines, url=url,
+                    body_field=chunk.body_field, kind=chunk.kind)
+
+
+NoteKind = Literal[
+    "not_confident", "no_match", "earliest_release", "product_not_held", "release_not_held", "range_empty",
+    "release_outside_range", "range_off_topic", "upgrade_none", "upgrade_some", "range_more", "topic_none",
+]
+NOTE_KINDS: tuple[str, ...] = get_args(NoteKind)
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """Something an answer says beside its passages, as data (``qa.present.notes`` words it per medium).
+
+    ``kind`` says which; the other fields are what it is about: the releases (the earliest one,
+    those missing, the first and last left out), the products (the one not held, those asked),
+    what the corpus holds instead (``held``), the range, the topic, the kinds of change, and
+    counts (releases with items ``count`` of ``total``; later releases ``count`` with ``total`` items).
+    """
+
+    kind: NoteKind
+    releases: tuple[str, ...] = ()
+    products: tuple[str, ...] = ()
+    held: tuple[str, ...] = ()
+    range: ReleaseRange | None = None
+    topic: str = ""
+    kinds: tuple[str, ...] = ()
+    count: int = 0
+    total: int = 0
+
+    def __post_init__(self) -> None:
+        if self.kind not in NOTE_KINDS:
+            raise ValueError(f"note kind must be one of {', '.join(NOTE_KINDS)}, not {self.kind!r}")
+
+    def to_json(self) -> dict:
+        """The note's data (its words are ``qa.present.notes.text``)."""
+        out = {"kind": self.kind}
+        for name in ("releases", "products", "held", "kinds"):
+            if getattr(self, name):
+                out[name] = list(getattr(self, name))
+        if self.range is not None:
+            out["range"] = self.range.to_json()
+        if self.topic:
+            out["topic"] = self.topic
+        if self.count or self.total:
+            out.update(count=self.count, total=self.total)
+        return out
+
+
 @dataclass(frozen=True, slots=True)
 class Passage:
     """A ranked chunk: its verbatim text, its citation and its score."""
@@ -177,15 +237,11 @@ class Digest:
     topic: str = ""
     range: ReleaseRange | None = None
     kinds: tuple[str, ...] = ()  # the kinds it leads with or is restricted to
-    note: str | None = None
+    notes: tuple[Note, ...] = ()
 
     @property
     def items(self) -> tuple[DigestItem, ...]:
         return tuple(i for r in self.releases for i in r.items)
-
-    def to_json(self) -> dict:
-        return {"shape": self.shape, "topic": self.topic, "range": self.range.to_json() if self.range else None,
-                "kinds": list(self.kinds), "note": self.note, "releases": [r.to_json() for r in self.releases]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,12 +255,12 @@ class Answer:
     passages: tuple[Passage, ...]
     sentences: tuple[AnswerSentence, ...]
     confident: bool
-    note: str | None = None
+    notes: tuple[Note, ...] = ()  # what it says beside its passages (a release not held, no confident answer)
     earliest_release: str | None = None
     timings_ms: dict = field(default_factory=dict)
     products: tuple[str, ...] = ()  # the products the question named, when they restricted the search
     kinds: tuple[str, ...] = ()  # the kinds of change the search was restricted to (--kind)
-    shape: str = "search"  # what the question asks (``qa.answer.shapes``): search, release, upgrade, ...
+    shape: str = "search"  # what the question asks (``qa.question.shapes``): search, release, upgrade, ...
     range: ReleaseRange | None = None  # the range of releases searched, when the question or --since/--until gave one
     digest: Digest | None = None  # the grouped items of a release, range or feature history
     nearby: tuple[Passage, ...] = ()  # when the corpus lacks the product or release asked: the nearest, not an answer

@@ -15,16 +15,16 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence
 
-from .answer.followup import FollowUp, Turn, resolve
-from .answer.question import find_releases
 from .errors import BadQuestion
 from .model import Answer, Passage, ReleaseRange
+from .question import FollowUp, Question, Turn, read
 
 if TYPE_CHECKING:  # pragma: no cover
     from corpus import CorpusInput
     from corpus.model import Chunk
     from index import BuildReport, LoadedIndex
 
+    from .answer.catalogue import Catalogue
     from .answer.engine import Engine
     from .answer.section import SectionView
 
@@ -147,20 +147,28 @@ class AnswerService:
         """Every chunk of the index, in corpus order."""
         return self.engine.index.chunks
 
-    def ask(self, question: str, top_k: int = 5, mode: str = "hybrid", releases: Sequence[str] = (), *,
-            typed: str | None = None, products: Sequence[str] = (), kinds: Sequence[str] = (),
-            span: ReleaseRange | None = None) -> Answer:
-        """Answer ``question`` with ranked, cited passages (``Engine.ask``), one question at a time.
+    @property
+    def catalogue(self) -> Catalogue:
+        """The releases and products the corpus holds (what a question is read against)."""
+        return self.engine.catalogue
+
+    def read(self, question: str, releases: Sequence[str] = (), *, products: Sequence[str] = (),
+             span: ReleaseRange | None = None, conversation: Conversation | None = None) -> Question:
+        """``question`` read once against this corpus (``qa.question.read``)."""
+        return read(question, self.engine.catalogue, conversation, releases=releases, products=products, span=span)
+
+    def ask(self, question: str | Question, top_k: int = 5, mode: str = "hybrid", releases: Sequence[str] = (), *,
+            products: Sequence[str] = (), kinds: Sequence[str] = (), span: ReleaseRange | None = None) -> Answer:
+        """Answer ``question`` with ranked, cited passages (``Engine.answer``), one question at a time.
 
         Args:
-            question: the question, or a follow-up as resolved (``Conversation.resolve``).
+            question: the question as typed (read here), or as read (``read``, ``Conversation.read``).
             top_k: how many passages.
             mode: "hybrid", "bm25" or "dense".
-            releases: restrict to these releases (added to those the question names).
-            typed: what the person typed, when ``question`` is a resolved follow-up.
-            products: restrict to these products (a follow-up keeps the previous question's).
+            releases: restrict to these releases (added to those the question names); with a typed question only.
+            products: restrict to these products; with a typed question only.
             kinds: restrict to sections of these kinds of change ("fixed", "breaking").
-            span: restrict to a range of releases (``--since``/``--until``).
+            span: restrict to a range of releases (``--since``/``--until``); with a typed question only.
 
         Raises:
             BadQuestion: the question is empty, too long, holds control characters, a bad ``release:``
@@ -168,9 +176,10 @@ class AnswerService:
             UnknownMode: ``mode`` is not one of bm25, dense, hybrid.
             RelnotesIndexError: a vectors file found damaged on the first dense search (IndexCorrupt).
         """
+        if not isinstance(question, Question):
+            question = self.read(question, releases, products=products, span=span)
         with self._lock:
-            return self.engine.ask(question, top_k=top_k, mode=mode, releases=list(releases), typed=typed, kinds=kinds,
-                                   products=list(products), span=span)
+            return self.engine.answer(question, top_k=top_k, mode=mode, kinds=kinds)
 
     def changes(self, span: ReleaseRange, product: str | None = None, *, kinds: Sequence[str] = (),
                 topic: str = "", top_k: int = 5, mode: str = "hybrid") -> Answer:
@@ -190,9 +199,9 @@ class AnswerService:
         elif len(self.products) > 1:
             raise BadQuestion(f"The corpus holds several products ({', '.join(self.products)}); name one: "
                               "relnotes changes PRODUCT FROM TO")
-        question = topic if topic.strip() else "what breaks"
-        return self.ask(question, top_k=top_k, mode=mode, products=products, kinds=kinds, span=span,
-                        typed=f"{topic.strip() or 'changes'} ({span.describe()})")
+        asked = read(f"{topic.strip() or 'changes'} ({span.describe()})", self.engine.catalogue,
+                     products=products, span=span, text=topic if topic.strip() else "what breaks")
+        return self.ask(asked, top_k=top_k, mode=mode, kinds=kinds)
 
     def held(self, release: str, products: Sequence[str] = ()) -> bool:
         """Whether the corpus holds ``release`` (2.13 covers 2.13.1), of one of ``products`` when given."""
@@ -226,14 +235,14 @@ class Conversation:
 
     The chat and ``relnotes ask --follow-up`` read a follow-up the same way: the filter (the
     chat's chip) is the previous question's releases, which a follow-up naming none inherits
-    (``answer.followup.resolve``), or one the person set (``pinned``: the chat's picker or
+    (``qa.question.followup``), or one the person set (``pinned``: the chat's picker or
     ``--release``), which every question naming no release of its own is asked under until
     cleared; an explicit ``releases`` replaces it.
     """
 
     def __init__(self, service, turn: Turn | None = None, releases: Sequence[str] | None = None) -> None:
         """Args:
-            service: an AnswerService, or anything with its ``releases``, ``products``, ``held`` and ``ask``.
+            service: an AnswerService, or anything with its ``catalogue``, ``held`` and ``ask`` (an Engine).
             turn: the previous question (``Entry.turn()`` from the history), or None.
             releases: the release filter in force; default the previous question's.
         """
@@ -242,29 +251,23 @@ class Conversation:
         self.releases: tuple[str, ...] = tuple(releases if releases is not None else (turn.releases if turn else ()))
         self.pinned = releases is not None and bool(self.releases)  # set by the person, not by a question
 
-    def resolve(self, question: str, releases: Sequence[str] = ()) -> FollowUp:
-        """``question`` read against the previous turn and the filter in force (nothing is asked yet)."""
-        previous = self.turn if self.turn is not None else Turn("", "", self.releases)
-        if previous.releases != self.releases:
-            previous = replace(previous, releases=self.releases)
-        known, products = self.service.releases, self.service.products
-        if not releases and self.pinned and not find_releases(question, known, products).releases:
-            releases = self.releases  # the person's filter applies to every question naming no release
-        return resolve(previous, question, known, products, releases)
+    def read(self, question: str, releases: Sequence[str] = (), span: ReleaseRange | None = None) -> Question:
+        """``question`` read against the previous turn and the filter in force (nothing is asked
+        yet); ``Question.follow`` says how it was resolved."""
+        return read(question, self.service.catalogue, self, releases=releases, span=span)
 
     def ask(self, question: str, top_k: int = 5, mode: str = "hybrid",
             releases: Sequence[str] = (), kinds: Sequence[str] = (),
             span: ReleaseRange | None = None) -> tuple[FollowUp, Answer]:
-        """Resolve ``question``, answer it and make it the previous turn.
+        """Read ``question`` as a follow-up, answer it and make it the previous turn.
 
         Raises:
-            BadQuestion, UnknownMode: as ``Engine.ask``; the state is left as it was.
+            BadQuestion, UnknownMode: as ``Engine.answer``; the state is left as it was.
         """
-        follow = self.resolve(question, releases)
-        answer = self.service.ask(follow.text, top_k, mode, follow.releases, typed=question, products=follow.products,
-                                  kinds=kinds, span=span or follow.span)
+        asked = self.read(question, releases, span)
+        answer = self.service.ask(asked, top_k, mode, kinds=kinds)
         self.answered(answer)
-        return follow, answer
+        return asked.follow, answer
 
     def answered(self, answer: Answer) -> tuple[str, ...]:
         """Make ``answer`` the previous turn: the releases it was asked about that the corpus holds

@@ -10,7 +10,7 @@ from typing import Sequence
 
 from corpus.model import Chunk, Document
 
-from . import cite
+from .present import cite
 from .errors import CitationNotFound
 
 CHUNK_ID = re.compile(r"^[0-9a-f]{16}$")

@@ -1,4 +1,4 @@
-"""The releases and products a corpus holds, and what to say when a question asks for one it lacks."""
+"""The releases and products a corpus holds, and the note for a question asking for one it lacks."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ from typing import Sequence
 
 from corpus.model import Chunk
 from corpus.versions import version_key, version_matches
+
+from ..model import Note
 
 
 class Catalogue:
@@ -57,41 +59,15 @@ class Catalogue:
         wanted = set(products)
         return [self.chunks[r] for r in rows if not wanted or not self.chunks[r].product or self.chunks[r].product in wanted]
 
-    def range_note(self, span, products: Sequence[str] = ()) -> str:
+    def range_note(self, span, products: Sequence[str] = ()) -> Note:
         """The refusal for a range that holds no release of the corpus (of ``products``)."""
-        of = f" of {' or '.join(products)}" if products else ""
-        held = self.releases_of(products)
-        return (f"The corpus holds no release{of} {span.describe()} "
-                f"({_holding(held, [span.since or span.until or ''])}).")
+        return Note("range_empty", products=tuple(products), held=self.releases_of(products), range=span)
 
-    def foreign_note(self, product: str) -> str:
+    def foreign_note(self, product: str) -> Note:
         """The refusal for a product the corpus does not hold ("The corpus holds no Django; it has: PyTorch")."""
-        return f"The corpus holds no {product}; {_products_note(self.products)}. Not answering from another product."
+        return Note("product_not_held", products=(product,), held=self.products)
 
-    def missing_note(self, missing: Sequence[str], products: Sequence[str] = ()) -> str:
-        """The refusal for releases the corpus does not hold, saying what it has instead."""
-        of = f" of {' or '.join(products)}" if products else ""
-        return (
-            f"The corpus holds no release {', '.join(missing)}{of} ({_holding(self.releases_of(products), missing)}); "
-            "not answering from another release."
-        )
-
-
-def _products_note(products: Sequence[str]) -> str:
-    return f"it has: {', '.join(products)}" if products else "its documents name no product"
-
-
-def _holding(held: Sequence[str], missing: Sequence[str], most: int = 12) -> str:
-    """What the corpus has instead: every release when few, else the count, the range and the
-    releases on either side of the first one asked for."""
-    if not held:
-        return "it has no releases"
-    if len(held) <= most:
-        return f"it has: {', '.join(held)}"
-    try:
-        key = version_key(missing[0])
-        at = sum(1 for v in held if version_key(v) < key)
-    except ValueError:
-        at = len(held)
-    near = held[max(0, min(at - 2, len(held) - 4)) :][:4]
-    return f"it has {len(held)} releases, {held[0]} to {held[-1]}; nearest: {', '.join(near)}"
+    def missing_note(self, missing: Sequence[str], products: Sequence[str] = ()) -> Note:
+        """The refusal for releases the corpus does not hold, with what it has instead."""
+        return Note("release_not_held", releases=tuple(missing), products=tuple(products),
+                    held=self.releases_of(products))

@@ -20,8 +20,7 @@ from corpus.sentences import ATTRIBUTION
 from corpus.textform import index_form
 from corpus.versions import version_key
 
-from ..cite import citation_of
-from ..model import Digest, DigestItem, ReleaseDigest, ReleaseRange
+from ..model import Digest, DigestItem, Note, ReleaseDigest, ReleaseRange, citation_of
 from .evidence import says_something
 
 KIND_ORDER = ("removed", "deprecated", "security", "added", "changed", "performance", "fixed", "docs", "other", None)
@@ -213,14 +212,13 @@ def upgrade_digest(entries: Sequence[Entry], span: ReleaseRange, kinds: Sequence
         left = [e for e in groups[release] if e not in kept]
         releases.append(_release(release, sorted(kept, key=lambda e: _kind_rank(e.item.kind)), left))
     held = len(_by_release(entries))
-    named = " or ".join(lead)
     if not releases:
-        note = f"No item of the {held} releases {span.describe()} is {named}."
+        notes = (Note("upgrade_none", range=span, kinds=lead, total=held),)
     elif len(releases) < held:
-        note = f"{len(releases)} of the {held} releases {span.describe()} {'has' if len(releases) == 1 else 'have'} {named} items."
+        notes = (Note("upgrade_some", range=span, kinds=lead, count=len(releases), total=held),)
     else:
-        note = None
-    return Digest("upgrade", tuple(releases), range=span, kinds=lead, note=note)
+        notes = ()
+    return Digest("upgrade", tuple(releases), range=span, kinds=lead, notes=notes)
 
 
 def range_digest(entries: Sequence[Entry], span: ReleaseRange, kinds: Sequence[str] = ()) -> Digest:
@@ -232,13 +230,12 @@ def range_digest(entries: Sequence[Entry], span: ReleaseRange, kinds: Sequence[s
     for release, group in list(groups.items())[:RANGE_ITEMS]:
         shown, left = summarise(group, per, lead=LEAD)
         releases.append(_release(release, shown, left))
-    note = None
+    notes = ()
     if len(groups) > RANGE_ITEMS:
         rest = list(groups)[RANGE_ITEMS:]
         items = sum(len(groups[r]) for r in rest)
-        note = (f"{len(rest)} later releases ({rest[0][1]} to {rest[-1][1]}, {items} items) are not shown; "
-                "ask about a shorter range.")
-    return Digest("range", tuple(releases), range=span, kinds=tuple(kinds), note=note)
+        notes = (Note("range_more", releases=(rest[0][1], rest[-1][1]), count=len(rest), total=items),)
+    return Digest("range", tuple(releases), range=span, kinds=tuple(kinds), notes=notes)
 
 
 def topic_digest(shape: str, entries: Sequence[Entry], scores: Sequence[float], topic: str,
@@ -264,5 +261,5 @@ def topic_digest(shape: str, entries: Sequence[Entry], scores: Sequence[float], 
     for release, group in _by_release([entries[i] for i in good]).items():
         group.sort(key=lambda e: (e.item.kind not in lead, _kind_rank(e.item.kind) if lead else 0))
         releases.append(_release(release, group, (), by_score, entries))
-    note = None if releases else f"No item {span.describe() + ' ' if span else ''}is about {topic!r}."
-    return Digest(shape, tuple(releases), topic=topic, range=span, kinds=tuple(kinds) or lead, note=note)
+    notes = () if releases else (Note("topic_none", range=span, topic=topic),)
+    return Digest(shape, tuple(releases), topic=topic, range=span, kinds=tuple(kinds) or lead, notes=notes)

@@ -1,12 +1,13 @@
 """The question-answering engine: a question in, an Answer with cited passages out (orchestration only).
 
 No printing, no click, no textual here: every front end reaches it through ``qa.service``.
-What it orchestrates lives beside it: the question's release and product cues
-(``question``), retrieval (``index.Searcher``), the re-rank by sentence evidence (``rerank``,
-``evidence``) and the quoted answer (``evidence.pick``). Follow-ups are resolved before the
-engine is asked (``followup.resolve``, through ``qa.service.Conversation``)::
+It takes a question as read once (``qa.question.Question``: its releases, range, products,
+shape and topic) and orchestrates what lives beside it: retrieval (``index.Searcher``), the
+re-rank by sentence evidence (``rerank``, ``evidence``), release scopes and digests
+(``releases``) and the quoted answer (``evidence.pick``); what it says besides passages are
+``Note`` values, worded by ``qa.present``::
 
-    answer = engine.ask("MPS native Metal kernels in 2.13", typed="and in 2.13?")
+    answer = engine.answer(read("what changed for MPS in 2.14?", engine.catalogue))
 
 ``answer.question`` is what the user typed, ``answer.asked_as`` the question as understood.
 """
@@ -22,21 +23,16 @@ from corpus.kinds import check_kinds
 from corpus.sentences import split_sentences
 from index import Hit, LoadedIndex, Searcher, check_mode, tokenize
 
-from ..cite import citation_of
 from ..errors import BadQuestion
-from ..model import Answer, Passage, ReleaseRange
+from ..model import Answer, Note, Passage, ReleaseRange, citation_of
+from ..question import Question, read
 from .catalogue import Catalogue
 from .digest import Entry
-from .evidence import CONFIDENT, PASSAGES, best_sentences, coverage_scorer, is_howto, passage_evidence, pick
-from .evidence import score_sentences
-from .itemscore import asked_kind, item_scores
-from .question import check_question, find_releases, foreign_product, named_products, release_name
-from .ranges import find_range
+from .evidence import CONFIDENT, PASSAGES, best_sentences, coverage_scorer, passage_evidence, pick, score_sentences
+from .itemscore import item_scores
 from .releases import ReleaseAnswers
 from .rerank import DEFAULT_RERANK, RerankConfig, Statement, rerank, restated_first
-from .shapes import shape_of
 
-NOT_CONFIDENT = "No passage answers this confidently; the nearest passages follow."
 TERMS_CACHE = 20_000  # sentences whose terms are kept between questions
 PASSAGE_CACHE = 4_096  # passages whose sentences are kept split between questions
 NEARBY = 3  # passages shown, as not an answer, when the corpus does not hold what was asked
@@ -70,14 +66,13 @@ class Engine:
         """Whether the corpus holds release ``wanted`` (of one of ``products``, when given)."""
         return self.catalogue.held(wanted, products)
 
-    def _refusal(self, text: str, wanted: Sequence[str], products: Sequence[str]) -> str | None:
+    def _refusal(self, question: Question, refusal: Note | None) -> Note | None:
         """Why the corpus cannot answer: "what is new in Django 5?" over PyTorch's notes, or a
-        release it does not hold (of the products asked for); None when it can."""
-        other = foreign_product(text, self.products)
-        if other is not None:
-            return self.catalogue.foreign_note(other)
-        missing = [r for r in wanted if not self.held(r, products)]
-        return self.catalogue.missing_note(missing, products) if missing else None
+        release it does not hold (of the products asked for), else ``refusal`` (the range's); None when it can."""
+        if question.foreign is not None:
+            return self.catalogue.foreign_note(question.foreign)
+        missing = [r for r in question.releases if not self.held(r, question.products)]
+        return self.catalogue.missing_note(missing, question.products) if missing else refusal
 
     def _scoring(self, topic: str, dense: bool) -> dict:
         """The keyword arguments of ``evidence.score_sentences`` for one question."""
@@ -102,118 +97,102 @@ class Engine:
             return ranked
         return [ranked[first]] + ranked[:first] + ranked[first + 1 :]
 
-    def ask(
-        self,
-        question: str,
-        top_k: int = 5,
-        mode: str = "hybrid",
-        releases: Sequence[str] | None = None,
-        *,
-        typed: str | None = None,
-        products: Sequence[str] | None = None,
-        kinds: Sequence[str] = (),
-        span: ReleaseRange | None = None,
-    ) -> Answer:
-        """Answer ``question`` with ranked, cited passages, an extractive answer and, for a
-        release question, a digest of items (``Answer.digest``).
+    def ask(self, question: str | Question, top_k: int = 5, mode: str = "hybrid", releases: Sequence[str] | None = None, *,
+            typed: str | None = None, products: Sequence[str] | None = None, kinds: Sequence[str] = (),
+            span: ReleaseRange | None = None) -> Answer:
+        """Read ``question`` (``qa.question.read``) and answer it (``answer``): for scripts and tests;
+        the service reads a question once and calls ``answer``.
 
         Args:
-            question: the question to answer; may name releases ("in 2.13", "release:2.14") or a
+            question: the question to answer (or as read already); may name releases ("in 2.13", "release:2.14") or a
                 range ("from 1.10 to 2.0", "since 1.70", "release:2.10..2.14").
-            top_k: how many passages to return (the quoted answer does not depend on it).
-            mode: "hybrid", "bm25" or "dense".
+            top_k, mode, kinds: as ``answer``.
             releases: restrict to these releases (added to those the question names).
-            typed: what the user typed when ``question`` is a resolved follow-up
-                (``FollowUp.text``); it becomes ``Answer.question``. Default: ``question``.
-            products: restrict to these products too (a follow-up's ``FollowUp.products``);
-                only in a corpus of several, and only products it holds.
-            kinds: restrict to sections of these kinds of change ("fixed", "breaking"; ``corpus.kinds``).
+            typed: what the user typed when ``question`` is a resolved follow-up; it becomes
+                ``Answer.question``. Default: ``question``.
+            products: restrict to these products too (only in a corpus of several, and only products it holds).
             span: restrict to a range of releases (``--since``/``--until``); else the range the
                 question names, if any.
 
         Raises:
-            BadQuestion: the question is empty, too long, holds control characters or a bad ``release:``.
+            BadQuestion, UnknownMode: as ``read`` and ``answer``.
+        """
+        if not isinstance(question, Question):
+            question = read(question if typed is None else typed, self.catalogue, releases=releases or (),
+                            products=products or (), span=span, text=None if typed is None else question)
+        return self.answer(question, top_k, mode, kinds)
+
+    def answer(self, question: Question, top_k: int = 5, mode: str = "hybrid", kinds: Sequence[str] = ()) -> Answer:
+        """Answer a question as read with ranked, cited passages, an extractive answer and, for a
+        release question, a digest of items (``Answer.digest``).
+
+        Args:
+            question: the question as read (``qa.question.read``).
+            top_k: how many passages to return (the quoted answer does not depend on it).
+            mode: "hybrid", "bm25" or "dense".
+            kinds: restrict to sections of these kinds of change ("fixed", "breaking"; ``corpus.kinds``).
+
+        Raises:
+            BadQuestion: ``top_k`` below 1, or an unknown kind.
             UnknownMode: ``mode`` is not one of bm25, dense, hybrid.
         """
         started = time.perf_counter()
-        text = check_question(question)
-        shown = text if typed is None else check_question(typed)
         mode = check_mode(mode)
         kinds = _kinds(kinds)
         if top_k < 1:
             raise BadQuestion(f"top_k must be at least 1, got {top_k}")
-        mention = find_range(text, self.releases, self.products)
-        rest = text if mention is None else text[: mention.span[0]] + " " + text[mention.span[1]:]
-        parsed = find_releases(rest, known=self.releases, products=self.products)
-        if parsed.bad_filters:
-            raise BadQuestion(
-                f"'release:{parsed.bad_filters[0]}' is not a release; write it like release:2.14 or release:2.10..2.14"
-            )
-        span = span or (mention.range if mention else None)
-        wanted = tuple(dict.fromkeys([*(release_name(r) for r in releases or ()), *parsed.releases]))
-        # As understood: without release: filters; a range's words stay (they help retrieval).
-        asked_as = (parsed.text if mention is None or mention.inline else text) or text
-        # A product named restricts only in a corpus of several ("pydantic 1.10" among Rust's notes).
-        named = [p for p in products or () if p in self.products]
-        products = tuple(dict.fromkeys([*named, *named_products(text, self.products)])) if len(self.products) > 1 else ()
-        shape = shape_of(text, topic_text=parsed.topic, releases=wanted, ranged=span is not None,
-                         which=parsed.which_release and not wanted, products=self.products)
-        base = dict(question=shown, asked_as=asked_as, releases=wanted, mode=mode, products=products, kinds=kinds,
-                    shape=shape.name, range=span)
-        versions, refusal = self.release_answers.scope(wanted, span, products)
-        refusal = self._refusal(text, wanted, products) or refusal
+        base = dict(question=question.typed, asked_as=question.asked_as, releases=question.releases, mode=mode,
+                    products=question.products, kinds=kinds, shape=question.shape.name, range=question.range)
+        versions, refusal = self.release_answers.scope(question.releases, question.range, question.products)
+        refusal = self._refusal(question, refusal)
         if refusal is not None:  # a product or release the corpus does not hold: say so, answer nothing
-            near = self.searcher.search(asked_as, k=min(top_k, NEARBY), mode=mode, products=products or None)
-            nearby = tuple(Passage(r, h.chunk.id, h.chunk.text, round(h.score, 6), citation_of(h.chunk))
-                           for r, h in enumerate(near, 1))
-            return Answer(**base, passages=(), sentences=(), confident=False, note=refusal, nearby=nearby,
+            near = self.searcher.search(question.asked_as, k=min(top_k, NEARBY), mode=mode,
+                                        products=question.products or None)
+            return Answer(**base, passages=(), sentences=(), confident=False, notes=(refusal,), nearby=_passages(near),
                           timings_ms={"retrieve": 0.0, "answer": _ms(started)})
         # The question is the query, a release it names included (overview passages name their
         # release: "how many commits went into 2.14"); the release filter does the restricting.
-        topic = asked_as
-        dense = mode != "bm25"
+        topic, shape, dense = question.asked_as, question.shape, mode != "bm25"
+        hits = self._hits(question, top_k, mode, versions, kinds)
+        earliest_release = None
+        if shape.name == "which" and hits:
+            hits, earliest_release = self.release_answers.earliest_first(shape.topic or topic, hits, dense,
+                                                                         question.kind, topic)
+        digest = self.release_answers.digest(shape, hits, versions, question.products, kinds, question.range, dense,
+                                             topic)
+        retrieved = time.perf_counter()
+        candidates = score_sentences(topic, [h.chunk.text for h in hits[:PASSAGES]], **self._scoring(topic, dense))
+        sentences, confident = pick(candidates, CONFIDENT[mode], howto=question.howto)
+        cited = max((s.passage for s in sentences), default=0)
+        passages = _passages(_falling(hits[: max(top_k, cited)]))  # a passage the answer quotes is always shown
+        notes = () if confident else (Note("not_confident") if passages else Note("no_match"),)
+        if earliest_release and confident:
+            notes = (Note("earliest_release", releases=(earliest_release,)),)
+        if digest is not None and digest.items and not shape.topic:
+            sentences = ()  # "what changed in 8.2.7": the digest is the answer, not one quoted item
+        if digest is not None and (digest.items or digest.notes):
+            confident = confident or bool(digest.items)
+            kept = notes if confident and notes and notes[0].kind != "not_confident" else ()
+            notes = digest.notes or kept
+        done = time.perf_counter()
+        return Answer(**base, passages=passages, sentences=sentences, confident=confident, notes=notes,
+                      earliest_release=earliest_release if confident else None, digest=digest,
+                      timings_ms={"retrieve": round((retrieved - started) * 1000, 2),
+                                  "answer": round((done - retrieved) * 1000, 2)})
+
+    def _hits(self, question: Question, top_k: int, mode: str, versions: Sequence[str], kinds: Sequence[str]) -> list[Hit]:
+        """The hits of a question, deep enough for its shape, re-ranked by sentence evidence where that applies."""
+        shape = question.shape
         pool = shape.name in ("which", "history") or (shape.topic and shape.name in ("upgrade", "range"))
         depth = max(top_k, WHICH_RELEASE_POOL if pool else 0, PASSAGES)
         rerank_on = self.rerank.applies(mode)
         if rerank_on:
             depth = max(depth, self.rerank.depth)
-        hits = self.searcher.search(topic, k=depth, mode=mode, versions=versions or None, products=products or None,
-                                    kinds=kinds or None)
+        hits = self.searcher.search(question.asked_as, k=depth, mode=mode, versions=versions or None,
+                                    products=question.products or None, kinds=kinds or None)
         if rerank_on and hits:
-            hits = self._reranked(topic, hits, dense)
-        earliest_release = None
-        if shape.name == "which" and hits:
-            hits, earliest_release = self.release_answers.earliest_first(shape.topic or topic, hits, dense,
-                                                                         asked_kind(rest), topic)
-        digest = self.release_answers.digest(shape, hits, versions, products, kinds, span, dense, topic)
-        retrieved = time.perf_counter()
-        candidates = score_sentences(topic, [h.chunk.text for h in hits[:PASSAGES]], **self._scoring(topic, dense))
-        sentences, confident = pick(candidates, CONFIDENT[mode], howto=is_howto(text))
-        cited = max((s.passage for s in sentences), default=0)
-        hits = _falling(hits[: max(top_k, cited)])  # a passage the answer quotes is always shown
-        passages = tuple(
-            Passage(rank, h.chunk.id, h.chunk.text, round(h.score, 6), citation_of(h.chunk))
-            for rank, h in enumerate(hits, 1)
-        )
-        note = None if confident else (NOT_CONFIDENT if passages else "No passage matches this question.")
-        if earliest_release and confident:
-            note = f"Earliest release with strong evidence: {earliest_release}"
-        if digest is not None and digest.items and not shape.topic:
-            sentences = ()  # "what changed in 8.2.7": the digest is the answer, not one quoted item
-        if digest is not None and (digest.items or digest.note):
-            confident = confident or bool(digest.items)
-            note = digest.note or (note if confident and note != NOT_CONFIDENT else None)
-        done = time.perf_counter()
-        return Answer(
-            **base,
-            passages=passages,
-            sentences=sentences,
-            confident=confident,
-            note=note,
-            earliest_release=earliest_release if confident else None,
-            digest=digest,
-            timings_ms={"retrieve": round((retrieved - started) * 1000, 2), "answer": round((done - retrieved) * 1000, 2)},
-        )
+            hits = self._reranked(question.asked_as, hits, mode != "bm25")
+        return hits
 
     def _item_scores(self, topic: str, entries: Sequence[Entry], dense: bool, query: str) -> list[float]:
         """Items scored by their terms of ``topic`` and (dense modes) their cosine with the
@@ -247,6 +226,12 @@ def _falling(hits: list[Hit]) -> list[Hit]:
         out.append(h if score == h.score else replace(h, score=score))
         floor = score
     return out[::-1]
+
+
+def _passages(hits: Sequence[Hit]) -> tuple[Passage, ...]:
+    """Hits as ranked, cited passages."""
+    return tuple(Passage(rank, h.chunk.id, h.chunk.text, round(h.score, 6), citation_of(h.chunk))
+                 for rank, h in enumerate(hits, 1))
 
 
 def _ms(since: float) -> float:

@@ -15,7 +15,7 @@ from typing import Callable, Iterable, Sequence
 from corpus.sentences import Span, split_sentences
 
 from ..model import AnswerSentence
-from .question import ASKING_TERMS
+from ..question.vocabulary import ASKING_TERMS
 
 PASSAGES = 3  # sentences come from the top passages only
 MAX_SENTENCES = 3
@@ -140,8 +140,6 @@ def says_something(text: str) -> bool:
     return not (_INTRODUCES.search(text) and (len(text.split()) <= INTRO_WORDS or text.lstrip().startswith(("[", "!["))))
 
 
-_HOWTO = re.compile(r"^\s*(?:how\s+(?:do|can|could|should|would|to|does\s+one)\b|(?:what\s+is|what's)\s+the\s+way\s+to\b"
-                    r"|is\s+there\s+a\s+way\s+to\b)", re.IGNORECASE)
 # A sentence that says how: an instruction ("Enable it by adding `NVGEMM` to ...", "Set
 # TORCH_X=1", "pip install ..."), a "by setting ..." clause, or a code name given a value.
 _SAYS_HOW = re.compile(
@@ -153,11 +151,6 @@ _SAYS_HOW = re.compile(
     re.IGNORECASE,
 )
 HOWTO_BONUS = 0.08  # what a sentence that says how gains for a how-to question, in ranking only
-
-
-def is_howto(question: str) -> bool:
-    """Whether a question asks how to do something ("how do I enable ...?")."""
-    return bool(_HOWTO.match(question))
 
 
 def says_how(text: str) -> bool:

@@ -7,7 +7,6 @@ vectors are the index's sentence vectors: no model pass).
 
 from __future__ import annotations
 
-import re
 from typing import Callable, Iterable, Sequence
 
 from corpus.headings import release_heading
@@ -22,22 +21,6 @@ from .evidence import LEXICAL_WEIGHT, coverage_scorer
 STRONG = 0.85  # an item within this share of the best one states the fact
 KINDS_NAMED = frozenset({"added", "changed", "deprecated", "removed", "fixed", "security", "performance", "docs", "other"})
 KIND_BONUS = 0.1  # "which release dropped X": an item under Removed (or worded "Drop ...") says it, a mention does not
-_ASKED_KINDS = (
-    ("deprecated", re.compile(r"\bdeprecat", re.IGNORECASE)),
-    ("removed", re.compile(r"\b(?:remov|drop|delet|no\s+longer)", re.IGNORECASE)),
-    ("fixed", re.compile(r"\bfix", re.IGNORECASE)),
-)  # not "added": release notes say "add" of later changes to a feature too, and blogs name no kind
-
-
-def asked_kind(question: str) -> str | None:
-    """The kind of change a which-release question asks about ("when did X drop Y" -> removed), if
-    removed, deprecated or fixed."""
-    for kind, pattern in _ASKED_KINDS:
-        if pattern.search(question):
-            return kind
-    return None
-
-
 def item_scores(
     topic: str,
     entries: Sequence[Entry],

@@ -11,12 +11,12 @@ from typing import Callable, Sequence
 from corpus.versions import version_matches
 from index import Hit
 
-from ..model import Digest, ReleaseRange
+from ..model import Digest, Note, ReleaseRange
 from .catalogue import Catalogue
 from .digest import Entry, entries_of, range_digest, release_digest, topic_digest, upgrade_digest
 from .evidence import passage_evidence
 from .itemscore import earliest
-from .shapes import Shape
+from ..question.shapes import Shape
 
 # Which release: an item's evidence is 0.7 its own score, 0.3 its passage's retrieval score. Items
 # alone picked early mentions on Rust's notes (changelogs-blind which-release hybrid MRR 0.85 ->
@@ -38,7 +38,7 @@ class ReleaseAnswers:
         self.evidence = evidence
 
     def scope(self, wanted: Sequence[str], span: ReleaseRange | None,
-              products: Sequence[str]) -> tuple[tuple[str, ...], str | None]:
+              products: Sequence[str]) -> tuple[tuple[str, ...], Note | None]:
         """The releases to search (() for all) and, when nothing can answer, why: a range that
         holds no release, or releases named outside the range ("--since 1.1 --until 2.0 --release 3.0")."""
         if span is None:
@@ -48,8 +48,7 @@ class ReleaseAnswers:
             return (), self.catalogue.range_note(span, products)
         versions = tuple(v for v in held if not wanted or any(version_matches(v, w) for w in wanted))
         if not versions:
-            return (), (f"No release {', '.join(wanted)} is {span.describe()}; "
-                        "ask about the range or about the release, not both.")
+            return (), Note("release_outside_range", releases=tuple(wanted), range=span)
         return versions, None
 
     def earliest_first(self, topic: str, hits: list[Hit], dense: bool, kind: str | None,
@@ -97,6 +96,6 @@ class ReleaseAnswers:
         found = topic_digest(shape.name, entries, self.item_scores(shape.topic, entries, dense, query),
                              shape.topic, span, tuple(kinds) if shape.name == "upgrade" else wanted_kinds)
         if whole is not None and not found.items:  # no item on the topic: say so, then the range's digest
-            note = f"No item {span.describe()} is about {shape.topic!r}; the range's digest follows."
-            return replace(whole, note=" ".join(filter(None, [note, whole.note])))
+            note = Note("range_off_topic", range=span, topic=shape.topic)
+            return replace(whole, notes=(note, *whole.notes))
         return found

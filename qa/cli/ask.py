@@ -34,7 +34,7 @@ def ask_cmd(question, top_k, mode, releases, since, until, kinds, no_update, cor
       relnotes ask "what breaks if I upgrade pydantic from 1.10 to 2.0?" --corpus HISTORY.md
       relnotes ask "what changed in the lockfile handling?" --since 1.70 --until 1.80
     """
-    from ..formats import answer_record, to_jsonl
+    from ..present.formats import answer_record, to_jsonl
     from ..history import Entry, History
     from ..service import Conversation
 
@@ -57,7 +57,7 @@ def ask_cmd(question, top_k, mode, releases, since, until, kinds, no_update, cor
     if as_json:
         click.echo(to_jsonl(answer_record(answer, "1")))
         return
-    from .render import console, render_answer
+    from ..present.terminal import console, render_answer
 
     render_answer(answer, console())
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from ..formats import FORMATS
+from ..present.formats import FORMATS
 from .common import open_service, release_range, retrieval_options, skip_bad_option
 from .progress import notice
 
@@ -24,7 +24,7 @@ def batch_cmd(source, top_k, mode, releases, since, until, kinds, no_update, cor
     Each line is a question, or a JSON object with "question" and optional "id"
     (other fields are ignored); blank lines are skipped; ids default to the line number.
     """
-    from ..formats import answer_record, csv_rows, markdown_report, to_jsonl, trec_lines
+    from ..present.formats import answer_record, csv_rows, markdown_report, to_jsonl, trec_lines
     from .batchinput import read_questions
 
     span = release_range(since, until)

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Iterable
 
-from ..answer.question import check_question
+from ..question import check_question
 from ..errors import BatchInputError, QAError
 
 

@@ -40,25 +40,18 @@ def changes_cmd(args, kinds, topic, as_json, fmt, mode, no_update, corpus_paths,
     service = open_service(corpus_paths, index_dir, model_path, no_update, dense=mode != "bm25")
     answer = service.changes(span, product, kinds=kinds, topic=topic, mode=mode)
     if as_json:
-        from ..formats import answer_record, to_jsonl
+        from ..present.formats import answer_record, to_jsonl
 
         click.echo(to_jsonl(answer_record(answer, "1")))
         return
     if fmt == "markdown":
-        from ..formats import markdown_report
+        from ..present.formats import markdown_report
 
         click.echo(markdown_report([("1", answer)]), nl=False)
         return
-    from rich.text import Text
+    from ..present.terminal import console, render_changes
 
-    from ..text import safe
-    from .render import console, render_digest
-
-    out = console()
-    if answer.note:
-        out.print(Text(safe(answer.note), style="yellow"))
-    if answer.digest is not None and answer.digest.releases:
-        render_digest(answer.digest, out)
+    render_changes(answer, console())
 
 
 COMMANDS = [changes_cmd]

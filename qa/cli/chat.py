@@ -45,7 +45,7 @@ def chat_cmd(corpus_paths, index_dir, model_path, mode, top_k, releases, kinds, 
 def chat_app(corpus_paths=(), index_dir=None, model_path=None, *, mode="hybrid", top_k=5, releases=(), kinds=(),
              update=True, export_dir=None):
     """The chat app as ``relnotes chat`` runs it (benchmarks/startup.py drives it headless)."""
-    from ..answer.question import release_name
+    from ..question import release_name
     from ..service import AnswerService
     from ..tui.app import make_app
 

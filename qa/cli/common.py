@@ -93,7 +93,7 @@ def release_range(since: str | None, until: str | None, names: tuple[str, str] =
     """``--since``/``--until`` (or ``changes``' FROM and TO, named by ``names``) as a
     ``qa.model.ReleaseRange``, None when neither is given; click's usage error names a value
     that is no release, or a range that runs backwards."""
-    from ..answer.ranges import BadBound, range_of
+    from ..question import BadBound, range_of
 
     try:
         return range_of(since, until, names)

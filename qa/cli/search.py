@@ -6,7 +6,7 @@ import json
 
 import click
 
-from .. import cite
+from ..present import cite, notes
 from ..text import safe
 from .common import corpus_option, index_option, kind_option, load, mode_option, model_option, no_update_option
 from .progress import notice
@@ -28,14 +28,14 @@ def search_cmd(query, corpus_paths, index_dir, model_path, mode, top_k, releases
     from index import Searcher
 
     from ..answer.catalogue import Catalogue
-    from ..answer.question import release_name
+    from ..question import release_name
 
     loaded, _ = load(corpus_paths, index_dir, model_path, update=not no_update, dense=mode != "bm25")
     releases = [release_name(r) for r in releases]
     catalogue = Catalogue(loaded.chunks)
     missing = [r for r in releases if not catalogue.held(r)]
     if missing:  # say why nothing comes, as ask does
-        notice(catalogue.missing_note(missing))
+        notice(notes.text(catalogue.missing_note(missing)))
     hits = Searcher(loaded).search(query, k=top_k, mode=mode, versions=releases or None, kinds=kinds or None)
     if not hits and not missing:
         notice("No chunk matches this query" + (" with these filters." if releases or kinds else "."))

@@ -27,7 +27,7 @@ def show_cmd(citation, corpus_paths, index_dir, model_path, no_update) -> None:
 
     from .. import show
     from ..text import safe
-    from .render import console
+    from ..present.terminal import console
 
     out = console()
     if show.CHUNK_ID.match(citation.strip()):

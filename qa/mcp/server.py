@@ -20,7 +20,7 @@ from pydantic import Field
 from .. import api
 from ..errors import USER_ERRORS
 from .loader import BackgroundService
-from .render import render
+from ..present.plain import render
 
 INSTRUCTIONS = (
     "Offline, version-aware answers from software release notes, with citations (file:lines, URL). "

@@ -84,7 +84,7 @@ class ChatActions:
     # --- export -------------------------------------------------------------------------
     def transcript_markdown(self) -> str:
         """Every answered question of this session as the Markdown report of ``relnotes batch``."""
-        from ..formats import markdown_report
+        from ..present.formats import markdown_report
 
         answered = [c.answer for c in self.cards if c.answer is not None]
         return markdown_report([(str(n), answer) for n, answer in enumerate(answered, 1)])

@@ -22,10 +22,10 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
-from ..answer.followup import Turn
 from ..errors import USER_ERRORS
 from ..history import Entry, History
-from ..model import ReleaseRange
+from ..present import notes
+from ..question import Question, Turn
 from ..service import Conversation
 from .backend import ChatBackend
 from .actions import ChatActions
@@ -208,22 +208,23 @@ class ChatApp(ChatActions, App):
         them as they were), and a question that names no release and inherits none (a
         which-release question) searches all releases without clearing the chip.
         """
-        follow = self.talk.resolve(question)
-        card.kept = follow.chip
-        card.asking(follow.text, follow.releases)
-        self._answer(seq, question, follow.text, follow.releases, self.top_k, self.mode, card, follow.products,
-                     follow.span)
+        try:
+            asked = self.talk.read(question)
+        except USER_ERRORS as exc:
+            self._failed(seq, card, str(exc))
+            return
+        card.kept = asked.follow.chip if asked.follow else None
+        card.asking(asked.text, asked.releases)
+        self._answer(seq, question, asked, self.top_k, self.mode, card)
 
     @work(thread=True, group="answer")
-    def _answer(self, seq: int, question: str, text: str, releases: tuple[str, ...], top_k: int, mode: str,
-                card: AnswerCard, products: tuple[str, ...] = (), span: ReleaseRange | None = None) -> None:
+    def _answer(self, seq: int, question: str, asked: Question, top_k: int, mode: str, card: AnswerCard) -> None:
         if seq != self.latest:  # a newer question came in while this one waited
             self.call_from_thread(card.superseded)
             return
         started = time.perf_counter()
         try:
-            answer = self.backend.ask(text, top_k, mode, releases, typed=question, products=products, kinds=self.kinds,
-                                      span=span)
+            answer = self.backend.ask(asked, top_k, mode, kinds=self.kinds)
         except USER_ERRORS as exc:
             self.call_from_thread(self._failed, seq, card, str(exc))
             return
@@ -239,7 +240,7 @@ class ChatApp(ChatActions, App):
         await card.show(answer)
         held = self.talk.answered(answer)
         if answer.releases and held != tuple(answer.releases):
-            self.notify(answer.note or "The corpus does not hold that release.", title="Unknown release",
+            self.notify(notes.joined(answer.notes) or "The corpus does not hold that release.", title="Unknown release",
                         severity="warning", markup=False)
         self.query_one(ChipBar).set_releases(self.release_filter)
         known = len(self.history.warnings)

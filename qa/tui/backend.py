@@ -10,6 +10,8 @@ from typing import Protocol, Sequence
 
 from ..answer.section import SectionView
 from ..model import Answer, Passage, ReleaseRange
+from ..question import Question
+from ..question.mentions import Catalogue
 from ..service import IndexInfo
 
 
@@ -18,14 +20,12 @@ class ChatBackend(Protocol):
 
     releases: tuple[str, ...]
     products: tuple[str, ...]
+    catalogue: Catalogue  # the releases and products questions are read against (``qa.question.read``)
     info: IndexInfo
 
-    def ask(self, question: str, top_k: int = 5, mode: str = "hybrid", releases: Sequence[str] = (), *,
-            typed: str | None = None, products: Sequence[str] = (), kinds: Sequence[str] = (),
-            span: ReleaseRange | None = None) -> Answer:
-        """Answer ``question`` (a resolved follow-up); ``typed`` is what the person typed and
-        ``products`` the products it is restricted to (a follow-up keeps the previous question's);
-        ``span`` a range of releases (the question's own range applies without it)."""
+    def ask(self, question: Question, top_k: int = 5, mode: str = "hybrid", releases: Sequence[str] = (), *,
+            products: Sequence[str] = (), kinds: Sequence[str] = (), span: ReleaseRange | None = None) -> Answer:
+        """Answer ``question`` as read (``read``)."""
 
     def section(self, passage: Passage) -> SectionView:
         """The whole section ``passage`` comes from."""

@@ -7,7 +7,7 @@ from textual.binding import Binding
 from textual.content import Content
 from textual.widgets import Static
 
-from .. import cite, digest_text
+from ..present import cite, digest_text
 from ..model import Digest, DigestItem
 from ..text import safe
 from .widgets import PassageItem, preview

@@ -11,7 +11,7 @@ from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Static
 
-from .. import cite
+from ..present import cite
 from ..answer.section import SectionView
 from ..text import safe
 
@@ -26,7 +26,7 @@ def emphasise(text: str, question: str, sentences: tuple[str, ...] = (), passage
     """
     from index import tokenize  # PyStemmer: not needed to put the chat on screen
 
-    from ..answer.question import ASKING_TERMS
+    from ..question import ASKING_TERMS
 
     shown = safe(text)
     content = Content(shown)

@@ -13,7 +13,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Input, LoadingIndicator, Static
 
-from .. import cite
+from ..present import cite, notes
 from ..model import Answer, Passage, ReleaseRange
 from ..text import safe
 
@@ -183,8 +183,8 @@ class AnswerCard(Vertical):
             for i, s in enumerate(answer.sentences):
                 body += [" " if i else "", safe(s.text), (f" [{s.passage}]", "bold $accent")]
             shown.append(Static(Content.assemble(*body), classes="answer"))
-        if answer.note:
-            shown.append(Static(Content.styled(safe(answer.note), "$warning"), classes="note"))
+        if answer.notes:
+            shown.append(Static(Content.styled(safe(notes.joined(answer.notes)), "$warning"), classes="note"))
         if answer.digest is not None and answer.digest.releases:
             from .digest import digest_widgets
 

@@ -104,7 +104,7 @@ def test_a_number_or_list_where_text_belongs_is_a_bad_argument(name, value) -> N
 
 
 def test_a_record_citation_reads_back_for_the_one_formatter() -> None:
-    from qa import cite
+    from qa.present import cite
     from qa.model import Citation
 
     c = Citation("d", "T", "PyTorch", "2.14", ("T", "Distributed"), "/n.md", (3, 9), "https://x.org/#d", None, "added")

@@ -46,7 +46,7 @@ def test_markup_in_documents_is_printed_literally() -> None:
     from rich.console import Console
 
     from qa.model import Answer, AnswerSentence, Citation, Passage
-    from qa.cli.render import render_answer
+    from qa.present.terminal import render_answer
 
     hostile = "[bold]DANGER[/bold] see [link=file:///etc/passwd]x[/] and \x1b]8;;evil\x1b\\"
     citation = Citation("d", "T [red]1[/red]", "P", "1.0", ("T", "[i]head[/i]"), "notes.md", (1, 2), None)

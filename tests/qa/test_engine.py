@@ -9,11 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from qa import cite
-from qa.answer.engine import NOT_CONFIDENT
+from qa.present import cite
 from qa.errors import BadQuestion
 from corpus.sentences import split_sentences
 from tests.support.paths import REPO
+from qa.model import Note
+from qa.present.notes import joined
+
+NOT_CONFIDENT = "No passage answers this confidently; the nearest passages follow."
 
 
 def test_answer_sentences_are_verbatim_quotes_of_their_passages(engine) -> None:
@@ -49,19 +52,19 @@ def test_explicit_release_option_and_inline_filter(engine) -> None:
 def test_a_release_the_corpus_lacks_is_said_not_answered(engine) -> None:
     answer = engine.ask("what is new for MPS in 2.11")
     assert answer.passages == () and not answer.confident
-    assert answer.note.startswith("The corpus holds no release 2.11 (it has: 2.9, 2.13, 2.14)")
+    assert joined(answer.notes).startswith("The corpus holds no release 2.11 (it has: 2.9, 2.13, 2.14)")
 
 
 def test_which_release_names_the_earliest_with_strong_evidence(engine) -> None:
     answer = engine.ask("which release added deterministic FlexAttention backward?")
     assert answer.earliest_release == "2.13"
     assert answer.passages[0].citation.version == "2.13"
-    assert "2.13" in answer.note
+    assert "2.13" in joined(answer.notes)
 
 
 def test_nothing_confident_still_shows_the_nearest_passages(engine) -> None:
     answer = engine.ask("what is the airspeed velocity of an unladen swallow")
-    assert not answer.confident and answer.sentences == () and answer.note == NOT_CONFIDENT
+    assert not answer.confident and answer.sentences == () and joined(answer.notes) == NOT_CONFIDENT and answer.notes == (Note("not_confident"),)
     assert len(answer.passages) == 5
 
 
@@ -141,7 +144,7 @@ def test_typed_is_the_question_asked_as_is_the_text(engine) -> None:
     answer = engine.ask("FlexAttention in 2.9", mode="bm25", typed="  and   in 2.9? ")
     assert (answer.question, answer.asked_as) == ("and in 2.9?", "FlexAttention in 2.9")
     missing = engine.ask("MPS in 2.11", mode="bm25", typed="and in 2.11?")
-    assert missing.question == "and in 2.11?" and missing.note.startswith("The corpus holds no release 2.11")
+    assert missing.question == "and in 2.11?" and joined(missing.notes).startswith("The corpus holds no release 2.11")
     with pytest.raises(BadQuestion):
         engine.ask("FlexAttention", mode="bm25", typed="bad \x1b[31m")
 
@@ -225,7 +228,7 @@ def test_answers_use_the_sentence_vectors_made_at_build_time(bundled_index: Path
 def test_a_product_the_corpus_does_not_hold_is_said_not_answered(engine, question: str) -> None:
     answer = engine.ask(question, mode="bm25")
     assert answer.passages == () and not answer.confident
-    assert answer.note.startswith("The corpus holds no ") and answer.note.endswith(
+    assert joined(answer.notes).startswith("The corpus holds no ") and joined(answer.notes).endswith(
         "; it has: PyTorch. Not answering from another product.")
 
 
@@ -234,7 +237,7 @@ def test_a_product_the_corpus_does_not_hold_is_said_not_answered(engine, questio
                                       "what changed in CUDA 13.2"])
 def test_a_dependency_or_the_held_product_is_answered(engine, question: str) -> None:
     answer = engine.ask(question, mode="bm25")
-    assert answer.passages and not (answer.note or "").startswith("The corpus holds no ")
+    assert answer.passages and not (joined(answer.notes) or "").startswith("The corpus holds no ")
 
 
 def test_a_sentence_that_only_introduces_a_list_is_not_the_answer(engine) -> None:

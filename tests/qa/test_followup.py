@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from qa.answer.followup import FollowUp, Turn, resolve
-from qa.answer.question import find_releases
+from qa.question.followup import FollowUp, Turn, resolve
+from qa.question.releases import find_releases
 from qa.model import ReleaseRange
 
 KNOWN = ("2.9", "2.13", "2.14")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import qa.history as history_module
-from qa.answer.followup import Turn
+from qa.question import Turn
 from qa.history import Entry, History, default_path
 from qa.model import ReleaseRange
 

@@ -12,8 +12,9 @@ from click.testing import CliRunner
 from index.reader import LoadedIndex
 from qa.cli import cli
 from qa.answer.engine import Engine
-from qa.answer.question import find_releases, named_products
+from qa.question.releases import find_releases, named_products
 from tests.support.fakes import fake_engine, make_chunk
+from qa.present.notes import joined
 
 CORPUS = {"fingerprint": "f0", "inputs": ["<test>"], "documents": {"d": {"source": "x", "sha256": "0"}}}
 NOTES = [  # (product, version, text): both products have a 1.5 and talk about the same things
@@ -88,7 +89,7 @@ def test_a_release_the_named_product_lacks_is_said_not_answered(engine: Engine) 
     assert [(p.citation.product, p.citation.version) for p in held.passages] == [("pydantic", "1.10")]
     missing = engine.ask("what is new in pydantic 1.9", top_k=5)
     assert not missing.passages
-    assert missing.note == ("The corpus holds no release 1.9 of pydantic (it has: 1.5, 1.10); "
+    assert joined(missing.notes) == ("The corpus holds no release 1.9 of pydantic (it has: 1.5, 1.10); "
                             "not answering from another release.")
 
 
@@ -101,7 +102,7 @@ def test_one_product_corpora_are_not_filtered(bundled_index: Path) -> None:
 
 def test_many_releases_are_summarised_in_the_missing_release_note(tmp_path: Path) -> None:
     chunks = [make_chunk(i, f"Release {i} notes about sorting and caching things.", f"1.{i}.0") for i in range(30)]
-    note = fake_engine(chunks, tmp_path / "idx", CORPUS).ask("what changed in version 1.15.1", mode="bm25").note
+    note = joined(fake_engine(chunks, tmp_path / "idx", CORPUS).ask("what changed in version 1.15.1", mode="bm25").notes)
     assert note == ("The corpus holds no release 1.15.1 (it has 30 releases, 1.0.0 to 1.29.0; "
                     "nearest: 1.14.0, 1.15.0, 1.16.0, 1.17.0); not answering from another release.")
 

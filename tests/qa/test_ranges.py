@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from qa.answer.question import find_releases
-from qa.answer.ranges import find_range
+from qa.question.releases import find_releases
+from qa.question.ranges import find_range
 from qa.errors import BadQuestion
-from qa.answer.shapes import kinds_named, shape_of, topic_of
+from qa.question.shapes import kinds_named, shape_of, topic_of
 from qa.model import ReleaseRange
 
 KNOWN = ("0.24.0", "0.28.0", "1.5.0", "1.10", "1.10.13", "1.70.0", "1.80.0", "2.0", "2.9", "2.13", "2.14")

@@ -14,11 +14,12 @@ from corpus.pipeline import load_chunks
 from qa.answer.digest import RELEASE_ITEMS
 from qa.answer.engine import Engine
 from qa.cli import cli
-from qa.formats import answer_record, markdown_report
+from qa.present.formats import answer_record, markdown_report
 from qa.model import ReleaseRange
 from tests.support.fakes import fake_engine
 from tests.support.hardening import fake_model  # noqa: F401 (a fixture)
 from tests.support.paths import REPO
+from qa.present.notes import joined
 
 DATA = REPO / "tests" / "data" / "releases"
 WIDGET = DATA / "widgetlib" / "CHANGELOG.md"
@@ -80,7 +81,7 @@ def test_an_upgrade_leads_with_breaking_items_of_each_release_in_range(engine: E
     assert [i.kind for i in answer.digest.releases[0].items] == ["deprecated"]
     assert [i.kind for i in answer.digest.releases[1].items][:4] == ["removed", "removed", "removed", "deprecated"]
     assert all(p.citation.version in ("1.2.0", "1.5.0", "2.0.0") for p in answer.passages)  # in range only
-    assert "2 of the 3 releases" in answer.note
+    assert "2 of the 3 releases" in joined(answer.notes)
 
 
 def test_since_and_until_given_apart_from_the_question(engine: Engine) -> None:
@@ -131,7 +132,7 @@ def test_which_release_dropped_something_prefers_the_removal(engine: Engine) -> 
 ])
 def test_what_the_corpus_does_not_hold_is_said(engine: Engine, question: str, note: str) -> None:
     answer = engine.ask(question, mode="bm25")
-    assert answer.note.startswith(note) and answer.passages == () and answer.digest is None
+    assert joined(answer.notes).startswith(note) and answer.passages == () and answer.digest is None
     assert 1 <= len(answer.nearby) <= 3 and answer.sentences == ()  # the nearest, shown as not an answer
     record = answer_record(answer, "q")
     assert record["answer"] is None and record["passages"] == [] and len(record["not_an_answer"]) == len(answer.nearby)
@@ -235,13 +236,13 @@ def test_a_follow_up_is_asked_over_the_previous_questions_range(engine: Engine) 
 def test_a_release_named_outside_the_range_is_said(engine: Engine) -> None:
     answer = engine.ask("what breaks", mode="bm25", releases=["2.1"], span=ReleaseRange("1.0", "2.0"),
                         products=["widgetlib"])
-    assert answer.note == ("No release 2.1 is after 1.0 up to 2.0; ask about the range or about the release, "
+    assert joined(answer.notes) == ("No release 2.1 is after 1.0 up to 2.0; ask about the range or about the release, "
                            "not both.") and answer.passages == () and answer.digest is None
 
 
 def test_a_topic_no_item_is_about_says_so_above_the_ranges_digest(engine: Engine) -> None:
     answer = engine.ask("what changed in the kitty keyboard protocol between widgetlib 1.0 and 2.0?", mode="bm25")
-    assert answer.digest.note.startswith("No item after 1.0 up to 2.0 is about 'kitty keyboard protocol'")
+    assert joined(answer.digest.notes).startswith("No item after 1.0 up to 2.0 is about 'kitty keyboard protocol'")
     assert [r.version for r in answer.digest.releases] == ["1.2.0", "1.5.0", "2.0.0"]
 
 

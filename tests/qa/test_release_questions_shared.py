@@ -12,6 +12,7 @@ from qa.answer.engine import Engine
 from qa.answer.section import section_view
 from tests.support.fakes import fake_engine
 from tests.support.paths import CHANGELOGS, ZOO
+from qa.present.notes import joined
 
 pytestmark = pytest.mark.skipif(not (ZOO.is_dir() and CHANGELOGS.is_dir()), reason="needs ../shared/data")
 
@@ -60,7 +61,7 @@ def test_which_flask_release_is_a_which_release_question(engine: Engine) -> None
 
 def test_a_foreign_product_is_said(engine: Engine) -> None:
     answer = engine.ask("what is new in Django 5?", mode="bm25")
-    assert answer.note.startswith("The corpus holds no Django; it has:") and not answer.passages
+    assert joined(answer.notes).startswith("The corpus holds no Django; it has:") and not answer.passages
 
 
 def test_a_digest_item_opens_within_its_chunk(engine: Engine) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from qa.answer.question import find_releases
+from qa.question.releases import find_releases
 
 KNOWN = ("2.9", "2.13", "2.14")
 PRODUCTS = ("PyTorch",)
@@ -92,7 +92,7 @@ def test_a_cut_py_prefix_names_no_product_in_release_cues() -> None:
 
 
 def test_a_foreign_product_only_in_release_overview_wordings() -> None:
-    from qa.answer.question import foreign_product
+    from qa.question.releases import foreign_product
 
     assert foreign_product("what's new in Django 5.1?", ("PyTorch",)) == "Django"
     assert foreign_product("what changed in pydantic 2.0", ("Rust", "pydantic")) is None  # held

@@ -7,7 +7,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from qa.answer.followup import Turn
+from qa.question import Turn
 from qa.errors import BadQuestion
 from qa.history import History
 from qa.model import Answer
@@ -27,7 +27,7 @@ def test_a_conversation_reads_each_question_against_the_last(engine) -> None:
     assert answer.releases == ("2.13",) and {p.citation.version for p in answer.passages} == {"2.13"}
     assert any("MPS" in p.text for p in answer.passages[:3])
 
-    follow = talk.resolve("how do I enable it?")
+    follow = talk.read("how do I enable it?").follow
     assert follow.chip == "release 2.13, kept from the previous question" and follow.text == "how do I enable MPS?"
     _, answer = talk.ask("how do I enable it?", mode="bm25")
     assert answer.asked_as == "how do I enable MPS?" and {p.citation.version for p in answer.passages} == {"2.13"}

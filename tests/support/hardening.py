@@ -125,7 +125,7 @@ def unprivileged() -> Iterator[None]:
         yield
         return
     # Modules imported lazily under /root would be unreadable as nobody: import them first.
-    import index.fusion, index.lexical, index.search, index.lifecycle, qa.answer.engine, qa.cli.render  # noqa: E401,F401
+    import index.fusion, index.lexical, index.search, index.lifecycle, qa.answer.engine, qa.present.terminal  # noqa: E401,F401
 
     os.setegid(65534)
     os.seteuid(65534)

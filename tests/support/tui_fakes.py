@@ -7,9 +7,8 @@ from typing import Sequence
 
 from corpus.versions import version_matches
 from qa.errors import BadQuestion
-from qa.model import Answer, AnswerSentence, Citation, Digest, DigestItem, Passage, ReleaseDigest, ReleaseRange
-from qa.answer.question import find_releases
-from qa.answer.ranges import find_range
+from qa.model import Answer, AnswerSentence, Citation, Digest, DigestItem, Note, Passage, ReleaseDigest, ReleaseRange
+from qa.question import Question, read
 from qa.answer.section import SectionView
 from qa.service import IndexInfo
 
@@ -61,24 +60,27 @@ class FakeBackend:
         self.info = IndexInfo(corpus="fake notes", documents=3, chunks=len(PASSAGES),
                               created="2026-11-29T10:00:00+00:00", directory="/fake")
 
-    def ask(self, question: str, top_k: int = 5, mode: str = "hybrid", releases: Sequence[str] = (), *,
-            typed: str | None = None, products: Sequence[str] = (), kinds: Sequence[str] = (),
-            span: ReleaseRange | None = None) -> Answer:
+    @property
+    def catalogue(self):
+        return self  # it has releases and products, all reading needs
+
+    def ask(self, question: Question | str, top_k: int = 5, mode: str = "hybrid", releases: Sequence[str] = (), *,
+            products: Sequence[str] = (), kinds: Sequence[str] = (), span: ReleaseRange | None = None) -> Answer:
         if self.gate is not None:
             self.gate.wait(10)
+        asked = question if isinstance(question, Question) else read(question, self, releases=releases,
+                                                                      products=products, span=span)
+        question = asked.text
         if self.fail in question:
             raise BadQuestion(f"the fake engine refuses '{self.fail}'; ask something else")
-        parsed = find_releases(question, known=self.releases, products=self.products)
-        wanted = tuple(dict.fromkeys([*releases, *parsed.releases]))
-        mention = find_range(question, self.releases, self.products)
-        span = span or (mention.range if mention else None)
+        wanted, span = asked.releases, asked.range
         if span is not None:
             wanted = ()  # a range's bounds are no release filter, as in the engine
         self.asked.append((question, top_k, mode, wanted))
         self.spans.append(span)
-        asked = words(parsed.text or question)
+        terms = words(asked.asked_as)
         scored = [
-            (len(asked & words(" ".join(sec) + " " + text)), i)
+            (len(terms & words(" ".join(sec) + " " + text)), i)
             for i, (version, sec, text) in enumerate(PASSAGES)
             if (not wanted or version in wanted) and (span is None or span.contains(version))
         ]
@@ -95,12 +97,11 @@ class FakeBackend:
             digest = Digest("release", (ReleaseDigest("PyTorch", wanted[0], items, (("fixed", 2),)),))
             sentences = ()
         return Answer(
-            question=typed or question, asked_as=parsed.text or question, releases=wanted, mode=mode,
+            question=asked.typed, asked_as=asked.asked_as, releases=wanted, mode=mode,
             passages=passages, sentences=sentences, confident=bool(ranked),
-            note=None if ranked else "No passage matches this question.",
-            products=tuple(dict.fromkeys([*products, *parsed.products])) if len(self.products) > 1 else (),
+            notes=() if ranked else (Note("no_match"),), products=asked.products,
             kinds=tuple(kinds), digest=digest, range=span,
-            shape="release" if digest else ("which" if parsed.which_release and not wanted else "search"),
+            shape="release" if digest else ("which" if asked.shape.name == "which" else "search"),
         )
 
     def release_groups(self) -> tuple[tuple[str | None, tuple[str, ...]], ...]:

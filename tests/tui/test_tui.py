@@ -10,7 +10,7 @@ from textual.widgets import Static
 
 from index.errors import IndexCorrupt
 from qa.history import History
-from qa.model import ReleaseRange
+from qa.model import Note, ReleaseRange
 from qa.tui.app import ChatApp, make_app
 from qa.tui.picker import ReleasePicker
 from qa.tui.screens import ErrorScreen, HelpScreen, PassageScreen
@@ -689,7 +689,7 @@ async def test_score_bars_are_muted_on_a_card_with_no_confident_answer():
         card = await ask(app, pilot, "MPS kernels")
         assert card.answer.confident and bar_style(card.passages()[0]) == "$primary"
         answer = card.answer
-        weak = Answer(answer.question, answer.asked_as, (), answer.mode, answer.passages, (), False, note="weak")
+        weak = Answer(answer.question, answer.asked_as, (), answer.mode, answer.passages, (), False, notes=(Note("not_confident"),))
         await card.show(weak)
         await pilot.pause()
         assert bar_style(card.passages()[0]) == "$text-muted"

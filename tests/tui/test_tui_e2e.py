@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from qa.history import History
 from qa.tui.app import make_app
-from qa import cite
+from qa.present import cite
 from qa.service import AnswerService
 from qa.tui.screens import PassageScreen
 from qa.tui.widgets import PassageItem, QuestionInput, StatusBar

@@ -8,8 +8,8 @@ import json
 import re
 from typing import Iterable, Sequence
 
-from . import cite, digest_text
-from .model import Answer, Digest
+from ..model import Answer, Digest
+from . import cite, digest_text, notes
 
 FORMATS = ("jsonl", "json", "csv", "trec", "markdown")
 CSV_FIELDS = (
@@ -35,19 +35,27 @@ def answer_record(answer: Answer, qid: str) -> dict:
             if answer.sentences
             else None
         ),
-        "note": answer.note,
+        "note": notes.joined(answer.notes),
+        "notes": [n.to_json() for n in answer.notes],
         "earliest_release": answer.earliest_release,
         "passages": [
             {"rank": p.rank, "score": p.score, "chunk_id": p.chunk_id, "text": p.text, "citation": p.citation.to_json()}
             for p in answer.passages
         ],
-        "digest": answer.digest.to_json() if answer.digest else None,
+        "digest": digest_record(answer.digest) if answer.digest else None,
         "not_an_answer": [
             {"rank": p.rank, "score": p.score, "chunk_id": p.chunk_id, "text": p.text, "citation": p.citation.to_json()}
             for p in answer.nearby
         ],
         "timings_ms": dict(answer.timings_ms),
     }
+
+
+def digest_record(digest: Digest) -> dict:
+    """A digest in the batch schema: its shape, topic, range and kinds, its notes, each release's items."""
+    return {"shape": digest.shape, "topic": digest.topic, "range": digest.range.to_json() if digest.range else None,
+            "kinds": list(digest.kinds), "note": notes.joined(digest.notes), "notes": [n.to_json() for n in digest.notes],
+            "releases": [r.to_json() for r in digest.releases]}
 
 
 def to_jsonl(record: dict) -> str:
@@ -106,8 +114,8 @@ def markdown_report(answers: Sequence[tuple[str, Answer]]) -> str:
             lines += [f"Kinds: {_inline(', '.join(a.kinds))}", ""]
         if a.sentences:
             lines += [f"**Answer:** {_inline(a.text)}", ""]
-        if a.note:
-            lines += [f"*{_inline(a.note)}*", ""]
+        if a.notes:
+            lines += [f"*{_inline(notes.joined(a.notes))}*", ""]
         if a.digest is not None and a.digest.releases:
             lines += digest_markdown(a.digest)
         if a.nearby:

@@ -10,30 +10,11 @@ from __future__ import annotations
 
 from corpus.model import Chunk
 
-from .model import Citation
+from ..model import Citation
 
 NO_RELEASE = "-"
 SHOWN = " › "  # between headings where a person reads them (terminal, chat)
 PLAIN = " > "  # between headings in text meant to be pasted or parsed (copy, Markdown, CSV, search)
-
-
-def citation_of(chunk: Chunk) -> Citation:
-    """The citation of a retrieved chunk; the URL gets a #heading anchor where the source has one."""
-    url = chunk.url
-    if url and chunk.anchor and "#" not in url:
-        url = f"{url}#{chunk.anchor}"
-    return Citation(
-        document=chunk.document,
-        title=chunk.title,
-        product=chunk.product,
-        version=chunk.version,
-        section=chunk.section,
-        source=chunk.source,
-        lines=chunk.lines,
-        url=url,
-        body_field=chunk.body_field,
-        kind=chunk.kind,
-    )
 
 
 def release(c: Citation | Chunk) -> str:

@@ -1,9 +1,10 @@
-"""A short text rendering of an ``qa.api`` record, for MCP clients that show only text."""
+"""A short text rendering of an ``qa.api`` record, for MCP clients that show only text (the record's
+note already says the earliest release: it is not said again)."""
 
 from __future__ import annotations
 
-from .. import cite
 from ..model import Citation
+from . import cite
 
 MOST_LINES = 60
 
@@ -26,8 +27,6 @@ def render(record: dict) -> str:
         lines.append("Answer: " + record["answer"]["text"])
     if record.get("note"):
         lines.append("Note: " + record["note"])
-    if record.get("earliest_release"):
-        lines.append("Earliest release with strong evidence: " + record["earliest_release"])
     for release in (record.get("digest") or {}).get("releases", []):
         lines.append(f"Release {release.get('product') or ''} {release['version']}".replace("  ", " "))
         lines += [f"- [{item['kind']}] {item['text'].splitlines()[0] if item['text'] else ''} ({_citation(item['citation'])})"

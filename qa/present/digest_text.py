@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from corpus.items import item_words
 
-from .model import Digest, DigestItem, ReleaseDigest
+from ..model import Digest, DigestItem, ReleaseDigest
 
 ITEM_LINES = 3  # lines of an item shown; the rest is counted
 KIND_TITLES = {

@@ -16,23 +16,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from corpus.versions import detect_product, product_names
+from corpus.versions import VERSION, detect_product, product_names
 
 from ..errors import BadQuestion
 from ..text import CONTROL_CHARS
+from .vocabulary import overview
 
 MAX_QUESTION_CHARS = 2000
-# Words that make a sentence a question (interrogatives and auxiliaries), as typed.
-QUESTION_WORDS = frozenset(
-    "what which how when where who whom whose why is are was were am be been do does did can could "
-    "should would will shall may might must has have had".split()
-)
-# The tokens (stemmed as ``index.tokenize`` gives them) of words that say a question is being
-# asked rather than what it is about: left out of a question's term coverage and highlighting.
-ASKING_TERMS = frozenset(
-    "what which how when where who whom whose why doe do did done can could should would will "
-    "i me my we our you your is are was were been be has have had get got ani there whi".split()
-)
 
 
 def check_question(question: str) -> str:
@@ -47,26 +37,26 @@ def check_question(question: str) -> str:
         raise BadQuestion("The question holds control characters (such as terminal escapes); remove them")
     return " ".join(question.split())
 
-_NUM = r"(\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc)\d+)?)"
-RELEASE_NUMBER = _NUM  # a release as questions write it: 2.13, 2.13.1, 3.0rc1 (one group)
+
+RELEASE_NUMBER = VERSION  # a release as questions write it: 2.13, 2.13.1, 3.0rc1, 1.0.0-beta.2 (one group)
 # a number followed by a unit or a multiplier is a quantity, not a release ("2.5x", "2.5 GHz")
 NOT_A_QUANTITY = (
     r"(?![\w.%]|\.\d|\s*(?:x|times|ms|s|secs?|seconds|[kmgt]i?b|[kmg]?hz|b|bn|m|k|w|fps|tflops|%)(?!\w))"
 )
 _INLINE = re.compile(r"(?<!\S)release:(\S*)", re.IGNORECASE)
 _EXPLICIT = re.compile(
-    r"(?:\b(?:release|version|ver\.?|rel\.?)\s*|(?<![\w.])v)" + _NUM + r"(?![\w.]|\.\d)", re.IGNORECASE
+    r"(?:\b(?:release|version|ver\.?|rel\.?)\s*|(?<![\w.])v)" + RELEASE_NUMBER + r"(?![\w.]|\.\d)", re.IGNORECASE
 )
-_POSSESSIVE = re.compile(r"(?<![\w.])v?" + _NUM + r"['\u2019]s\b", re.IGNORECASE)
+_POSSESSIVE = re.compile(r"(?<![\w.])v?" + RELEASE_NUMBER + r"['\u2019]s\b", re.IGNORECASE)
 _PREPOSITION = re.compile(
     r"\b(?:in|into|for|since|from|to|after|before|until|till|through|by|at|as\s+of|of|between|and|vs\.?|versus"
     r"|on|with|about|does|did|do|is|was|will|has|had)\s+(?:the\s+)?"
-    + _NUM
+    + RELEASE_NUMBER
     + NOT_A_QUANTITY,
     re.IGNORECASE,
 )
-_BEFORE_WORD = re.compile(r"(?<![\w.])v?" + _NUM + r"\s+(?:release|version)s?\b", re.IGNORECASE)  # "the 2.13 release"
-_LEADING = re.compile(r"^\s*v?" + _NUM + NOT_A_QUANTITY, re.IGNORECASE)
+_BEFORE_WORD = re.compile(r"(?<![\w.])v?" + RELEASE_NUMBER + r"\s+(?:release|version)s?\b", re.IGNORECASE)  # "the 2.13 release"
+_LEADING = re.compile(r"^\s*v?" + RELEASE_NUMBER + NOT_A_QUANTITY, re.IGNORECASE)
 _WHICH_RELEASE = re.compile(
     r"\b(?:which|what)\s+(?:(?P<word>[\w.-]+)\s+)?(?:release|version)s?\b|\bsince when\b|\bwhen\s+(?:did|was|were)\b"
     r"|\bfirst\s+(?:added|introduced|appeared|shipped|supported)\b",
@@ -108,27 +98,24 @@ def named_products(question: str, products: tuple[str, ...]) -> tuple[str, ...]:
 # Django 5?", "what changed in Rust 1.80", "numpy 2.0 release notes". Only products known by
 # name, never Python (release notes name it as a platform: "Python 3.15 wheels"), and never
 # when the question also names a product the corpus holds.
-_OVERVIEW = re.compile(
-    r"\bwhat(?:'s|\u2019s|\s+is|\s+are)?\s+(?:new|changed|the\s+changes)\s+(?:in|for|with)\s+(?P<a>[A-Za-z][\w.+-]*)\s+v?\d"
-    r"|\b(?:changes|release\s+notes)\s+(?:in|of|for)\s+(?P<b>[A-Za-z][\w.+-]*)\s+v?\d"
-    r"|^\s*(?P<c>[A-Za-z][\w.+-]*)\s+v?\d+(?:\.\d+)*\s+(?:release\s+notes|changelog|changes)\b",
-    re.IGNORECASE,
-)
+_NAMED_RELEASE = r"(?P<name>[A-Za-z][\w.+-]*)\s+v?\d+(?:\.\d+)*"  # "Django 5", "numpy 2.0"
 
 
 def foreign_product(question: str, products: tuple[str, ...]) -> str | None:
     """The known product a release-overview question is about when the corpus does not hold it
     ("what is new in Django 5?" over PyTorch's notes -> "Django"), else None."""
-    m = _OVERVIEW.search(question)
-    if m is None or not products:
+    if not products or named_products(question, products):
         return None
-    word = m.group("a") or m.group("b") or m.group("c")
-    known = detect_product(word)  # a known product the word is a name of ("torch" is PyTorch), else None
-    if known is None or word.lower() not in product_names(known) or known == "Python":
-        return None
-    if known in products or word.lower() in product_words(products) or named_products(question, products):
-        return None
-    return known
+    held = product_words(products)
+    for pattern in overview(_NAMED_RELEASE):
+        for m in pattern.finditer(question):
+            word = m.group("name")
+            known = detect_product(word)  # a known product the word is a name of ("torch" is PyTorch), else None
+            if known is None or word.lower() not in product_names(known) or known == "Python":
+                continue
+            if known not in products and word.lower() not in held:
+                return known
+    return None
 
 
 def _product_pattern(products: tuple[str, ...]) -> re.Pattern | None:
@@ -136,7 +123,7 @@ def _product_pattern(products: tuple[str, ...]) -> re.Pattern | None:
     if not names:
         return None
     alternatives = "|".join(re.escape(n) for n in names)
-    return re.compile(r"\b(?:" + alternatives + r")\s*v?" + _NUM + r"(?![\w.]|\.\d)", re.IGNORECASE)
+    return re.compile(r"\b(?:" + alternatives + r")\s*v?" + RELEASE_NUMBER + r"(?![\w.]|\.\d)", re.IGNORECASE)
 
 
 def release_name(value: str) -> str:
@@ -167,7 +154,7 @@ def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[st
     text = question
     for m in _INLINE.finditer(question):
         value = m.group(1).strip(",.;?!")
-        if re.fullmatch(r"v?" + _NUM, value, re.IGNORECASE):
+        if re.fullmatch(r"v?" + RELEASE_NUMBER, value, re.IGNORECASE):
             found.append((m.start(), _normal(value)))
         else:
             bad.append(value)
@@ -208,12 +195,12 @@ def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[st
         releases=tuple(releases),
         topic=" ".join(topic.split()),
         bad_filters=tuple(bad),
-        which_release=_asks_which_release(question, products),
+        which_release=asks_which_release(question, products),
         products=named_products(text, products),
     )
 
 
-def _asks_which_release(question: str, products: tuple[str, ...]) -> bool:
+def asks_which_release(question: str, products: tuple[str, ...]) -> bool:
     """"which release added X", "what PyTorch version ...", "since when ...", "when did ...";
     not "what cuDNN version does 2.14 use" (another thing's version)."""
     names = product_words(products)

@@ -61,8 +61,10 @@ from typing import Literal, Sequence
 from corpus.versions import version_matches
 
 from ..model import ReleaseRange
-from .question import MAX_QUESTION_CHARS, QUESTION_WORDS, RELEASE_NUMBER, find_releases
-from .ranges import find_range
+from .mentions import Scan, scan
+from .releases import MAX_QUESTION_CHARS, RELEASE_NUMBER, asks_which_release, find_releases
+from .rewrite import CONNECTIVES, clean, strip_connectives, subject_of, swap, tidy, with_releases, words_of
+from .vocabulary import ANAPHORA, FUNCTION_WORDS, QUESTION_WORDS
 
 How = Literal["new", "release", "pronoun", "subject"]
 HOWS = ("new", "release", "pronoun", "subject")
@@ -71,30 +73,15 @@ PRONOUN_OWN = 3  # words of its own a pronoun follow-up may have
 SUBJECT_OWN = 2  # words of its own the X of "what about X?" may have
 MAX_TEXT = MAX_QUESTION_CHARS  # the engine's longest question
 
-ANAPHORA = frozenset("it its that this they them their these those".split())
-FUNCTION_WORDS = QUESTION_WORDS | frozenset(
-    "i me my we us our you your a an the and or but so then also too now again else ok okay well please "
-    "in on at for of to from with about by as into than vs versus between there here any some much many "
-    "more most not no yes s get got tell say know thanks release releases version versions same thing".split()
-)
-# Words that frame a question rather than name its subject ("how do I turn on X", "what changed for X").
-FRAME_WORDS = FUNCTION_WORDS | frozenset(
-    "changed change changes new added add adds introduced introduce improved improve enable enabled "
-    "turn use used using work works make support supports supported fixed fix removed deprecated "
-    "updated happened happen".split()
-)
-_JOINERS = frozenset("in on for of with to from and the a an than".split())  # may sit inside a subject
-_WORD = re.compile(r"\w[\w.+#/-]*")
-_CONNECTIVES = r"(?:(?:and|but|also|so|ok(?:ay)?|now|then|well)\b[\s,]*)*"
 _LEAD = re.compile(
-    r"^" + _CONNECTIVES + r"(?:(?:what|how)(?:'s|\s+is|\s+are)?\s+about\b|what\s+of\b"
+    r"^" + CONNECTIVES + r"(?:(?:what|how)(?:'s|\s+is|\s+are)?\s+about\b|what\s+of\b"
     r"|(?:is\s+|was\s+)?(?:the\s+)?same\s+(?:thing\s+|question\s+)?(?:for|with|on|in)\b"
     r"|(?:for|on|with|in|under|using|via)\b)?[\s,]*",
     re.IGNORECASE,
 )
 _LEAD_PREP = re.compile(r"\b(for|on|with|in|under|using|via)[\s,]*$", re.IGNORECASE)
 _LEAD_PREP_X = re.compile(r"(for|on|with|in|under|using|via)\s+(?=\S)", re.IGNORECASE)
-_QUALIFIER_PREPS = frozenset("for on in with under using via".split())
+
 _BARE_RELEASE = re.compile(r"v?" + RELEASE_NUMBER, re.IGNORECASE)
 _RELEASE_REF = re.compile(
     r"\s*\b(?:(?:in|for|from|of|on|since)\s+)?(?:that|this|the\s+same|the\s+previous|the\s+last)\s+"
@@ -106,7 +93,6 @@ _ANAPHORS = tuple(
     re.compile(r"(?<![\w.'’-])(?:" + words + r")(?![\w.-]\w|\w)", re.IGNORECASE)
     for words in ("it|its|they|them|their", "that|this|these|those")
 )
-_TRAILING = re.compile(r"(?:[\s?!.,;:]|\b(?:in|for|on|of|from|since|with|to|and)\b)+$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +159,8 @@ def resolve(
     products: tuple[str, ...] = (),
     releases: Sequence[str] = (),
 ) -> FollowUp:
-    """Read ``question`` in the context of ``previous`` (see the module docstring for the rules).
+    """Read ``question`` in the context of ``previous`` (see the module docstring for the rules);
+    ``qa.question.read`` does this for a conversation, with the question already scanned.
 
     Args:
         previous: the previous question as the engine understood it, or None.
@@ -186,10 +173,23 @@ def resolve(
     Returns:
         A FollowUp: the text to ask, the release filter and whether it was inherited.
     """
-    follow = _resolve(previous, question, known, products)
+    seen = scan(" ".join(str(question).split()), _Held(tuple(known), tuple(products)))
+    return follow_up(previous, seen, known, products, releases, typed=question)
+
+
+def follow_up(previous: Turn | None, seen: Scan, known: tuple[str, ...], products: tuple[str, ...],
+              releases: Sequence[str] = (), typed: str | None = None) -> FollowUp:
+    """``resolve`` of a question already scanned (``seen``; ``typed``: as typed, default its text)."""
+    follow = _resolve(previous, seen, typed if typed is not None else seen.text, known, products)
     if not releases:
         return follow
     return replace(follow.cleared(), releases=tuple(dict.fromkeys([*releases, *follow.cleared().releases])))
+
+
+@dataclass(frozen=True, slots=True)
+class _Held:
+    releases: tuple[str, ...]
+    products: tuple[str, ...]
 
 
 def previous_topic_of(previous: Turn | None) -> str:
@@ -197,14 +197,13 @@ def previous_topic_of(previous: Turn | None) -> str:
     return previous.asked_as.strip() if previous is not None else ""
 
 
-def _resolve(previous: Turn | None, question: str, known: tuple[str, ...], products: tuple[str, ...]) -> FollowUp:
+def _resolve(previous: Turn | None, seen: Scan, question: str, known: tuple[str, ...],
+             products: tuple[str, ...]) -> FollowUp:
     """``resolve`` without an explicit release filter."""
-    q = " ".join(str(question).split())
-    mention = find_range(q, known, products)
+    q, mention = seen.text, seen.mention
     if mention is not None:  # "from 1.10 to 2.0": its own releases, asked as typed
-        named = find_releases(q, known=known, products=products).products
-        carried_products = () if named or previous is None else previous.products
-        rest = _words(q[: mention.span[0]] + " " + q[mention.span[1] :])
+        carried_products = () if seen.named or previous is None else previous.products
+        rest = words_of(seen.rest)
         topic = _previous_topic(previous, known, products)
         if topic and not mention.inline and not [w for w in rest if w not in FUNCTION_WORDS]:
             # "and from 2.13 to 2.14?": the previous question again over the new range
@@ -212,65 +211,45 @@ def _resolve(previous: Turn | None, question: str, known: tuple[str, ...], produ
             if len(text) <= MAX_TEXT:
                 return FollowUp(question, text, (), False, True, "release", carried_products)
         return FollowUp(question, q, (), products=carried_products)
-    parsed = find_releases(q, known=known, products=products)
+    parsed = seen.parsed
     if not q or parsed.bad_filters:
         return FollowUp(question, q, parsed.releases)
     named = parsed.releases
-    body = _tidy(_RELEASE_REF.sub("", q)) if _RELEASE_REF.search(q) else q
-    rest = _clean(_RELEASE_REF.sub(" ", parsed.topic))
+    body = tidy(_RELEASE_REF.sub("", q)) if _RELEASE_REF.search(q) else q
+    rest = clean(_RELEASE_REF.sub(" ", parsed.topic))
     how, text = "new", body
     topic = _previous_topic(previous, known, products)
-    if topic and len(_words(rest)) <= SHORT:
+    if topic and len(words_of(rest)) <= SHORT:
         lead = _LEAD.match(rest)
         x = rest[lead.end():].strip(" ,?!.;:")
         bare = _BARE_RELEASE.fullmatch(x)
         if bare and not named and bare.group(1).split(".")[0] in {k.split(".")[0] for k in known}:
             named, x = (bare.group(1).lower(),), ""  # "and 2.13?", "2.13?": a bare number in a follow-up
-        words = _words(x)
+        words = words_of(x)
         own = [w for w in words if w not in FUNCTION_WORDS and w not in ANAPHORA]
         anaphoric = any(w in ANAPHORA for w in words)
         if not own and not anaphoric:
-            how, text = "release", _with_releases(topic, named, known)
+            how, text = "release", with_releases(topic, named, known)
         elif anaphoric and len(own) <= PRONOUN_OWN and any(a.search(body) for a in _ANAPHORS):
             anaphor = next(a for a in _ANAPHORS if a.search(body))
-            how, text = "pronoun", anaphor.sub(lambda m: _subject(topic), _strip_connectives(body), count=1)
+            how, text = "pronoun", anaphor.sub(lambda m: subject_of(topic), strip_connectives(body), count=1)
         elif lead.group(0).strip() and x and len(own) <= SUBJECT_OWN and not QUESTION_WORDS & set(words):
             prep = _LEAD_PREP.search(lead.group(0)) or _LEAD_PREP_X.match(x)
             if prep and prep.re is _LEAD_PREP_X:
                 x = x[prep.end():]
-            how, text = "subject", _with_releases(_swap(topic, x, prep.group(1).lower() if prep else None), named, known)
+            how, text = "subject", with_releases(swap(topic, x, prep.group(1).lower() if prep else None), named, known)
         if len(text) > MAX_TEXT:  # a long previous question: ask this one as typed rather than be refused
             how, text = "new", body
     releases, inherited, span = named, False, None
     follows = how != "new" or bool(_RELEASE_REF.search(q)) or not previous_topic_of(previous)
-    if not releases and previous is not None and follows and not find_releases(text, known, products).which_release:
+    if not releases and previous is not None and follows and not asks_which_release(text, products):
         releases = tuple(r for r in previous.releases if not known or any(version_matches(k, r) for k in known))
         # "what changed from 2.9 to 2.13?" then "and for MPS?": the range stays, as a release would.
         span = previous.span if not releases else None
         inherited = bool(releases) or span is not None
     # "pydantic 1.10 sort" then "is it stable now?": still pydantic's, unless this one names a product.
-    carried_products = () if parsed.products or previous is None else previous.products
+    carried_products = () if seen.named or previous is None else previous.products
     return FollowUp(question, text, releases, inherited, how != "new", how, carried_products, span)
-
-
-def _words(text: str) -> list[str]:
-    """Lower-case words, code names whole (``torch.compile``), contractions split (``what's``)."""
-    return [w.rstrip(".-/").lower() for w in _WORD.findall(text.replace("’", "'"))]
-
-
-def _clean(text: str) -> str:
-    """Text without edge punctuation, or a trailing preposition a removed release left behind."""
-    text = re.sub(r"\s+([?!.,;:])", r"\1", " ".join(text.split()))
-    return _TRAILING.sub("", text).strip(" ?!.,;:")
-
-
-def _tidy(text: str) -> str:
-    return re.sub(r"\s+([?!.,;:])", r"\1", " ".join(text.split()))
-
-
-def _strip_connectives(text: str) -> str:
-    """``and how fast is it?`` -> ``how fast is it?``."""
-    return re.sub(r"^" + _CONNECTIVES, "", text, flags=re.IGNORECASE) or text
 
 
 def _previous_topic(previous: Turn | None, known: tuple[str, ...], products: tuple[str, ...]) -> str:
@@ -278,56 +257,6 @@ def _previous_topic(previous: Turn | None, known: tuple[str, ...], products: tup
     if previous is None or not previous.asked_as.strip():
         return ""
     topic = find_releases(" ".join(previous.asked_as.split()), known=known, products=products).topic
-    return _clean(_strip_connectives(_RELEASE_REF.sub(" ", topic)))
+    return clean(strip_connectives(_RELEASE_REF.sub(" ", topic)))
 
 
-def _subject(topic: str) -> str:
-    """What a question is about: its longest run of content words (the later of equals), joined by
-    prepositions or articles.
-
-    "how do i turn on nvgemm in inductor" -> "nvgemm in inductor"; "what changed for MPS" -> "MPS".
-    """
-    tokens = topic.split()
-    best: tuple[int, int, int] = (0, 0, 0)  # (content words, start, end)
-    start = None
-    content = 0
-    for i, token in enumerate([*tokens, ""]):
-        parts = _words(token)
-        is_content = bool(parts) and not all(p in FRAME_WORDS for p in parts)
-        if is_content:
-            start = i if start is None else start
-            content += 1
-            end = i + 1
-            if content >= best[0]:  # ties go to the later run: "how fast is X" is about X
-                best = (content, start, end)
-        elif start is None or not parts or parts[0] not in _JOINERS:
-            start, content = None, 0
-    return " ".join(tokens[best[1] : best[2]]).strip(" ?!.,;:") if best[0] else topic
-
-
-def _swap(topic: str, x: str, prep: str | None) -> str:
-    """The previous topic asked about ``x`` instead (rule 4 of the module docstring).
-
-    Its trailing qualifier ("... for MPS") is replaced, keeping its preposition; else, when the
-    follow-up gave no preposition, a subject of 1-2 words ("how do I enable MPS"); else
-    ``prep x`` ("for x") is appended.
-    """
-    tokens = topic.split()
-    for i in range(len(tokens) - 2, max(0, len(tokens) - 6), -1):  # the last preposition, 1-4 words from the end
-        if tokens[i].lower() in _QUALIFIER_PREPS:
-            return " ".join([*tokens[: i + 1], x])
-    subject = _subject(topic)
-    at = f" {topic} ".rfind(f" {subject} ")
-    if prep is None and len(subject.split()) <= 2 and at >= 0:
-        return topic[:at] + x + topic[at + len(subject) :]
-    return f"{topic} {prep or 'for'} {x}"
-
-
-def _with_releases(topic: str, releases: tuple[str, ...], known: tuple[str, ...]) -> str:
-    """``topic in 2.13`` (``in release 3.0`` for a major the corpus lacks, so the engine reads it)."""
-    if not releases:
-        return topic
-    majors = {k.split(".")[0] for k in known}
-    if all(r.split(".")[0] in majors for r in releases):
-        return f"{topic} in {' and '.join(releases)}"
-    return f"{topic} in {' and '.join('release ' + r for r in releases)}"

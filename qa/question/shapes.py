@@ -14,7 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from .question import QUESTION_WORDS, product_words
+from .releases import product_words
+from .vocabulary import KIND_WORDS, QUESTION_WORDS, SHARED_STEMS, SHARED_WORDS, overview
 
 ShapeName = Literal["search", "release", "upgrade", "range", "history", "which"]
 SHAPES: tuple[str, ...] = get_args(ShapeName)
@@ -26,17 +27,6 @@ _UPGRADE = re.compile(
     r"|\b(?:going|moving|jump(?:ing)?|switch(?:ing)?|bump(?:ing)?)\s+(?:\w+\s+)?(?:from|to)\b|\bremov|\bdeprecat",
     re.IGNORECASE,
 )
-# A question about one release as a whole, its release right after the wording: "what's new in
-# 2.14", "what did flask 2.0 bring", "httpx 0.20 changes?", "summarize the 2.2.0 release notes".
-# (Not "what changed for MPS in 2.14": that searches inside the release.)
-_OVERVIEW = re.compile(
-    r"\bwhat(?:'s|\u2019s|\s+is|\s+are)?\s+(?:new|changed|the\s+(?:big\s+|main\s+|key\s+)?changes)\s+(?:in|with|for)\s+{R}"
-    r"|\bwhat\s+(?:did|does)\s+{R}\s+(?:bring|add|change|do|introduce|ship|include|remove|deprecate|fix)"
-    r"|{R}\s*(?:release\s+notes|changes|changelog|highlights|summary|overview)\b"
-    r"|\b(?:summar\w*|overview\s+of|highlights\s+of|changes\s+in|release\s+notes\s+(?:of|for))\s+(?:the\s+)?{R}"
-    r"|\b(?:big|main|key|major|notable)\s+changes\s+in\s+{R}",
-    re.IGNORECASE,
-)
 _HISTORY = re.compile(
     r"\bhistory\s+of\b|\bhistory\b\s*\??$|\bevolution\s+of\b|\btimeline\s+(?:of|for)\b|\bover\s+time\b"
     r"|\bacross\s+(?:the\s+)?releases\b|\bover\s+the\s+(?:releases|versions|years)\b"
@@ -45,38 +35,6 @@ _HISTORY = re.compile(
 )
 _FIRST_RELEASE = re.compile(r"\b(?:first|earliest)\s+(?:release|version)\s+(?:with|that|to|where|which|of|having)\b",
                             re.IGNORECASE)
-# Words every release question shares: left out of its topic.
-_SHARED = frozenset(
-    "what whats what's which how when where who why is are was were be been do does did can could should would will "
-    "shall may might must has have had i me my we our you your it its it's the a an of in into for to from with on at "
-    "by about between and or since after before until till through thru up than vs versus there any anything "
-    "everything all that this these those s get got "
-    "change changes changed changing new release releases released notes note changelog changelogs version versions "
-    "summary summarise summarize highlights highlight list show tell give overview happened went go goes "
-    "upgrade upgrades upgrading upgraded update updating move moving migrate migrating migration "
-    "break breaks breaking broke broken breakage breakages incompatible incompatibility incompatibilities need needs "
-    "safe watch out gotcha gotchas know major minor patch latest newest "
-    "history evolution timeline over time across years first earliest "
-    "removed removal removals remove dropped drop deprecated deprecation deprecations fixed fixes fix bug bugs "
-    "bugfix bugfixes added add features feature security performance please if whether when then so also just "
-    "only really some more other others im i'm we're us going planning plan want wanna currently still now ok okay "
-    "exactly anyhow anyway kind sort stuff things thing pls plz thx thanks tldr tl;dr quick brief briefly main big key "
-    "important notable biggest top code codebase app apps application project projects suite bring brought "
-    "bump bumping bumped jump jumping switch switching pinned pin stuck heard hear say said something affect "
-    "affects affected".split()
-)
-# Word families every release question shares, by their start ("incompatibly", "deprecate").
-_SHARED_STEMS = re.compile(r"^(?:incompat|break|deprecat|remov|upgrad|migrat|chang|summar)", re.IGNORECASE)
-# Kinds of change a question asks for by name ("what was removed in 2.0", "which bugs were fixed").
-_KIND_WORDS = {
-    "remove": "removed", "drop": "removed", "deprecate": "deprecated", "fix": "fixed", "add": "added",
-    "removed": "removed", "removal": "removed", "removals": "removed", "dropped": "removed",
-    "deprecated": "deprecated", "deprecation": "deprecated", "deprecations": "deprecated",
-    "breaking": "removed", "breakages": "removed",
-    "fixed": "fixed", "fixes": "fixed", "bug": "fixed", "bugs": "fixed", "bugfix": "fixed", "bugfixes": "fixed",
-    "added": "added", "features": "added", "feature": "added",
-    "security": "security", "performance": "performance",
-}
 _WORD = re.compile(r"[\w'’.+-]+")
 
 
@@ -109,7 +67,7 @@ def topic_of(text: str, products: tuple[str, ...]) -> str:
     text = _WHERE.sub(" ", text)
     for word in _WORD.findall(text):
         bare = word.strip(".'’-+").lower()
-        if not bare or bare in names or bare in _SHARED or bare in QUESTION_WORDS or _SHARED_STEMS.match(bare):
+        if not bare or bare in names or bare in SHARED_WORDS or bare in QUESTION_WORDS or SHARED_STEMS.match(bare):
             continue
         if bare.endswith(("'s", "’s")) and bare[:-2] in names:
             continue
@@ -127,7 +85,7 @@ def kinds_named(text: str) -> tuple[str, ...]:
     2.1.0 add"), not what the person must do ("anything I need to fix")."""
     verbs = bool(_ASKS_WHAT_IT_DID.search(text)) and not re.search(r"\b(?:need|have|want)\s+to\b", text, re.IGNORECASE)
     words = (m.lower() for m in _WORD.findall(text))
-    return tuple(dict.fromkeys(_KIND_WORDS[w] for w in words if w in _KIND_WORDS and (verbs or w not in _VERBS)))
+    return tuple(dict.fromkeys(KIND_WORDS[w] for w in words if w in KIND_WORDS and (verbs or w not in _VERBS)))
 
 
 def shape_of(text: str, *, topic_text: str | None = None, releases: tuple[str, ...], ranged: bool, which: bool,
@@ -158,6 +116,6 @@ def shape_of(text: str, *, topic_text: str | None = None, releases: tuple[str, .
 
 
 def _overview(text: str, release: str) -> bool:
-    """Whether ``text`` asks about release ``release`` as a whole (``_OVERVIEW``)."""
+    """Whether ``text`` asks about release ``release`` as a whole (``vocabulary.OVERVIEW_WORDINGS``)."""
     mention = r"(?:[\w.+-]+\s+)?v?" + re.escape(release) + r"(?:\.0)*(?![\w.]|\.\d)"
-    return bool(re.search(_OVERVIEW.pattern.replace("{R}", mention), text, re.IGNORECASE))
+    return any(p.search(text) for p in overview(mention))

@@ -16,15 +16,10 @@ from dataclasses import dataclass
 
 from ..errors import BadQuestion
 from ..model import ReleaseRange
-from .question import NOT_A_QUANTITY, RELEASE_NUMBER, product_words, release_name
+from .releases import NOT_A_QUANTITY, RELEASE_NUMBER, product_words, release_name
+from .vocabulary import PLATFORMS
 
 _ARROW = r"(?:->|→|=>|\.\.\.?|–|—)"
-# Things whose versions questions name beside a product's: never a bound of a range.
-PLATFORMS = frozenset(
-    "python py cpython pypy cuda rocm cudnn nccl macos osx ios android windows win linux ubuntu debian fedora "
-    "node nodejs npm java jdk jvm go golang ruby php perl gcc clang llvm msvc xcode glibc openssl sqlite "
-    "postgres postgresql mysql django numpy werkzeug jinja click pydantic-core".split()
-)
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from rich.console import Console
 from rich.text import Text
 
-from .. import cite, digest_text
 from ..model import Answer, Digest
 from ..text import safe
+from . import cite, digest_text, notes
 
 PREVIEW_LINES = 6
 
@@ -39,8 +39,8 @@ def render_answer(answer: Answer, out: Console) -> None:
             body.append(safe(s.text))
             body.append(f" [{s.passage}]", style="bold cyan")
         out.print(Text.assemble(("Answer: ", "bold green"), body))
-    if answer.note:
-        out.print(Text(safe(answer.note), style="yellow"))
+    if answer.notes:
+        out.print(Text(safe(notes.joined(answer.notes)), style="yellow"))
     if answer.digest is not None and answer.digest.releases:
         render_digest(answer.digest, out)
         if answer.passages:
@@ -72,6 +72,14 @@ def render_answer(answer: Answer, out: Console) -> None:
             out.print(Text("    " + line))
         if len(lines) > PREVIEW_LINES:
             out.print(Text(f"    … {len(lines) - PREVIEW_LINES} more lines", style="dim"))
+
+
+def render_changes(answer: Answer, out: Console) -> None:
+    """Print what ``relnotes changes`` found: its notes, then its digest."""
+    if answer.notes:
+        out.print(Text(safe(notes.joined(answer.notes)), style="yellow"))
+    if answer.digest is not None and answer.digest.releases:
+        render_digest(answer.digest, out)
 
 
 def render_digest(digest: Digest, out: Console) -> None:

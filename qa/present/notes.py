@@ -1,0 +1,79 @@
+"""The words of a note (``qa.model.Note``): the one place an answer's notes become English.
+
+Every medium (the JSON record, the terminal, the chat, MCP text, Markdown) shows a note by
+these words, once.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from corpus.versions import version_key
+
+from ..model import Note
+
+HOLDING_MOST = 12  # releases listed by name when the corpus holds few
+
+
+def text(note: Note) -> str:
+    """One note as a sentence or two."""
+    return _WORDS[note.kind](note)
+
+
+def joined(notes: Sequence[Note]) -> str | None:
+    """Notes one after the other, as one text; None for none."""
+    return " ".join(text(n) for n in notes) or None
+
+
+def _of(products: Sequence[str]) -> str:
+    return f" of {' or '.join(products)}" if products else ""
+
+
+def _products_held(products: Sequence[str]) -> str:
+    return f"it has: {', '.join(products)}" if products else "its documents name no product"
+
+
+def holding(held: Sequence[str], missing: Sequence[str], most: int = HOLDING_MOST) -> str:
+    """What the corpus has instead: every release when few, else the count, the range and the
+    releases on either side of the first one asked for."""
+    if not held:
+        return "it has no releases"
+    if len(held) <= most:
+        return f"it has: {', '.join(held)}"
+    try:
+        key = version_key(missing[0])
+        at = sum(1 for v in held if version_key(v) < key)
+    except ValueError:
+        at = len(held)
+    near = held[max(0, min(at - 2, len(held) - 4)):][:4]
+    return f"it has {len(held)} releases, {held[0]} to {held[-1]}; nearest: {', '.join(near)}"
+
+
+def _range(n: Note) -> str:
+    return n.range.describe() if n.range is not None else ""
+
+
+def _upgrade_some(n: Note) -> str:
+    verb = "has" if n.count == 1 else "have"
+    return f"{n.count} of the {n.total} releases {_range(n)} {verb} {' or '.join(n.kinds)} items."
+
+
+_WORDS = {
+    "not_confident": lambda n: "No passage answers this confidently; the nearest passages follow.",
+    "no_match": lambda n: "No passage matches this question.",
+    "earliest_release": lambda n: f"Earliest release with strong evidence: {n.releases[0]}",
+    "product_not_held": lambda n: (f"The corpus holds no {n.products[0]}; {_products_held(n.held)}. "
+                                   "Not answering from another product."),
+    "release_not_held": lambda n: (f"The corpus holds no release {', '.join(n.releases)}{_of(n.products)} "
+                                   f"({holding(n.held, n.releases)}); not answering from another release."),
+    "range_empty": lambda n: (f"The corpus holds no release{_of(n.products)} {_range(n)} "
+                              f"({holding(n.held, [n.range.since or n.range.until or ''])})."),
+    "release_outside_range": lambda n: (f"No release {', '.join(n.releases)} is {_range(n)}; "
+                                        "ask about the range or about the release, not both."),
+    "range_off_topic": lambda n: f"No item {_range(n)} is about {n.topic!r}; the range's digest follows.",
+    "upgrade_none": lambda n: f"No item of the {n.total} releases {_range(n)} is {' or '.join(n.kinds)}.",
+    "upgrade_some": _upgrade_some,
+    "range_more": lambda n: (f"{n.count} later releases ({n.releases[0]} to {n.releases[-1]}, {n.total} items) "
+                             "are not shown; ask about a shorter range."),
+    "topic_none": lambda n: f"No item {_range(n) + ' ' if n.range else ''}is about {n.topic!r}.",
+}

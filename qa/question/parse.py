@@ -1,0 +1,127 @@
+"""One reading of a question: what a person typed (and, in a conversation, the previous question)
+in, a frozen ``Question`` out, which the engine, the service and every front end take.
+
+    question = read("what changed for MPS in 2.14?", catalogue)
+    question.releases, question.shape.name, question.shape.topic   # ("2.14",), "search", "MPS"
+    question = read("and in 2.13?", catalogue, conversation)      # a follow-up, resolved
+
+Nothing else matches the words of a question: the releases, range and products it names
+(``releases``, ``ranges``), its shape and topic (``shapes``), the kind of change and the how-to it
+asks (``vocabulary``), and a follow-up's rewriting (``followup``) are all read here, each text
+scanned once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol, Sequence
+
+from ..errors import BadQuestion
+from ..model import ReleaseRange
+from .followup import FollowUp, Turn, follow_up
+from .mentions import Catalogue, Scan, scan
+from .releases import check_question, foreign_product, release_name
+from .shapes import Shape, shape_of
+from .vocabulary import asked_kind, is_howto
+
+
+class Conversation(Protocol):
+    """What reading needs of a conversation (``qa.service.Conversation``): the previous turn and the
+    release filter in force, and whether the person set it."""
+
+    turn: Turn | None
+    releases: tuple[str, ...]
+    pinned: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """A question as read once: everything the engine and the front ends need of its words."""
+
+    typed: str  # what the person typed (the answer's "question")
+    text: str  # what is asked: checked, a follow-up resolved against the previous question
+    asked_as: str  # as understood: without its release: filters (a range's words stay: they help retrieval)
+    releases: tuple[str, ...] = ()  # releases to answer from: those given, then those named
+    range: ReleaseRange | None = None  # the range given (--since/--until), else named, else inherited
+    products: tuple[str, ...] = ()  # products it is restricted to (only in a corpus of several)
+    shape: Shape = Shape("search")
+    kind: str | None = None  # the kind of change a which-release question asks about ("dropped": removed)
+    howto: bool = False  # it asks how to do something
+    foreign: str | None = None  # a known product the corpus does not hold that it asks a release overview of
+    follow: FollowUp | None = None  # how it was read against the previous question, in a conversation
+
+    @property
+    def topic(self) -> str:
+        """What it is about, its release and framing words left out ("" for an overview)."""
+        return self.shape.topic
+
+
+def read(typed: str, catalogue: Catalogue, conversation: Conversation | None = None, *,
+         releases: Sequence[str] = (), products: Sequence[str] = (), span: ReleaseRange | None = None,
+         text: str | None = None) -> Question:
+    """Read a question once.
+
+    Args:
+        typed: what the person typed.
+        catalogue: the corpus's releases and products (``answer.Catalogue``, an ``AnswerService``).
+        conversation: the previous turn and the filter in force (a chat, ``ask --follow-up``): a
+            follow-up is resolved against it (``followup``); None for a question on its own.
+        releases: an explicit release filter (``--release``), before those the question names.
+        products: restrict to these products too (only those the corpus holds count).
+        span: an explicit range of releases (``--since``/``--until``); else the question's own.
+        text: what to ask when it is not what was typed (``relnotes changes`` asks its topic);
+            no follow-up is resolved then.
+
+    Raises:
+        BadQuestion: the question is empty, too long, holds control characters, a bad
+            ``release:`` filter or an inline range that runs backwards.
+    """
+    shown = check_question(typed)
+    asked = shown if text is None else check_question(text)
+    seen = scan(asked, catalogue)
+    follow = None
+    if conversation is not None and text is None:
+        follow = _follow(seen, catalogue, conversation, [release_name(r) for r in releases])
+        releases, products = follow.releases, [*products, *follow.products]
+        span = span or follow.span
+        if follow.text != asked:
+            asked = check_question(follow.text)
+            seen = scan(asked, catalogue)
+    return _understood(shown, seen, catalogue, releases, products, span, follow)
+
+
+def _follow(seen: Scan, catalogue: Catalogue, conversation: Conversation, releases: list[str]) -> FollowUp:
+    """``seen`` read against the conversation's previous turn and filter in force."""
+    turn = conversation.turn
+    pinned = conversation.releases
+    if turn is None:
+        turn = Turn("", "", pinned)
+    elif turn.releases != pinned:
+        turn = Turn(turn.question, turn.asked_as, pinned, turn.products, turn.span)
+    own = bool(seen.parsed.releases) or seen.mention is not None
+    if not releases and conversation.pinned and not own:
+        releases = list(pinned)  # the person's filter applies to every question naming no release of its own
+    return follow_up(turn, seen, catalogue.releases, catalogue.products, releases)
+
+
+def _understood(shown: str, seen: Scan, catalogue: Catalogue, given: Sequence[str], products: Sequence[str],
+                span: ReleaseRange | None, follow: FollowUp | None) -> Question:
+    """The Question of the scanned text ``seen`` with what was given beside it."""
+    parsed, mention = seen.parsed, seen.mention
+    if parsed.bad_filters:
+        raise BadQuestion(
+            f"'release:{parsed.bad_filters[0]}' is not a release; write it like release:2.14 or release:2.10..2.14"
+        )
+    span = span or (mention.range if mention else None)
+    wanted = tuple(dict.fromkeys([*(release_name(r) for r in given), *parsed.releases]))
+    asked_as = (parsed.text if mention is None or mention.inline else seen.text) or seen.text
+    held = catalogue.products
+    if len(held) > 1:  # a product named restricts only in a corpus of several ("pydantic 1.10" among Rust's notes)
+        products = tuple(dict.fromkeys([*(p for p in products if p in held), *seen.named]))
+    else:
+        products = ()
+    shape = shape_of(seen.text, topic_text=parsed.topic, releases=wanted, ranged=span is not None,
+                     which=parsed.which_release and not wanted, products=held)
+    return Question(typed=shown, text=seen.text, asked_as=asked_as, releases=wanted, range=span, products=products,
+                    shape=shape, kind=asked_kind(seen.rest), howto=is_howto(seen.text),
+                    foreign=foreign_product(seen.text, held), follow=follow)
