@@ -1,4 +1,5 @@
-"""The ``relnotes`` click group: our errors as one line on stderr (exit 1), the commands registered.
+"""The ``relnotes`` click group: our errors as one line on stderr (exit 1), a closed pipe quietly
+(exit 141), the commands registered.
 
 Heavy libraries (torch, sentence-transformers, faiss) are imported inside the commands that
 need them, so ``relnotes --help`` starts at once. Commands never import each other: what they
@@ -7,12 +8,15 @@ share is in ``common``, ``progress`` and ``qa.service``.
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
 
 from ..errors import USER_ERRORS
 from ..text import one_line
+
+PIPE_CLOSED = 141  # 128 + SIGPIPE: what a shell reports for a program whose reader stopped reading
 
 
 class RelnotesGroup(click.Group):
@@ -27,6 +31,20 @@ class RelnotesGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             ctx.exit(130)
+        except BrokenPipeError:  # "relnotes ask ... | head": the reader has what it wanted
+            _quiet_stdout()
+            ctx.exit(PIPE_CLOSED)
+
+
+def _quiet_stdout() -> None:
+    """Send what is still buffered for stdout to /dev/null, so the flush at exit finds no closed
+    pipe (Python would print "Exception ignored ... BrokenPipeError" there)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no real file descriptor (a test runner's stdout): nothing to flush
+        pass
 
 
 @click.group(cls=RelnotesGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -12,9 +12,18 @@ from . import cite, digest_text, notes
 PREVIEW_LINES = 6
 
 
+class _Console(Console):
+    """Rich's console, but a closed pipe ("relnotes ask ... | head") is ours to end quietly
+    (``qa.cli.main``): rich would exit with status 1."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError
+
+
 def console() -> Console:
     """A stdout console: colour when stdout is a terminal, plain text otherwise; no auto-highlighting."""
-    return Console(highlight=False, soft_wrap=True, emoji=False)
+    return _Console(highlight=False, soft_wrap=True, emoji=False)
 
 
 def render_answer(answer: Answer, out: Console) -> None:

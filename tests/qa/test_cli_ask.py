@@ -304,3 +304,17 @@ def test_kind_filters_the_answer_and_shows_on_each_citation(bundled_index: Path)
     assert text.exit_code == 0 and "kinds: performance" in text.stdout and " · performance · " in text.stdout
     bad = run("ask", "what got faster", "--index", str(bundled_index), "--kind", "nope")
     assert bad.exit_code == 2 and "unknown kind 'nope'; use one of: added" in bad.output
+
+
+@pytest.mark.parametrize("extra", [(), ("--json",)], ids=["text", "json"])
+def test_a_closed_pipe_ends_quietly(bundled_index: Path, extra: tuple[str, ...]) -> None:
+    """``relnotes ask ... | head``: the reader stopped reading; no message, exit 0 or 141 (128 + SIGPIPE)."""
+    import subprocess
+    import sys
+
+    process = subprocess.Popen([sys.executable, "-m", "qa", "ask", "what changed for MPS in 2.14?", "--index",
+                                str(bundled_index), "--mode", "bm25", "--no-history", *extra],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=bundled_index.parent)
+    process.stdout.close()  # the reader is gone before a byte is written
+    stderr = process.stderr.read().decode()
+    assert process.wait(timeout=120) in (0, 141) and stderr == ""
