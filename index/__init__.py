@@ -39,6 +39,7 @@ _LAZY = {
     "discard_index": "atomic",
     "cache_root": "lifecycle",
     "in_use": "cache",
+    "indexed_sources": "cache",
     "list_indexes": "cache",
     "prune": "cache",
     "Hit": "search",
@@ -56,7 +57,7 @@ _LAZY = {
 if TYPE_CHECKING:  # pragma: no cover
     from .build import BuildReport
     from .atomic import discard_index, replace_index
-    from .cache import CachedIndex, CachedModel, in_use, list_indexes, list_models, prune, prune_models
+    from .cache import CachedIndex, CachedModel, in_use, indexed_sources, list_indexes, list_models, prune, prune_models
     from .manifest import generation
     from .lifecycle import IndexStatus, cache_root, default_index_dir, index_status, open_index
     from .reader import LoadedIndex
@@ -108,6 +109,7 @@ __all__ = [
     "discard_index",
     "generation",
     "in_use",
+    "indexed_sources",
     "index_status",
     "list_indexes",
     "list_models",

@@ -66,6 +66,19 @@ def list_indexes(root: Path | None = None) -> list[CachedIndex]:
     return sorted(found, key=lambda c: -c.idle_since())
 
 
+def indexed_sources(root: Path | None = None) -> list[str]:
+    """The source path of every document of every readable index in the cache, most recently used
+    index first (``relnotes show`` finds the file a citation names this way)."""
+    sources: list[str] = []
+    for cached in list_indexes(root):
+        try:
+            documents = read_manifest(cached.directory).corpus.get("documents", {})
+        except (IndexMissing, IndexCorrupt, TypeError, ValueError, AttributeError):
+            continue
+        sources += [d["source"] for d in documents.values() if isinstance(d, dict) and isinstance(d.get("source"), str)]
+    return sources
+
+
 def in_use(directory: Path) -> bool:
     """Whether another process has the index open (its in-use lock is held)."""
     fd = try_exclusive(directory)

@@ -46,6 +46,12 @@ def _same(given: str, source: str) -> bool:
     return source.endswith("/" + given.lstrip("./")) or given.endswith("/" + source)
 
 
+def names_any(documents: Sequence[Document], citation: str) -> bool:
+    """Whether ``citation``'s path names a document of ``documents``."""
+    path = parse(citation)[0]
+    return any(_same(path, d.source) for d in documents)
+
+
 def by_path(documents: Sequence[Document], citation: str) -> tuple[list[Shown], int]:
     """The cited lines of every document ``citation``'s path names (a JSON file's records each),
     at most MOST_RECORDS, and how many more matched."""
@@ -65,6 +71,16 @@ def by_path(documents: Sequence[Document], citation: str) -> tuple[list[Shown], 
         raise CitationNotFound(f"{path} has {most} lines{' in its longest record' if len(docs) > 1 else ''}; "
                                f"lines {start}-{end} are past its end")
     return shown[:MOST_RECORDS], max(0, len(shown) - MOST_RECORDS)
+
+
+def cited_file(citation: str, sources: Sequence[str] = ()) -> str | None:
+    """The file on disk a path citation names when the corpus given does not hold it: the path
+    itself when it is a file here, else the first of ``sources`` (the documents the cached indexes
+    hold, ``index.indexed_sources``) that the path names and that is on disk; None when neither."""
+    path = parse(citation)[0]
+    if os.path.isfile(path):
+        return path
+    return next((s for s in sources if _same(path, s) and os.path.isfile(s)), None)
 
 
 def by_chunk(chunks: Sequence[Chunk], chunk_id: str) -> Shown:

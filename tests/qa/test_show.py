@@ -45,6 +45,26 @@ def test_a_corpus_given_by_a_relative_path_prints_paths_that_open_from_anywhere(
     assert shown.stdout.splitlines()[1] == "5 │ - Fixed the frobnicator."
 
 
+def test_a_citation_of_an_indexed_corpus_opens_from_another_folder_without_corpus(tmp_path: Path, monkeypatch) -> None:
+    notes = tmp_path / "project" / "notes"
+    notes.mkdir(parents=True)
+    (notes / "CHANGES.md").write_text("# Tool 2.0\n\n## Fixes\n\n- Fixed the frobnicator.\n")
+    monkeypatch.chdir(tmp_path / "project")
+    built = run("index", "--corpus", "notes", "--quiet")
+    assert built.exit_code == 0, built.output
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    absolute = run("show", f"{notes / 'CHANGES.md'}:5")  # as relnotes printed it: no --corpus needed
+    assert absolute.exit_code == 0, absolute.output
+    assert absolute.stdout.splitlines()[1] == "5 │ - Fixed the frobnicator."
+    relative = run("show", "notes/CHANGES.md:5")  # not a file here: the index in the cache knows it
+    assert relative.exit_code == 0, relative.output
+    assert relative.stdout.splitlines()[0].endswith(f"{notes / 'CHANGES.md'}:5-5")
+    missing = run("show", "notes/OTHER.md:5")
+    assert missing.exit_code == 1 and "--corpus PATH" in missing.output
+
+
 def test_a_chunk_id_from_ask_json_shows_the_chunk(bundled_index: Path) -> None:
     record = json.loads(run("ask", "nccl2 backend", "--index", str(bundled_index), "--json", "--no-history").stdout)
     passage = record["passages"][0]
@@ -57,7 +77,7 @@ def test_a_chunk_id_from_ask_json_shows_the_chunk(bundled_index: Path) -> None:
 
 
 @pytest.mark.parametrize(("citation", "needle"), [
-    ("nowhere.md:1-2", "nowhere.md: no document of the corpus has this path"),
+    ("nowhere.md:1-2", "nowhere.md: neither the bundled notes nor any index in the cache hold this file"),
     ("corpus/data/pytorch-2.13-release-blog.txt:5000-5001", "lines 5000-5001 are past its end"),
     ("just words", "'just words' is no citation; give PATH:START-END as printed"),
     ("corpus/data/pytorch-2.13-release-blog.txt:9-3", "give START-END with START <= END"),
