@@ -13,8 +13,17 @@ from ..text import one_line
 Progress = Callable[..., None]  # (done, total[, what])
 
 
+_LIVE: list = []  # the progress bar drawn now, if any: notices go above it, on lines of their own
+
+
 def notice(message: str) -> None:
-    """Print a one-line notice on stderr (control characters from file names shown, not sent)."""
+    """Print a one-line notice on stderr (control characters from file names shown, not sent);
+    while a progress bar is drawn, on its own line above the bar."""
+    if _LIVE:
+        from rich.text import Text
+
+        _LIVE[-1].console.print(Text(one_line(message)))
+        return
     click.echo(one_line(message), err=True)
 
 
@@ -38,11 +47,15 @@ def embedding_progress(quiet: bool = False, label: str = "Embedding") -> Iterato
         transient=True,
     ) as bar:
         task = bar.add_task(label, total=None)
+        _LIVE.append(bar)
 
         def update(done: int, total: int, what: str | None = None) -> None:
             bar.update(task, completed=done, total=total, **({"description": f"{label} {one_line(what)}"} if what else {}))
 
-        yield update
+        try:
+            yield update
+        finally:
+            _LIVE.remove(bar)
 
 
 def rate_column():

@@ -46,3 +46,36 @@ def test_the_chat_notifies_each_quarter_with_the_document() -> None:
     assert seen == ["Embedding: 1/10 texts, rust/RELEASES.md (document 1 of 1)",
                     "Embedding: 5/10 texts, rust/RELEASES.md (document 1 of 1)",
                     "Embedding: 10/10 texts, rust/RELEASES.md (document 1 of 1)"]
+
+
+def test_a_notice_during_a_build_has_a_line_of_its_own(tmp_path) -> None:
+    """In a terminal (a pty here), the first build's notice is printed above the progress bar,
+    not after it on the bar's line ("Embedding ━━━ 0/? - texts/s  Building the index at ...")."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "CHANGES.md").write_text("# Tool 2.0\n\n## Fixes\n\n- Fixed the frobnicator.\n- Sped up the widget.\n")
+    master, slave = pty.openpty()
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"), COLUMNS="120")
+    process = subprocess.Popen([sys.executable, "-m", "qa", "ask", "frobnicator", "--corpus", str(notes), "--no-history"],
+                               stdin=slave, stdout=slave, stderr=slave, env=env, cwd=tmp_path)
+    os.close(slave)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(master)
+    assert process.wait(timeout=300) == 0, out.decode(errors="replace")
+    at = out.find(b"Building the index at ")
+    assert at > 0, out.decode(errors="replace")
+    before = out[:at]
+    assert before.endswith((b"\n", b"\r\x1b[2K")), before[-80:]  # the start of a line, the bar's line cleared
