@@ -118,7 +118,7 @@ class AnswerService:
             notify: one-line notices (rebuilding and why, a skipped export).
             progress: (done, total, what) while embedding.
             quantize: build through the int8 export (True), at full precision (False), or as
-                the index was built (None); see ``qa.quantcheck``.
+                the index was built (None); see ``qa.eval.quantcheck``.
 
         Raises:
             CorpusError, RelnotesIndexError: as ``index.open_index``.
