@@ -15,8 +15,8 @@ from typing import Literal, Sequence
 
 from corpus.kinds import check_kind
 
-from .errors import QAError
-from .formats import answer_record
+from ..errors import QAError
+from ..formats import answer_record
 
 Detail = Literal["cards", "full"]
 DETAILS = ("cards", "full")
@@ -69,11 +69,11 @@ def check_release(service, release: str | None, products: Sequence[str] = ()) ->
     """``[release]`` when the corpus holds it (of ``products``), [] for None."""
     if check_text("release", release) is None or not release.strip():
         return []
-    from .answer.question import release_name
+    from ..answer.question import release_name
 
     name = release_name(str(release).strip())
     if not service.held(name, products):
-        from .answer.catalogue import Catalogue
+        from ..answer.catalogue import Catalogue
 
         raise BadArgument(Catalogue(service.chunks).missing_note([name], products))
     return [name]
@@ -95,7 +95,7 @@ def check_kinds(kinds: Sequence[str] | str | None) -> list[str]:
 def check_range(since: str, until: str):
     """(since, until] as a ReleaseRange (``answer.ranges.range_of``, as the CLI reads --since and
     --until); BadArgument for a bound missing or no release, or a range that runs backwards."""
-    from .answer.ranges import BadBound, range_of
+    from ..answer.ranges import BadBound, range_of
 
     for name, value in (("since", since), ("until", until)):
         if value is None:
@@ -161,7 +161,7 @@ def changes(service, product: str | None, since: str, until: str, kinds: Sequenc
 
 def release_notes(service, product: str, version: str) -> str:
     """One release's notes as text, its sections in order, each headed by its citation."""
-    from . import cite
+    from .. import cite
 
     products = check_product(service, product)
     (name,) = check_release(service, version, products) or [None]
