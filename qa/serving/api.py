@@ -15,7 +15,7 @@ from typing import Literal, Sequence
 
 from corpus.kinds import check_kind
 
-from ..errors import QAError
+from ..errors import BadQuestion, QAError
 from ..formats import answer_record
 
 Detail = Literal["cards", "full"]
@@ -59,10 +59,10 @@ def check_product(service, product: str | None) -> list[str]:
     """``[product]`` as the corpus spells it, [] for None; BadArgument names the products held."""
     if check_text("product", product) is None or not product.strip():
         return []
-    known = {p.lower(): p for p in service.products}
-    if str(product).strip().lower() not in known:
-        raise BadArgument(f"The corpus holds no product {product!r}; it has: {', '.join(service.products) or 'none named'}")
-    return [known[str(product).strip().lower()]]
+    try:
+        return [service.product(product)]
+    except BadQuestion as exc:
+        raise BadArgument(str(exc)) from None
 
 
 def check_release(service, release: str | None, products: Sequence[str] = ()) -> list[str]:
