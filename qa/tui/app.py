@@ -24,7 +24,7 @@ from textual.widgets import Footer, Input, Static
 
 from ..answer.followup import Turn
 from ..errors import USER_ERRORS
-from ..history import Entry, History
+from ..history import History
 from ..model import ReleaseRange
 from ..service import Conversation
 from .backend import ChatBackend
@@ -242,9 +242,7 @@ class ChatApp(ChatActions, App):
             self.notify(answer.note or "The corpus does not hold that release.", title="Unknown release",
                         severity="warning", markup=False)
         self.query_one(ChipBar).set_releases(self.release_filter)
-        known = len(self.history.warnings)
-        self.history.append(Entry.from_turn(self.talk.turn))
-        for warning in self.history.warnings[known:]:
+        for warning in self.history.record(self.talk.turn):
             self.notify(warning, severity="warning", markup=False)
         self.call_after_refresh(self._bring_into_view, card)
         self.log(f"answered in {(time.perf_counter() - started) * 1000:.0f} ms")
