@@ -159,6 +159,17 @@ class History:
         entries = self._load()
         return entries[-1] if entries else None
 
+    def record(self, turn: Turn) -> list[str]:
+        """Record the question a conversation ended with (``qa.service.Conversation.turn``), as
+        ``relnotes ask`` and the chat both do.
+
+        Returns:
+            The warnings this raised that were not raised before (a file it could not write).
+        """
+        known = len(self.warnings)
+        self.append(Entry.from_turn(turn))
+        return self.warnings[known:]
+
     def append(self, entry: Entry) -> None:
         """Record a question (in memory even when the file cannot be written)."""
         entries = self._load()

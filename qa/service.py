@@ -118,7 +118,7 @@ class AnswerService:
             notify: one-line notices (rebuilding and why, a skipped export).
             progress: (done, total, what) while embedding.
             quantize: build through the int8 export (True), at full precision (False), or as
-                the index was built (None); see ``qa.quantcheck``.
+                the index was built (None); see ``qa.eval.quantcheck``.
 
         Raises:
             CorpusError, RelnotesIndexError: as ``index.open_index``.
@@ -192,16 +192,24 @@ class AnswerService:
         """
         products = []
         if product is not None:
-            known = {p.lower(): p for p in self.products}
-            if product.lower() not in known:
-                raise BadQuestion(f"The corpus holds no product {product!r}; it has: {', '.join(self.products) or 'none named'}")
-            products = [known[product.lower()]]
+            products = [self.product(product)]
         elif len(self.products) > 1:
             raise BadQuestion(f"The corpus holds several products ({', '.join(self.products)}); name one: "
                               "relnotes changes PRODUCT FROM TO")
         asked = read(f"{topic.strip() or 'changes'} ({span.describe()})", self.engine.catalogue,
                      products=products, span=span, text=topic if topic.strip() else "what breaks")
         return self.ask(asked, top_k=top_k, mode=mode, kinds=kinds)
+
+    def product(self, name: str) -> str:
+        """``name`` as the corpus spells it (in any case, spaces around it ignored).
+
+        Raises:
+            BadQuestion: the corpus holds no such product (the message names those it holds).
+        """
+        known = {p.lower(): p for p in self.products}
+        if name.strip().lower() not in known:
+            raise BadQuestion(f"The corpus holds no product {name!r}; it has: {', '.join(self.products) or 'none named'}")
+        return known[name.strip().lower()]
 
     def held(self, release: str, products: Sequence[str] = ()) -> bool:
         """Whether the corpus holds ``release`` (2.13 covers 2.13.1), of one of ``products`` when given."""

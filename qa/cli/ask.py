@@ -35,7 +35,7 @@ def ask_cmd(question, top_k, mode, releases, since, until, kinds, no_update, cor
       relnotes ask "what changed in the lockfile handling?" --since 1.70 --until 1.80
     """
     from ..present.formats import answer_record, to_jsonl
-    from ..history import Entry, History
+    from ..history import History
     from ..service import Conversation
 
     span = release_range(since, until)
@@ -53,7 +53,7 @@ def ask_cmd(question, top_k, mode, releases, since, until, kinds, no_update, cor
         answer = service.ask(question, top_k=top_k, mode=mode, releases=releases, kinds=kinds, span=span)
         talk.answered(answer)
     if not no_history:
-        history.append(Entry.from_turn(talk.turn))
+        history.record(talk.turn)  # a warning is said by History's warn (notice)
     if as_json:
         click.echo(to_jsonl(answer_record(answer, "1")))
         return

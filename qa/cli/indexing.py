@@ -68,8 +68,8 @@ def index_cmd(corpus_paths, index_dir, model_path, skip_bad, rebuild, adapt, qua
 
 
 def _quantize(corpus_paths, index_dir, model_path, checks, quiet) -> None:
-    """Build the int8 trial index and keep it only if every question set holds (qa.quantcheck)."""
-    from ..quantcheck import MAX_DROP, quantize_checked
+    """Build the int8 trial index and keep it only if every question set holds (qa.eval.quantcheck)."""
+    from ..eval.quantcheck import MAX_DROP, quantize_checked
     from .progress import embedding_progress, notice
 
     with embedding_progress(quiet) as progress:

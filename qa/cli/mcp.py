@@ -29,8 +29,8 @@ def mcp_cmd(corpus_paths, index_dir, model_path, no_update) -> None:
 
     check_corpus(corpus_paths)  # a bad --corpus is one line and exit 1, before the server starts
 
-    from ..mcp.loader import BackgroundService
     from ..mcp.server import build_server
+    from ..serving.background import BackgroundService
 
     def opener():
         from ..service import AnswerService

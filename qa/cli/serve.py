@@ -47,7 +47,7 @@ def serve_cmd(host, port, token, workers, exit_after, corpus_paths, index_dir, m
     import uvicorn
 
     from ..http.app import make_app
-    from ..http.holder import ReloadingService
+    from ..serving.reloading import ReloadingService
 
     def opener(update: bool):
         from ..service import AnswerService

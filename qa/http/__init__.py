@@ -1,4 +1,4 @@
-"""``relnotes serve``: the answers over HTTP for a team (``app``), reloading a rebuilt index (``holder``)."""
+"""``relnotes serve``: the answers over HTTP for a team (``app``), over the shared ``qa.serving``."""
 
 from __future__ import annotations
 

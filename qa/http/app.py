@@ -1,4 +1,4 @@
-"""The HTTP API: an ASGI app (Starlette) over ``qa.api``, the same JSON as the CLI and the MCP tools.
+"""The HTTP API: an ASGI app (Starlette) over ``qa.serving.api``, the same JSON as the CLI and the MCP tools.
 
 Routes: ``GET /v1/health``, ``POST /v1/ask``, ``POST /v1/search``, ``GET /v1/releases``,
 ``POST /v1/changes``, ``POST /v1/batch`` (JSONL in, JSONL out), ``GET /openapi.json`` and
@@ -22,14 +22,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from .. import api
-from ..errors import USER_ERRORS, BadQuestion
+from ..serving import api
+from ..serving.calls import Unanswered, call
 from . import is_loopback
 from .openapi import openapi
 
 MAX_BODY = 1_000_000  # bytes of a request body
 MAX_BATCH = 1000  # questions in one /v1/batch
-LOAD_WAIT = 600.0
+STATUS = {"argument": 422, "loading": 503, "failed": 503}  # of an Unanswered, by why
+SEARCHING = ("top_k", "product", "release", "kind", "max_chars", "detail")  # optional fields of ask and search
 
 
 class HTTPError(Exception):
@@ -44,97 +45,100 @@ def make_app(service, *, token: str | None = None, max_body: int = MAX_BODY, hos
     from ..mcp.server import build_server
 
     limiter = anyio.CapacityLimiter(workers or os.cpu_count() or 2)  # REST and MCP calls alike
+    mcp_app = build_server(service, limiter).streamable_http_app(
+        streamable_http_path="/mcp", stateless_http=True, json_response=True, max_request_body_size=max_body,
+        host=host)
+    # one app: the MCP server's lifespan runs its session manager
+    mcp_app.router.routes[:0] = _Routes(service, limiter, token, max_body).routes()
+    return _Guard(mcp_app, token, allowed_hosts=(*LOOPBACK_HOSTS, host.encode()) if is_loopback(host) else None)
 
-    async def run(fn: Callable[[object], object]):
-        def call():
-            return fn(service.get(LOAD_WAIT))
 
+class _Routes:
+    """The REST routes over one service, answering in the threads of ``limiter``."""
+
+    def __init__(self, service, limiter: anyio.CapacityLimiter, token: str | None, max_body: int) -> None:
+        self.service = service
+        self.limiter = limiter
+        self.token = token
+        self.max_body = max_body
+
+    def routes(self) -> list[Route]:
+        return [
+            Route("/v1/health", handler(self.health), methods=["GET"]),
+            Route("/v1/ask", handler(self.ask), methods=["POST"]),
+            Route("/v1/search", handler(self.search), methods=["POST"]),
+            Route("/v1/releases", handler(self.releases), methods=["GET"]),
+            Route("/v1/changes", handler(self.changes), methods=["POST"]),
+            Route("/v1/batch", handler(self.batch), methods=["POST"]),
+            Route("/openapi.json", docs, methods=["GET"]),
+            Route("/docs", docs, methods=["GET"]),
+        ]
+
+    async def run(self, fn: Callable[[object], object]):
+        """``fn(the current service)`` through ``qa.serving.calls.call``; its failure as an HTTPError."""
         try:
-            return await anyio.to_thread.run_sync(call, limiter=limiter)
-        except (api.BadArgument, BadQuestion) as exc:
-            raise HTTPError(422, str(exc)) from None
-        except TimeoutError:
-            raise HTTPError(503, "the index is still being built; try again in a minute") from None
-        except USER_ERRORS as exc:
-            raise HTTPError(503, str(exc)) from None
+            return await call(self.service, fn, self.limiter)
+        except Unanswered as exc:
+            raise HTTPError(STATUS[exc.why], str(exc)) from None
 
-    async def body_of(request: Request) -> bytes:
+    async def body_of(self, request: Request) -> bytes:
         length = request.headers.get("content-length")
-        if length is not None and length.isdigit() and int(length) > max_body:
-            raise HTTPError(413, f"the request body is over {max_body} bytes")
+        if length is not None and length.isdigit() and int(length) > self.max_body:
+            raise HTTPError(413, f"the request body is over {self.max_body} bytes")
         chunks, size = [], 0
         async for chunk in request.stream():
             size += len(chunk)
-            if size > max_body:
-                raise HTTPError(413, f"the request body is over {max_body} bytes")
+            if size > self.max_body:
+                raise HTTPError(413, f"the request body is over {self.max_body} bytes")
             chunks.append(chunk)
         return b"".join(chunks)
 
-    async def json_of(request: Request) -> dict:
+    async def json_of(self, request: Request) -> dict:
         try:
-            data = json.loads(await body_of(request) or b"{}")
+            data = json.loads(await self.body_of(request) or b"{}")
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise HTTPError(400, f"the body is not JSON: {exc}") from None
         if not isinstance(data, dict):
             raise HTTPError(422, "the body must be a JSON object")
         return data
 
-    def handler(fn):
-        async def endpoint(request: Request) -> Response:
-            try:
-                return await fn(request)
-            except HTTPError as exc:
-                return JSONResponse({"error": str(exc)}, status_code=exc.status)
-
-        return endpoint
-
-    def arguments(data: dict, required: tuple[str, ...], optional: tuple[str, ...]) -> dict:
-        unknown = sorted(set(data) - set(required) - set(optional))
-        if unknown:
-            raise HTTPError(422, f"unknown field {unknown[0]!r}; the fields are {', '.join(required + optional)}")
-        missing = [name for name in required if name not in data]
-        if missing:
-            raise HTTPError(422, f"the field {missing[0]!r} is required")
-        return data
-
-    SEARCHING = ("top_k", "product", "release", "kind", "max_chars", "detail")
-
-    async def health(request: Request) -> Response:
-        state, error = service.state()
+    async def health(self, request: Request) -> Response:
+        state, error = self.service.state()
         if state != "ok":
-            body = {"status": state, **({"error": error} if error and _authorized(request, token) else {})}
+            body = {"status": state, **({"error": error} if error and _authorized(request, self.token) else {})}
             return JSONResponse(body, status_code=503)
-        if not _authorized(request, token):  # open to a load balancer; what the index holds needs the token
+        if not _authorized(request, self.token):  # open to a load balancer; what the index holds needs the token
             return JSONResponse({"status": "ok"})
-        info = service.get(0).info
+        info = self.service.get(0).info
         return JSONResponse({"status": "ok", "corpus": info.corpus, "documents": info.documents, "chunks": info.chunks,
-                             "index": info.directory, "built": info.created, "reloads": getattr(service, "reloads", 0)})
+                             "index": info.directory, "built": info.created,
+                             "reloads": getattr(self.service, "reloads", 0)})
 
-    async def ask(request: Request) -> Response:
-        data = arguments(await json_of(request), ("question",), SEARCHING)
-        return JSONResponse(await run(lambda s: api.ask(s, **_typed(data))))
+    async def ask(self, request: Request) -> Response:
+        data = arguments(await self.json_of(request), ("question",), SEARCHING)
+        return JSONResponse(await self.run(lambda s: api.ask(s, **_typed(data))))
 
-    async def search(request: Request) -> Response:
-        data = arguments(await json_of(request), ("query",), SEARCHING)
-        return JSONResponse(await run(lambda s: api.search(s, **_typed(data))))
+    async def search(self, request: Request) -> Response:
+        data = arguments(await self.json_of(request), ("query",), SEARCHING)
+        return JSONResponse(await self.run(lambda s: api.search(s, **_typed(data))))
 
-    async def releases(request: Request) -> Response:
+    async def releases(self, request: Request) -> Response:
         product = request.query_params.get("product")
         given = request.query_params.get("max_chars", str(api.DEFAULT_MAX_CHARS))
         try:
             max_chars = int(given)
         except ValueError:
             raise HTTPError(422, f"max_chars must be a whole number, got {given!r}") from None
-        return JSONResponse(await run(lambda s: api.releases(s, product, max_chars=max_chars)))
+        return JSONResponse(await self.run(lambda s: api.releases(s, product, max_chars=max_chars)))
 
-    async def changes(request: Request) -> Response:
-        data = arguments(await json_of(request), ("since", "until"),
+    async def changes(self, request: Request) -> Response:
+        data = arguments(await self.json_of(request), ("since", "until"),
                          ("product", "kinds", "topic", "max_chars", "detail"))
         data.setdefault("product", None)
-        return JSONResponse(await run(lambda s: api.changes(s, **_typed(data))))
+        return JSONResponse(await self.run(lambda s: api.changes(s, **_typed(data))))
 
-    async def batch(request: Request) -> Response:
-        lines = [line for line in (await body_of(request)).decode("utf-8", "replace").splitlines() if line.strip()]
+    async def batch(self, request: Request) -> Response:
+        lines = [line for line in (await self.body_of(request)).decode("utf-8", "replace").splitlines() if line.strip()]
         if len(lines) > MAX_BATCH:
             raise HTTPError(413, f"{len(lines)} questions; send at most {MAX_BATCH} a batch")
         out = []
@@ -145,31 +149,40 @@ def make_app(service, *, token: str | None = None, max_body: int = MAX_BODY, hos
                 if not isinstance(item, dict):
                     raise ValueError("not a JSON object")
                 qid = str(item.pop("id", number))
-                record = await run(lambda s, item=item: api.ask(s, **_typed(arguments(item, ("question",), SEARCHING))))
+                record = await self.run(
+                    lambda s, item=item: api.ask(s, **_typed(arguments(item, ("question",), SEARCHING))))
                 out.append({**record, "id": qid})
             except (ValueError, HTTPError) as exc:  # one bad line is its own error line; the rest are answered
                 out.append({"id": qid, "error": f"line {number}: {exc}"})
         body = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in out)
         return Response(body, media_type="application/x-ndjson")
 
-    async def docs(request: Request) -> Response:
-        return JSONResponse(openapi())
 
-    routes = [
-        Route("/v1/health", handler(health), methods=["GET"]),
-        Route("/v1/ask", handler(ask), methods=["POST"]),
-        Route("/v1/search", handler(search), methods=["POST"]),
-        Route("/v1/releases", handler(releases), methods=["GET"]),
-        Route("/v1/changes", handler(changes), methods=["POST"]),
-        Route("/v1/batch", handler(batch), methods=["POST"]),
-        Route("/openapi.json", docs, methods=["GET"]),
-        Route("/docs", docs, methods=["GET"]),
-    ]
-    mcp_app = build_server(service, limiter).streamable_http_app(
-        streamable_http_path="/mcp", stateless_http=True, json_response=True, max_request_body_size=max_body,
-        host=host)
-    mcp_app.router.routes[:0] = routes  # one app: the MCP server's lifespan runs its session manager
-    return _Guard(mcp_app, token, allowed_hosts=(*LOOPBACK_HOSTS, host.encode()) if is_loopback(host) else None)
+def handler(fn):
+    """``fn`` as an endpoint whose HTTPError is the response ``{"error": message}`` with its status."""
+
+    async def endpoint(request: Request) -> Response:
+        try:
+            return await fn(request)
+        except HTTPError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=exc.status)
+
+    return endpoint
+
+
+def arguments(data: dict, required: tuple[str, ...], optional: tuple[str, ...]) -> dict:
+    """``data`` when it has every ``required`` field and no field but those and ``optional`` (else a 422)."""
+    unknown = sorted(set(data) - set(required) - set(optional))
+    if unknown:
+        raise HTTPError(422, f"unknown field {unknown[0]!r}; the fields are {', '.join(required + optional)}")
+    missing = [name for name in required if name not in data]
+    if missing:
+        raise HTTPError(422, f"the field {missing[0]!r} is required")
+    return data
+
+
+async def docs(request: Request) -> Response:
+    return JSONResponse(openapi())
 
 
 LOOPBACK_HOSTS = (b"127.0.0.1", b"localhost", b"[::1]", b"::1")  # Host headers a loopback server answers
@@ -218,7 +231,7 @@ NUMBERS = ("top_k", "max_chars")  # whole numbers
 
 
 def _typed(data: dict) -> dict:
-    """The JSON fields with the types ``qa.api`` takes; another type is a 422 naming the field."""
+    """The JSON fields with the types ``qa.serving.api`` takes; another type is a 422 naming the field."""
     for name, value in data.items():
         if name in TEXT_FIELDS and not isinstance(value, str):
             raise HTTPError(422, f"{name!r} must be a string")

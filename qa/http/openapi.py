@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import api
+from ..serving import api
 
 _STR = {"type": "string"}
 _OPT_STR = {"type": ["string", "null"]}

@@ -1,1 +1,1 @@
-"""``relnotes mcp``: the answers as Model Context Protocol tools and resources (``server``)."""
+"""``relnotes mcp``: the answers as Model Context Protocol tools and resources (``server``), over ``qa.serving``."""

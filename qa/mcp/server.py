@@ -1,10 +1,11 @@
-"""The MCP server: four read-only tools and one resource template over ``qa.api``.
+"""The MCP server: four read-only tools and one resource template over ``qa.serving.api``.
 
 Built on the official SDK (mcp 2.x, ``MCPServer``). Nothing heavy is imported before the
 handshake: the index and the model open on a background thread (``BackgroundService``) and the
 first tool call waits for them. Each tool returns the JSON record as structured content and a
 short text rendering for clients that show text; a bad argument is a tool error (``is_error``)
-whose message says how to retry. Logs go to stderr: stdout carries only the protocol.
+whose message says how to retry (``qa.serving.calls.call``, as the HTTP routes answer). Logs go
+to stderr: stdout carries only the protocol.
 """
 
 from __future__ import annotations
@@ -17,10 +18,10 @@ from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
-from .. import api
-from ..errors import USER_ERRORS
-from .loader import BackgroundService
 from ..present.plain import render
+from ..serving import api
+from ..serving.background import BackgroundService
+from ..serving.calls import Unanswered, call
 
 INSTRUCTIONS = (
     "Offline, version-aware answers from software release notes, with citations (file:lines, URL). "
@@ -29,7 +30,6 @@ INSTRUCTIONS = (
     "releases held; release_changes gives the upgrade digest of a range. Quote the citations."
 )
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
-LOAD_WAIT = 600.0  # seconds a tool call waits for a first build of the index
 
 TopK = Annotated[int, Field(ge=1, le=api.MOST_TOP_K, description="How many passages.")]
 MaxChars = Annotated[int, Field(ge=api.MIN_MAX_CHARS, le=api.MOST_MAX_CHARS,
@@ -46,16 +46,11 @@ def build_server(service: BackgroundService, limiter: anyio.CapacityLimiter | No
     ``limiter`` bounds the threads answering (the HTTP server shares its pool with REST)."""
     server = MCPServer(name="relnotes", instructions=INSTRUCTIONS, version=_version(), log_level="WARNING")
 
-    async def call(fn: Callable[[object], dict]) -> CallToolResult:
-        def run() -> dict:
-            return fn(service.get(LOAD_WAIT))
-
+    async def tool(fn: Callable[[object], dict]) -> CallToolResult:
         try:
-            record = await anyio.to_thread.run_sync(run, limiter=limiter)
-        except (api.BadArgument, *USER_ERRORS) as exc:
+            record = await call(service, fn, limiter)
+        except Unanswered as exc:
             raise ToolError(str(exc)) from None
-        except TimeoutError:
-            raise ToolError("The index is still being built; try again in a minute.") from None
         return CallToolResult(content=[TextContent(text=render(record))], structured_content=record)
 
     @server.tool(annotations=READ_ONLY)
@@ -65,7 +60,7 @@ def build_server(service: BackgroundService, limiter: anyio.CapacityLimiter | No
         """Answer a question about release notes: quoted answer sentences with [n] markers, ranked
         passages with citations, notes (a release the corpus lacks, no confident answer), the
         earliest release with strong evidence, and a digest for release and upgrade questions."""
-        return await call(lambda s: api.ask(s, question, top_k, product, release, kind, max_chars=max_chars, detail=detail))
+        return await tool(lambda s: api.ask(s, question, top_k, product, release, kind, max_chars=max_chars, detail=detail))
 
     @server.tool(annotations=READ_ONLY)
     async def search_release_notes(query: Annotated[str, Field(min_length=1, description="What to look for.")],
@@ -73,12 +68,12 @@ def build_server(service: BackgroundService, limiter: anyio.CapacityLimiter | No
                                    release: Release = None, kind: Kind = None,
                                    max_chars: MaxChars = api.DEFAULT_MAX_CHARS, detail: DetailArg = "cards") -> CallToolResult:
         """Ranked, cited passages of the release notes for a query (no answer sentences)."""
-        return await call(lambda s: api.search(s, query, top_k, product, release, kind, max_chars=max_chars, detail=detail))
+        return await tool(lambda s: api.search(s, query, top_k, product, release, kind, max_chars=max_chars, detail=detail))
 
     @server.tool(annotations=READ_ONLY)
     async def list_releases(product: Product = None, max_chars: MaxChars = api.DEFAULT_MAX_CHARS) -> CallToolResult:
         """The products in the corpus with their releases, newest first, and dates where the notes give them."""
-        return await call(lambda s: api.releases(s, product, max_chars=max_chars))
+        return await tool(lambda s: api.releases(s, product, max_chars=max_chars))
 
     @server.tool(annotations=READ_ONLY)
     async def release_changes(product: Annotated[str | None, Field(description="The product (needed when the corpus holds several).")],
@@ -89,17 +84,14 @@ def build_server(service: BackgroundService, limiter: anyio.CapacityLimiter | No
                               max_chars: MaxChars = api.DEFAULT_MAX_CHARS, detail: DetailArg = "cards") -> CallToolResult:
         """What changed after `since` up to `until`: each release's breaking, removed and deprecated
         items (or those of `kinds`; with `topic`, the range's items on it), oldest first, cited."""
-        return await call(lambda s: api.changes(s, product, since, until, kinds, topic, max_chars=max_chars, detail=detail))
+        return await tool(lambda s: api.changes(s, product, since, until, kinds, topic, max_chars=max_chars, detail=detail))
 
     @server.resource("relnotes://{product}/{version}", name="release-notes", mime_type="text/markdown",
                      description="One release's notes, each section headed by its citation.")
     async def release_notes(product: str, version: str) -> str:
-        def run() -> str:
-            return api.release_notes(service.get(LOAD_WAIT), product, version)
-
         try:
-            return await anyio.to_thread.run_sync(run, limiter=limiter)
-        except (api.BadArgument, *USER_ERRORS, TimeoutError) as exc:
+            return await call(service, lambda s: api.release_notes(s, product, version), limiter)
+        except Unanswered as exc:
             raise ResourceError(str(exc)) from None
 
     return server

@@ -1,4 +1,4 @@
-"""A short text rendering of an ``qa.api`` record, for MCP clients that show only text (the record's
+"""A short text rendering of an ``qa.serving.api`` record, for MCP clients that show only text (the record's
 note already says the earliest release: it is not said again)."""
 
 from __future__ import annotations

@@ -13,9 +13,10 @@ from textual.containers import VerticalScroll
 
 from index import MODES
 
+from .passage import PassageItem
 from .picker import Picked, ReleasePicker
 from .screens import HelpScreen
-from .widgets import ChipBar, PassageItem, StatusBar
+from .widgets import ChipBar, StatusBar
 
 TOP_KS = (3, 5, 10)
 

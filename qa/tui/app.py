@@ -2,7 +2,8 @@
 
 The app holds no retrieval logic: follow-ups are read by ``qa.service.Conversation`` (as
 ``relnotes ask --follow-up`` reads them), answers come from the backend (the answering
-service), and every slow call runs in a thread worker so the UI never freezes. Our own
+service, opened by ``loading.ChatLoading``), and every slow call runs in a thread worker so the
+UI never freezes; the keys' actions are ``actions.ChatActions``. Our own
 errors (bad corpus, missing model, corrupt index, bad question) are shown in a dialog or on
 the card; the app keeps running.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 import itertools
 import time
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Iterable
 
 from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
@@ -23,23 +24,20 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from ..errors import USER_ERRORS
-from ..history import Entry, History
+from ..history import History
 from ..present import notes
 from ..question import Question, Turn
 from ..service import Conversation
-from .backend import ChatBackend
 from .actions import ChatActions
+from .backend import ChatBackend
 from .commands import PALETTE
-from .screens import ErrorScreen, PassageScreen
-from .widgets import AnswerCard, ChipBar, FilterChip, PassageItem, QuestionBubble, QuestionInput, StatusBar
-
-REFRESH_SECONDS = 60
-
-BackendFactory = Callable[[Callable[[str], None]], ChatBackend]
-"""Builds the backend; called in a worker thread with a ``notify(message)`` for progress notices."""
+from .loading import BackendFactory, ChatLoading
+from .passage import PassageItem
+from .screens import PassageScreen
+from .widgets import AnswerCard, ChipBar, FilterChip, QuestionBubble, QuestionInput, StatusBar
 
 
-class ChatApp(ChatActions, App):
+class ChatApp(ChatLoading, ChatActions, App):
     """Ask release notes questions one after another and read cited answers."""
 
     CSS_PATH = "chat.tcss"
@@ -119,59 +117,6 @@ class ChatApp(ChatActions, App):
             self.notify(warning, severity="warning", markup=False)
         self.load_backend()
 
-    # --- loading ------------------------------------------------------------------------
-    @work(thread=True, exclusive=True, group="load")
-    def load_backend(self) -> None:
-        def notify(message: str) -> None:
-            self.call_from_thread(self.notify, message, markup=False)
-
-        try:
-            backend = self.backend_factory(notify)
-        except USER_ERRORS as exc:
-            self.call_from_thread(self._load_failed, str(exc))
-            return
-        self.call_from_thread(self._loaded, backend)
-
-    def _loaded(self, backend: ChatBackend) -> None:
-        self.backend = backend
-        self.talk.service = backend
-        self.load_failed = False
-        self._show_info(backend.info)
-        self.query_one(StatusBar).state = "ready"
-        self.set_interval(REFRESH_SECONDS, self.refresh_info)
-        self._check_filter(self.release_filter)
-        waiting, self.waiting = self.waiting, []
-        for seq, question, card in waiting:
-            self._dispatch(seq, question, card)
-
-    def _show_info(self, info) -> None:
-        stale = " · STALE: restart the chat to rebuild" if info.stale else ""
-        self.query_one(StatusBar).facts = f"{info.corpus} · {info.chunks} chunks · built {info.age()}{stale}"
-
-    @work(thread=True, exclusive=True, group="refresh")
-    def refresh_info(self) -> None:
-        """Update the index age and whether the corpus changed since the build (every REFRESH_SECONDS)."""
-        if self.backend is not None:
-            self.call_from_thread(self._show_info, self.backend.refresh())
-
-    def _check_filter(self, releases: tuple[str, ...]) -> None:
-        """Drop releases the corpus does not hold from the filter, and say which and what it has."""
-        missing = [r for r in releases if not self.backend.held(r)]
-        if missing:
-            self.set_filter(tuple(r for r in releases if r not in missing))
-            self.notify(f"The corpus holds no release {', '.join(missing)} (it has: "
-                        f"{', '.join(self.backend.releases) or 'none'}); F4 picks one.",
-                        title="Unknown release", severity="warning", markup=False)
-
-    def _load_failed(self, message: str) -> None:
-        self.load_failed = True
-        self.refresh_bindings()
-        self.query_one(StatusBar).state = "failed"
-        for _, _, card in self.waiting:
-            card.fail(message)
-        self.waiting = []
-        self.push_screen(ErrorScreen("Could not open the index", message))
-
     # --- asking -------------------------------------------------------------------------
     @on(Input.Submitted, "#question")
     def _submitted(self, event: Input.Submitted) -> None:
@@ -202,7 +147,7 @@ class ChatApp(ChatActions, App):
         return card
 
     def _dispatch(self, seq: int, question: str, card: AnswerCard) -> None:
-        """Resolve the question against the previous turn and the chip, and answer it in a worker.
+        """Read the question once, against the previous turn and the chip, and answer it in a worker.
 
         The turn and the chip change only when the answer arrives (a refused question leaves
         them as they were), and a question that names no release and inherits none (a
@@ -243,9 +188,7 @@ class ChatApp(ChatActions, App):
             self.notify(notes.joined(answer.notes) or "The corpus does not hold that release.", title="Unknown release",
                         severity="warning", markup=False)
         self.query_one(ChipBar).set_releases(self.release_filter)
-        known = len(self.history.warnings)
-        self.history.append(Entry.from_turn(self.talk.turn))
-        for warning in self.history.warnings[known:]:
+        for warning in self.history.record(self.talk.turn):
             self.notify(warning, severity="warning", markup=False)
         self.call_after_refresh(self._bring_into_view, card)
         self.log(f"answered in {(time.perf_counter() - started) * 1000:.0f} ms")

@@ -10,7 +10,7 @@ from textual.widgets import Static
 from ..present import cite, digest_text
 from ..model import Digest, DigestItem
 from ..text import safe
-from .widgets import PassageItem, preview
+from .passage import PassageItem, preview
 
 DIGEST_ROWS = 40  # items of a digest shown on a card; the CLI and --json give them all
 

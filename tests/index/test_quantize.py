@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import qa.quantcheck as quantcheck
+import qa.eval.quantcheck as quantcheck
 from index.reader import LoadedIndex
 from index.quantize import RECIPE
 from qa.cli import cli

@@ -163,7 +163,7 @@ def test_nothing_heavy_is_imported_before_the_handshake() -> None:
     """The server object exists before torch, faiss, sentence-transformers or onnxruntime load."""
     code = (
         "import sys\n"
-        "from qa.mcp.loader import BackgroundService\n"
+        "from qa.serving.background import BackgroundService\n"
         "from qa.mcp.server import build_server\n"
         "build_server(BackgroundService(lambda: None))\n"
         "heavy = [m for m in ('torch', 'faiss', 'sentence_transformers', 'onnxruntime', 'numpy', 'index.reader')"

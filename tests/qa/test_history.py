@@ -56,6 +56,21 @@ def test_entries_from_turns_and_back() -> None:
     assert Entry.from_turn(Turn("q", "", (), ("pydantic",))).products == ("pydantic",)
 
 
+def test_record_keeps_a_turn_and_returns_only_new_warnings(tmp_path: Path) -> None:
+    """What ``relnotes ask`` and the chat both call: the turn as an entry, and what went wrong this time."""
+    turn = Turn("and in 2.13?", "MPS in 2.13", ("2.13",), ("PyTorch",))
+    history = History(tmp_path / "history.jsonl")
+    assert history.record(turn) == []
+    assert History(tmp_path / "history.jsonl").last().turn() == turn
+    (tmp_path / "afile").write_text("")
+    said: list[str] = []
+    broken = History(tmp_path / "afile" / "history.jsonl", warn=said.append)
+    first = broken.record(turn)
+    assert len(first) == 1 and "Cannot write the question history" in first[0] and said == first
+    assert broken.record(turn) == [] and said == first  # said once a session, not once a question
+    assert broken.last().turn() == turn  # kept in memory all the same
+
+
 CORRUPT = [
     b"{not json\n",
     b'{"question": "torn at the end", "asked_as": "x", "rel',  # a crash mid-write: no newline

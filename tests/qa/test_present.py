@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from click.testing import CliRunner
 
-from qa import api
+from qa.serving import api
 from qa.cli import cli
 from qa.model import NOTE_KINDS, Note, ReleaseRange
 from qa.present import notes

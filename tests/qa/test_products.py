@@ -145,3 +145,24 @@ def test_the_history_keeps_products_and_reads_older_lines(tmp_path: Path) -> Non
     assert Entry.from_json(entry.to_json()) == entry and entry.turn().products == ("pydantic",)
     older = {"question": "q", "asked_as": "q", "releases": [], "time": ""}
     assert Entry.from_json(older).products == () and "products" not in Entry.from_json(older).to_json()
+
+
+def test_one_product_check_for_the_cli_the_agents_and_the_service(engine: Engine) -> None:
+    """``AnswerService.product``: ``relnotes changes``, the MCP tools and the HTTP routes check a
+    product the same way (in any case), with the same message; the agents get it as a BadArgument."""
+    from qa.errors import BadQuestion
+    from qa.model import ReleaseRange
+    from qa.service import AnswerService, IndexInfo
+    from qa.serving import api
+
+    service = AnswerService(engine, IndexInfo("test", 1, len(NOTES)))
+    assert service.product("PYDANTIC") == service.product(" pydantic ") == "pydantic"
+    assert api.check_product(service, "rust") == ["Rust"] and api.check_product(service, " ") == []
+    message = "The corpus holds no product 'flask'; it has: Rust, pydantic"
+    with pytest.raises(BadQuestion) as refused:
+        service.product("flask")
+    with pytest.raises(api.BadArgument) as bad:
+        api.check_product(service, "flask")
+    with pytest.raises(BadQuestion) as in_changes:
+        service.changes(ReleaseRange("1.5", "1.10"), "flask")
+    assert str(refused.value) == str(bad.value) == str(in_changes.value) == message

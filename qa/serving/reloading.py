@@ -16,7 +16,7 @@ from typing import Callable
 
 from index import generation
 
-from ..mcp.loader import BackgroundService
+from .background import BackgroundService
 
 CHECK_EVERY = 1.0  # seconds between looks at the manifest
 RETRY_AFTER = 10.0  # seconds before a failed reload is tried again

@@ -15,8 +15,8 @@ from typing import Literal, Sequence
 
 from corpus.kinds import check_kind
 
-from .errors import QAError
-from .present.formats import answer_record
+from ..errors import BadQuestion, QAError
+from ..present.formats import answer_record
 
 Detail = Literal["cards", "full"]
 DETAILS = ("cards", "full")
@@ -59,21 +59,21 @@ def check_product(service, product: str | None) -> list[str]:
     """``[product]`` as the corpus spells it, [] for None; BadArgument names the products held."""
     if check_text("product", product) is None or not product.strip():
         return []
-    known = {p.lower(): p for p in service.products}
-    if str(product).strip().lower() not in known:
-        raise BadArgument(f"The corpus holds no product {product!r}; it has: {', '.join(service.products) or 'none named'}")
-    return [known[str(product).strip().lower()]]
+    try:
+        return [service.product(product)]
+    except BadQuestion as exc:
+        raise BadArgument(str(exc)) from None
 
 
 def check_release(service, release: str | None, products: Sequence[str] = ()) -> list[str]:
     """``[release]`` when the corpus holds it (of ``products``), [] for None."""
     if check_text("release", release) is None or not release.strip():
         return []
-    from .question import release_name
+    from ..question import release_name
 
     name = release_name(str(release).strip())
     if not service.held(name, products):
-        from .present import notes
+        from ..present import notes
 
         raise BadArgument(notes.text(service.catalogue.missing_note([name], products)))
     return [name]
@@ -95,7 +95,7 @@ def check_kinds(kinds: Sequence[str] | str | None) -> list[str]:
 def check_range(since: str, until: str):
     """(since, until] as a ReleaseRange (``qa.question.range_of``, as the CLI reads --since and
     --until); BadArgument for a bound missing or no release, or a range that runs backwards."""
-    from .question import BadBound, range_of
+    from ..question import BadBound, range_of
 
     for name, value in (("since", since), ("until", until)):
         if value is None:
@@ -161,7 +161,7 @@ def changes(service, product: str | None, since: str, until: str, kinds: Sequenc
 
 def release_notes(service, product: str, version: str) -> str:
     """One release's notes as text, its sections in order, each headed by its citation."""
-    from .present import cite
+    from ..present import cite
 
     products = check_product(service, product)
     (name,) = check_release(service, version, products) or [None]

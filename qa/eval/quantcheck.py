@@ -44,7 +44,7 @@ class QuantizeCheck:
 
 def hybrid_mrr(service, questions) -> float:
     """Hybrid MRR@10 of ``service`` on ``questions`` (``qa.eval.questions.Question``), as ``relnotes eval``."""
-    from .eval.run import evaluate, service_retrieve
+    from .run import evaluate, service_retrieve
 
     return float(evaluate(questions, service.chunks, service_retrieve(service), ["hybrid"], depth=20)[0]
                  .metrics["MRR@10"])
@@ -63,8 +63,8 @@ def quantize_checked(corpus_paths: Sequence, index_dir: Path | None, model_path:
 
     from index import discard_index, index_status, replace_index
 
-    from .eval.questions import load_questions
-    from .service import AnswerService
+    from ..service import AnswerService
+    from .questions import load_questions
 
     sets = [(Path(path), load_questions(Path(path))) for path in checks]
     status = index_status(list(corpus_paths) or None, index_dir, model_path)

@@ -1,4 +1,4 @@
-"""``qa.api``: the records agents get, fitted to a budget, and arguments an agent can correct."""
+"""``qa.serving.api``: the records agents get, fitted to a budget, and arguments an agent can correct."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from qa import api
+from qa.serving import api
 
 
 def record(passages: int, text: str = "word " * 200) -> dict:

@@ -1,0 +1,118 @@
+"""How often the quoted answer holds the words that answer the question, per question set and mode.
+
+    python benchmarks/answer_spans.py                      # answers-*.jsonl, blind parts left out
+    python benchmarks/answer_spans.py --blind              # the blind parts only (score them once)
+    python benchmarks/answer_spans.py --sets answers-zoo --modes hybrid --misses
+
+Each set is answered over its corpus (``answers-bundled``: the bundled notes; ``answers-zoo``:
+``../shared/data/zoo``; ``answers-changelogs``: ``../shared/data/changelogs``) by the answering
+service, as ``relnotes ask`` answers. Columns:
+
+- span: the gold ``answer`` span lies inside the quoted answer (both normalised as ``relnotes
+  eval`` normalises passages);
+- from 1: the quoted answer quotes passage 1; none: no quoted answer at all;
+- hit@5, MRR@10: the passages, judged as ``relnotes eval`` judges them (release and span);
+- which right / wrong / unsaid: for which-release questions, the release the answer states
+  (``earliest_release``) matches the gold ``version``, is another, or is not stated.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from corpus.versions import version_matches  # noqa: E402
+from qa.eval.metrics import Ranking, summarise  # noqa: E402
+from qa.eval.questions import load_questions, normalise  # noqa: E402
+from qa.eval.run import judge  # noqa: E402
+
+SETS = {"answers-bundled": None, "answers-zoo": "zoo", "answers-changelogs": "changelogs"}
+
+
+@dataclass
+class Row:
+    questions: int = 0
+    span: int = 0
+    first: int = 0
+    none: int = 0
+    which: int = 0
+    which_right: int = 0
+    which_wrong: int = 0
+
+
+def corpus_paths(name: str, shared: Path) -> list[Path] | None:
+    folder = SETS[name]
+    if folder is None:
+        return []
+    path = shared / "data" / folder
+    return [path] if path.is_dir() else None
+
+
+def score(service, path: Path, modes: list[str], misses: bool) -> list[tuple[str, Row, dict]]:
+    questions = load_questions(path)
+    raw = {json.loads(line)["id"]: json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()}
+    relevant = judge(questions, service.chunks)
+    out = []
+    for mode in modes:
+        row, rankings = Row(), []
+        for q in questions:
+            answer = service.ask(q.question, top_k=10, mode=mode)
+            quoted = normalise(" ".join(s.text for s in answer.sentences))
+            row.questions += 1
+            hit = bool(quoted) and normalise(q.answer or "") in quoted
+            row.span += hit
+            row.none += not answer.sentences
+            row.first += bool(answer.sentences) and all(s.passage == 1 for s in answer.sentences)
+            rankings.append(Ranking(q.id, tuple(p.chunk_id for p in answer.passages), relevant[q.id]))
+            if raw[q.id].get("kind") == "which-release":
+                row.which += 1
+                stated = answer.earliest_release
+                if stated and q.version and version_matches(stated, q.version):
+                    row.which_right += 1
+                elif stated:
+                    row.which_wrong += 1
+            if misses and not hit:
+                print(f"  miss {q.id} [{mode}] {q.question!r}\n    gold: {q.answer!r}\n    quoted: "
+                      f"{' | '.join(s.text for s in answer.sentences) or '(none)'}"
+                      f"{'  stated ' + answer.earliest_release if answer.earliest_release else ''}", file=sys.stderr)
+        metrics = summarise(rankings, (1, 5, 10))
+        out.append((mode, row, {"hit@5": metrics["hit@5"], "mrr@10": metrics["MRR@10"]}))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sets", default=",".join(SETS), help="Comma-separated set names (without -blind).")
+    parser.add_argument("--blind", action="store_true", help="Score the -blind parts instead (once, at the end).")
+    parser.add_argument("--modes", default="bm25,dense,hybrid")
+    parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
+    parser.add_argument("--misses", action="store_true", help="List the questions whose quote misses the span.")
+    args = parser.parse_args()
+    from qa.service import AnswerService
+
+    modes = [m for m in args.modes.split(",") if m]
+    print("| set | mode | questions | span | from 1 | none | hit@5 | MRR@10 | which right | which wrong | which unsaid |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for name in [s for s in args.sets.split(",") if s]:
+        paths = corpus_paths(name, args.shared)
+        if paths is None:
+            print(f"skipped {name}: its corpus is absent", file=sys.stderr)
+            continue
+        path = ROOT / "benchmarks" / "questions" / f"{name}{'-blind' if args.blind else ''}.jsonl"
+        service = AnswerService.open(paths, notify=lambda m: print(m, file=sys.stderr))
+        for mode, row, m in score(service, path, modes, args.misses):
+            n = row.questions
+            unsaid = row.which - row.which_right - row.which_wrong
+            print(f"| {path.stem} | {mode} | {n} | {row.span / n:.3f} | {row.first / n:.3f} | {row.none / n:.3f} | "
+                  f"{m['hit@5']:.3f} | {m['mrr@10']:.3f} | {row.which_right}/{row.which} | {row.which_wrong}/{row.which} "
+                  f"| {unsaid}/{row.which} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
