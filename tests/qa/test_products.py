@@ -124,7 +124,7 @@ def test_json_and_markdown_name_the_products(tmp_path: Path) -> None:
 
 
 def test_a_follow_up_keeps_the_product_unless_it_names_another(engine: Engine) -> None:
-    from qa.service import Conversation
+    from qa.conversation import Conversation
 
     talk = Conversation(engine)
     first = talk.ask("what changed in pydantic 1.10 sort", top_k=5)[1]
