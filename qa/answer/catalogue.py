@@ -63,9 +63,9 @@ class Catalogue:
         """The refusal for a range that holds no release of the corpus (of ``products``)."""
         return Note("range_empty", products=tuple(products), held=self.releases_of(products), range=span)
 
-    def foreign_note(self, product: str) -> Note:
-        """The refusal for a product the corpus does not hold ("The corpus holds no Django; it has: PyTorch")."""
-        return Note("product_not_held", products=(product,), held=self.products)
+    def foreign_note(self, products: Sequence[str]) -> Note:
+        """The refusal for products the corpus does not hold ("The corpus holds no Django; it has: PyTorch")."""
+        return Note("product_not_held", products=tuple(products), held=self.products)
 
     def missing_note(self, missing: Sequence[str], products: Sequence[str] = ()) -> Note:
         """The refusal for releases the corpus does not hold, with what it has instead."""

@@ -69,7 +69,7 @@ class Engine:
     def _refusal(self, question: Question, refusal: Note | None) -> Note | None:
         """Why the corpus cannot answer: "what is new in Django 5?" over PyTorch's notes, or a
         release it does not hold (of the products asked for), else ``refusal`` (the range's); None when it can."""
-        if question.foreign is not None:
+        if question.foreign and not question.named:
             return self.catalogue.foreign_note(question.foreign)
         missing = [r for r in question.releases if not self.held(r, question.products)]
         return self.catalogue.missing_note(missing, question.products) if missing else refusal
@@ -174,6 +174,8 @@ class Engine:
             confident = confident or bool(digest.items)
             kept = notes if confident and notes and notes[0].kind != "not_confident" else ()
             notes = digest.notes or kept
+        if question.foreign:  # "does torch 2.14 work with numpy 2.0?": answered from the held one, said so
+            notes = (Note("products_not_covered", products=question.foreign, held=question.named), *notes)
         done = time.perf_counter()
         return Answer(**base, passages=passages, sentences=sentences, confident=confident, notes=notes,
                       earliest_release=earliest_release if confident else None, digest=digest,

@@ -20,7 +20,7 @@ from ..errors import BadQuestion
 from ..model import ReleaseRange
 from .followup import FollowUp, Turn, follow_up
 from .mentions import Catalogue, Scan, scan
-from .releases import check_question, foreign_product, release_name
+from .releases import check_question, release_name
 from .shapes import Shape, shape_of
 from .vocabulary import asked_kind, is_howto
 
@@ -47,7 +47,8 @@ class Question:
     shape: Shape = Shape("search")
     kind: str | None = None  # the kind of change a which-release question asks about ("dropped": removed)
     howto: bool = False  # it asks how to do something
-    foreign: str | None = None  # a known product the corpus does not hold that it asks a release overview of
+    named: tuple[str, ...] = ()  # the products of the corpus it names (by name, alias or part)
+    foreign: tuple[str, ...] = ()  # the products it names that the corpus does not hold, as typed
     follow: FollowUp | None = None  # how it was read against the previous question, in a conversation
 
     @property
@@ -124,4 +125,4 @@ def _understood(shown: str, seen: Scan, catalogue: Catalogue, given: Sequence[st
                      which=parsed.which_release and not wanted, products=held)
     return Question(typed=shown, text=seen.text, asked_as=asked_as, releases=wanted, range=span, products=products,
                     shape=shape, kind=asked_kind(seen.rest), howto=is_howto(seen.text),
-                    foreign=foreign_product(seen.text, held), follow=follow)
+                    named=seen.named, foreign=seen.foreign if held else (), follow=follow)

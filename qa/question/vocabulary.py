@@ -67,6 +67,16 @@ FRAME_WORDS = FUNCTION_WORDS | frozenset(
 )
 JOINERS = frozenset("in on for of with to from and the a an than".split())  # may sit inside a subject
 
+# Words a question is made of, never the name of a product it asks about, although some are
+# also package names ("which", "next" and "latest" are npm packages): "which release", "the next
+# version", "does the latest release ..." name no product.
+NOT_NAMES = QUESTION_WORDS | FUNCTION_WORDS | FRAME_WORDS | SHARED_WORDS | frozenset(
+    "next last latest stable final current previous initial second third early earlier recent old older newer "
+    "same default master beta alpha nightly preview upcoming future lts point dot maintenance bugfix hotfix "
+    "official upstream downstream public private internal experimental deprecated legacy modern native "
+    "release version build package library module crate project tool app python".split()
+)
+
 # Things whose versions questions name beside a product's: never a bound of a range.
 PLATFORMS = frozenset(
     "python py cpython pypy cuda rocm cudnn nccl macos osx ios android windows win linux ubuntu debian fedora "

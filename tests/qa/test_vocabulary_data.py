@@ -99,3 +99,14 @@ def test_refresh_helpers(refresh) -> None:
     assert refresh.pep503("typing_extensions") == "typing-extensions"
     assert refresh.interleave([["a1", "a2", "x"], ["x", "b2"]]) == ["a1", "x", "a2", "b2"]
     assert not refresh.keep("7") and not refresh.keep("123") and refresh.keep("ms")
+
+
+def test_common_words_are_names_of_the_vocabulary() -> None:
+    """common.txt: the names and aliases that are also common English words, each one of them."""
+    data = Path(__file__).resolve().parents[2] / "qa" / "question" / "data"
+    names = {line.split("\t")[0] for line in (data / "products.tsv").read_text(encoding="utf-8").splitlines()}
+    aliases = {line.split("\t")[0] for line in (data / "aliases.tsv").read_text(encoding="utf-8").splitlines()}
+    common = (data / "common.txt").read_text(encoding="utf-8").split()
+    assert common == sorted(set(common)) and set(common) <= names | aliases
+    assert {"click", "rich", "black", "requests", "select", "next"} <= set(common)
+    assert not {"numpy", "pandas", "kubernetes", "urllib3", "tensorflow"} & set(common)

@@ -1,4 +1,4 @@
-"""Rebuild products.tsv and aliases.tsv from downloaded public lists and the hand lists in hand/.
+"""Rebuild products.tsv, aliases.tsv and common.txt from downloaded public lists and the hand lists in hand/.
 
 Standard library only; not imported by the package. The same inputs give byte-identical files.
 See README.md beside this script for the sources and the commands that fetch them.
@@ -150,6 +150,16 @@ def write(out: Path, lines: list[tuple[str, str, int]], aliases: list[tuple[str,
                                      newline="\n")
 
 
+def write_common(out: Path, lines: list[tuple[str, str, int]], aliases: list[tuple[str, str]], english: Path) -> int:
+    """Write common.txt: the names and aliases that are also common English words ("click", "rich",
+    "select"), from a list of the most frequent English words, one a line; how many."""
+    words = {w.strip().lower() for w in english.read_text(encoding="utf-8").splitlines() if w.strip()}
+    names = {n for n, _, _ in lines} | {a for a, _ in aliases}
+    common = sorted(n for n in names if n in words)
+    (out / "common.txt").write_text("".join(f"{n}\n" for n in common), encoding="utf-8", newline="\n")
+    return len(common)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the arguments, build both files, print counts per source to stderr."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -159,6 +169,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--crates", type=Path, required=True,
                         help="rust-playground crate-information.json, or a text file of names by downloads")
     parser.add_argument("--out", type=Path, required=True, help="directory for products.tsv and aliases.tsv")
+    parser.add_argument("--english", type=Path, required=True,
+                        help="the most frequent English words, one a line (google-10000-english-no-swears.txt)")
     parser.add_argument("--pypi-top", type=int, default=5000)
     parser.add_argument("--npm-top", type=int, default=3000)
     parser.add_argument("--crates-top", type=int, default=1000)
@@ -169,12 +181,14 @@ def main(argv: list[str] | None = None) -> int:
                          {"pypi": args.pypi_top, "npm": args.npm_top, "crates": args.crates_top})
         aliases = read_aliases()
         write(args.out, lines, aliases)
+        common = write_common(args.out, lines, aliases, args.english)
     except (OSError, RefreshError) as err:
         print(f"refresh: {err}", file=sys.stderr)
         return 1
     for source in SOURCES:
         print(f"{source}\t{sum(1 for _, s, _ in lines if s == source)}", file=sys.stderr)
     print(f"aliases\t{len(aliases)}", file=sys.stderr)
+    print(f"common\t{common}", file=sys.stderr)
     return 0
 
 
