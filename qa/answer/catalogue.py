@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from corpus.model import Chunk
 from corpus.versions import version_key, version_matches
@@ -13,7 +13,10 @@ from ..model import Note
 class Catalogue:
     """Which releases of which products the chunks hold (a product of None: documents of no known product)."""
 
-    def __init__(self, chunks: Sequence[Chunk]) -> None:
+    def __init__(self, chunks: Sequence[Chunk], mentions: Callable[[str], bool] | None = None) -> None:
+        """``mentions(word)``: whether the notes use the word (the index's vocabulary), so reading a
+        question can tell a dependency the notes talk about from a product they never name."""
+        self.mentions = mentions
         by_product: dict[str | None, set[str]] = {}  # product (None: unknown) -> its releases
         products: set[str] = set()
         self.chunks = chunks

@@ -51,12 +51,17 @@ class Engine:
         self.index = index
         self.searcher = Searcher(index)
         self.rerank = rerank_config
-        self.catalogue = Catalogue(index.chunks)
+        self.catalogue = Catalogue(index.chunks, self._mentions)
         self.release_answers = ReleaseAnswers(self.catalogue, self._item_scores, self._evidence)
         self.releases: tuple[str, ...] = self.catalogue.releases
         self.products: tuple[str, ...] = self.catalogue.products
         self._split = functools.lru_cache(maxsize=PASSAGE_CACHE)(lambda text: tuple(split_sentences(text)))
         self._sentence_terms = functools.lru_cache(maxsize=TERMS_CACHE)(lambda text: frozenset(tokenize(text)))
+
+    def _mentions(self, word: str) -> bool:
+        """Whether the notes use ``word`` (its whole token is in the BM25 vocabulary)."""
+        tokens = tokenize(word)
+        return bool(tokens) and self.searcher.idf(tokens[:1])[0] > 0
 
     def warm_up(self) -> None:
         """Load the query encoder now, so the first question does not wait for it."""

@@ -16,6 +16,7 @@ class Catalogue(Protocol):
 
     releases: tuple[str, ...]
     products: tuple[str, ...]
+    # optional: ``mentions(name)``, whether the corpus's notes use a word (``products.named``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +47,7 @@ def scan(text: str, catalogue: Catalogue) -> Scan:
     mention = find_range(text, catalogue.releases, catalogue.products)
     rest = Scan.outside(text, mention)
     parsed = find_releases(rest, known=catalogue.releases, products=catalogue.products)
-    products = named(text, catalogue.products)
+    products = named(text, catalogue.products, getattr(catalogue, "mentions", None))
     held = {n.product for n in products if n.held}
     return Scan(text, mention, parsed, tuple(p for p in catalogue.products if p in held),
                 tuple(dict.fromkeys(n.typed for n in products if not n.held)))

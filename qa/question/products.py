@@ -15,8 +15,12 @@ nothing:
 - last in the question after a preposition ("how do I set a proxy in urllib3?");
 - first in the question before a colon or a dash ("pandas: ...").
 
-The last two only for a name that is not also a common English word (``data/common.txt``), or
-one written as a name ("... in React?"): "double click to select?" names nothing.
+A name that is also a common English word (``data/common.txt``; unless written as a name, "...
+in React?") counts only after a version, a possessive or a release word, or as the subject of
+"does X ...": "double click to select?" names nothing. A name the corpus's own notes use (a
+dependency of a held product: "triton" in PyTorch's, "urllib3" in httpx's) counts likewise, and
+after an upgrade verb, or last after "in" in a how-to or a "what's new in" question: "what
+triton version is pinned" asks about PyTorch, "Triton 3.7 release notes" about Triton.
 
 Platforms a release supports or runs on (Python, CUDA, macOS, Windows, ...) are never products.
 A name the corpus holds counts wherever it stands ("torch" names PyTorch, "cargo" Rust's
@@ -29,11 +33,11 @@ import functools
 import re
 from dataclasses import dataclass
 from importlib import resources
-from typing import Sequence
+from typing import Callable, Sequence
 
 from corpus.versions import product_names
 
-from .vocabulary import NOT_NAMES
+from .vocabulary import NOT_NAMES, is_howto
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[.+\-_][A-Za-z0-9]+)*\+*")
 MOST_WORDS = 3  # the longest name looked up ("hugging face transformers")
@@ -42,9 +46,10 @@ _VERSION_AFTER = re.compile(r"\s*v?(?:\d+(?:\.\d+)+[a-z]*\d*(?![\w.%]|\.\d)|\d+(
                             r"gpus?|cores?|threads?|models?|files?|items?|users?|steps?|years?|days?|hours?|minutes?)\b))",
                             re.IGNORECASE)
 _POSSESSIVE_AFTER = re.compile(r"['\u2019]s\b")
-_RELEASE_WORD_AFTER = re.compile(r"\s+(?:releases?|versions?|changelogs?|release\s+notes|library|package|crate)\b",
-                                 re.IGNORECASE)
-_UPGRADE_BEFORE = re.compile(r"\b(?:upgrad|updat|bump|migrat|install|downgrad|pinn?)\w*\s+(?:to\s+|my\s+|our\s+|the\s+)?$",
+_OWN_RELEASE_AFTER = re.compile(r"\s+(?:releases?|changelogs?|release\s+notes)\b", re.IGNORECASE)
+_USED_AS_AFTER = re.compile(r"\s+(?:versions?|library|package|crate)\b", re.IGNORECASE)  # a dependency's words
+_NEW_IN = re.compile(r"\bwhat(?:'s|\u2019s|\s+is|\s+are)?\s+(?:new|changed)\s+in\s+(?:the\s+)?$", re.IGNORECASE)
+_UPGRADE_BEFORE = re.compile(r"\b(?:upgrad|updat|bump|migrat|downgrad)\w*\s+(?:to\s+|my\s+|our\s+|the\s+)?$",
                              re.IGNORECASE)
 _ASKS_BEFORE = re.compile(r"(?:^|\b(?:when|why|how|where)\s+)(?:does|do|did|is|are|was|were|can|could|will|would|has|have|should)"
                           r"\s+$", re.IGNORECASE)
@@ -167,8 +172,9 @@ def held_names(products: Sequence[str]) -> dict[str, str]:
     return names
 
 
-def named(text: str, products: Sequence[str]) -> tuple[Named, ...]:
-    """The products ``text`` names, held and foreign, in order (see the module docstring)."""
+def named(text: str, products: Sequence[str], mentions: Callable[[str], bool] | None = None) -> tuple[Named, ...]:
+    """The products ``text`` names, held and foreign, in order (see the module docstring);
+    ``mentions(name)``: whether the corpus's notes use the name (a dependency of a held product)."""
     held = held_names(products)
     tokens = list(_TOKEN.finditer(text))
     found: list[Named] = []
@@ -185,7 +191,7 @@ def named(text: str, products: Sequence[str]) -> tuple[Named, ...]:
                 found.append(Named(typed, (start, end), held[name]))
             elif _canonical(name) in held and not is_platform(name):
                 found.append(Named(typed, (start, end), held[_canonical(name)]))
-            elif _naming(text, start, end, weak=not common(name) or _capitalised(text, start)) and (
+            elif _naming(text, start, end, _kind(text, start, name, mentions)) and (
                     known(name) or _proper(typed, name, text[end:])):
                 found.append(Named(typed, (start, end)))
             elif size == 1 and not is_platform(name) and "." in name and name.split(".")[0] in held:
@@ -199,22 +205,40 @@ def named(text: str, products: Sequence[str]) -> tuple[Named, ...]:
     return _with_vs(text, tuple(found), held)
 
 
-def _naming(text: str, start: int, end: int, weak: bool = True) -> bool:
-    """Whether the words at ``text[start:end]`` stand where a question names a product; with
-    ``weak`` False (a name that is also a common word: "select", "requests"), only where the
-    wording leaves no doubt (a version, a possessive, a release word, an upgrade, a subject)."""
+def _naming(text: str, start: int, end: int, kind: str = "plain") -> bool:
+    """Whether the words at ``text[start:end]`` stand where a question names a product.
+
+    ``kind`` is "plain" for a distinctive name, "common" for a common English word ("select",
+    "requests") and "mentioned" for a name the corpus's notes use (a dependency: "triton" in
+    PyTorch's, "urllib3" in httpx's): those two count only where the question is about the
+    product's own releases or workings ("Triton 3.7", "urllib3's proxies", "does click support",
+    "how do I set a proxy in urllib3?"), not where they name what the held product uses ("what
+    triton version is pinned", "the safetensors package", "nvshmem plugin for triton")."""
     before, after = text[:start], text[end:]
-    if _VERSION_AFTER.match(after) or _POSSESSIVE_AFTER.match(after) or _RELEASE_WORD_AFTER.match(after):
+    if _VERSION_AFTER.match(after) or _POSSESSIVE_AFTER.match(after) or _OWN_RELEASE_AFTER.match(after):
         return True
-    if _UPGRADE_BEFORE.search(before) or _RELEASE_OF_BEFORE.search(before):
+    if _RELEASE_OF_BEFORE.search(before) or (_ASKS_BEFORE.search(before) and _VERB_AFTER.match(after)):
         return True
-    if _ASKS_BEFORE.search(before) and _VERB_AFTER.match(after):
-        return True
-    if not weak:
+    if kind == "common":
         return False
-    if _CONTEXT_BEFORE.search(before) and _END_AFTER.fullmatch(after):
+    if _UPGRADE_BEFORE.search(before):
+        return True
+    end_of_question = bool(_END_AFTER.fullmatch(after))
+    if kind == "mentioned":
+        return end_of_question and bool(re.search(r"\bin\s+(?:the\s+)?$", before, re.IGNORECASE)) and bool(
+            is_howto(text) or _NEW_IN.search(before))
+    if _USED_AS_AFTER.match(after) or (_CONTEXT_BEFORE.search(before) and end_of_question):
         return True
     return not before.strip() and bool(_LEAD_AFTER.match(after))
+
+
+def _kind(text: str, start: int, name: str, mentions: Callable[[str], bool] | None) -> str:
+    """How sure a name is to name a product (``_naming``): "common", "mentioned" or "plain"."""
+    if common(name) and not _capitalised(text, start):
+        return "common"
+    if mentions is not None and mentions(name):
+        return "mentioned"
+    return "plain"
 
 
 def _capitalised(text: str, start: int) -> bool:

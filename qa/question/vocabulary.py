@@ -74,7 +74,10 @@ NOT_NAMES = QUESTION_WORDS | FUNCTION_WORDS | FRAME_WORDS | SHARED_WORDS | froze
     "next last latest stable final current previous initial second third early earlier recent old older newer "
     "same default master beta alpha nightly preview upcoming future lts point dot maintenance bugfix hotfix "
     "official upstream downstream public private internal experimental deprecated legacy modern native "
-    "release version build package library module crate project tool app python".split()
+    "release version build package library module crate project tool app python "
+    # formats, protocols and encodings are topics, although packages carry their names
+    "http https json yaml toml xml html css csv sql ssl tls tcp udp dns url uri utf-8 utf8 ascii unicode "
+    "async await wheel wheels api cli gui tui".split()
 )
 
 # Things whose versions questions name beside a product's: never a bound of a range.

@@ -159,3 +159,18 @@ def test_over_the_zoo_a_foreign_product_is_refused_and_a_held_word_stays_reachab
     versus = service.ask("httpx vs requests timeouts", mode="bm25")
     assert versus.passages and {p.citation.product for p in versus.passages} == {"httpx"}
     assert versus.notes[0].kind == "products_not_covered"
+
+
+@pytest.mark.parametrize(("question", "names"), [
+    ("what triton version is pinned in 2.13", ()),  # what PyTorch uses: a question about PyTorch
+    ("nvshmem plugin for triton", ()),
+    ("how can i load a safetensors file without installing the safetensors package", ()),
+    ("Triton 3.7 release notes - what changed in the compiler?", ("Triton",)),  # Triton's own release
+    ("does triton support FP8 on Blackwell?", ("triton",)),  # its own workings
+    ("how do I set a proxy in urllib3?", ("urllib3",)),  # a how-to in it
+])
+def test_a_dependency_the_notes_use_is_a_product_only_where_the_question_is_about_it(question, names) -> None:
+    """The corpus's notes use these names (``mentions``): what the held product uses is its topic."""
+    used = {"triton", "safetensors", "urllib3", "nvshmem"}
+    found = tuple(n.typed for n in named(question, BUNDLED, lambda word: word.lower() in used) if not n.held)
+    assert found == names
