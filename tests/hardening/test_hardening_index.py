@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from index import build as store
-from index.manifest import FORMAT_VERSION, sha256_file
-from index.reader import LoadedIndex
+from index.build import pipeline as store
+from index.store.manifest import FORMAT_VERSION, sha256_file
+from index.retrieve.reader import LoadedIndex
 from tests.support.hardening import (  # noqa: F401 (fixtures)
     RUNNER, assert_one_error, cli, fake_model, listing, open_dir, read_only, unprivileged, write_notes,
 )

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-import index.encoders
-import index.lifecycle as service
+import index.encode.encoders
+import index.lifecycle.opening as service
 from corpus import CorpusInput
 from index.errors import IndexStale
-from index.layout import MANIFEST
+from index.store.layout import MANIFEST
 from tests.support.fakes import FakeEncoder
 
 NOTES = {
@@ -40,7 +40,7 @@ def encoders(monkeypatch: pytest.MonkeyPatch) -> list[FakeEncoder]:
         made.append(encoder)
         return encoder
 
-    monkeypatch.setattr(index.encoders, "Encoder", factory)
+    monkeypatch.setattr(index.encode.encoders, "Encoder", factory)
     return made
 
 
@@ -99,7 +99,7 @@ def test_each_cause_of_staleness_is_detected(corpus_dir, tmp_path, encoders, mon
     elif cause == "tokenizer":
         monkeypatch.setattr(service, "TOKENIZER_VERSION", "999")
     elif cause == "bm25":
-        from index import lexical
+        from index.retrieve import lexical
 
         monkeypatch.setattr(lexical, "DEFAULT_PARAMS", lexical.BM25Params(variant="okapi", k1=1.5, b=0.75))
     elif cause == "format":

@@ -11,13 +11,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from index import atomic
-from index import build as store
+from index.store import atomic
+from index.build import pipeline as store
 from index.errors import IndexCorrupt, IndexMissing, IndexWriteError
-from index.manifest import FORMAT_VERSION, read_manifest
-from index.reader import LoadedIndex
-from index.search import Searcher
-from index.tokenizer import tokenize
+from index.store.manifest import FORMAT_VERSION, read_manifest
+from index.retrieve.reader import LoadedIndex
+from index.retrieve.search import Searcher
+from index.retrieve.tokenizer import tokenize
 from tests.support.fakes import FakeEncoder, make_chunk
 
 TEXTS = [
@@ -287,7 +287,7 @@ def test_vectors_read_back_are_counted_by_window(tmp_path: Path, monkeypatch: py
 
 def test_every_sentence_is_embedded_at_build_time_for_the_answers(tmp_path: Path) -> None:
     from corpus.sentences import split_sentences
-    from index.layout import SENTENCE_FILES as FILES
+    from index.store.layout import SENTENCE_FILES as FILES
 
     items = chunks()
     report, encoder = build(tmp_path / "idx", items)
@@ -303,7 +303,7 @@ def test_every_sentence_is_embedded_at_build_time_for_the_answers(tmp_path: Path
 
 def test_a_damaged_sentence_file_is_corrupt_not_a_crash(tmp_path: Path) -> None:
     from index.errors import IndexCorrupt
-    from index.layout import SENTENCE_VECTORS
+    from index.store.layout import SENTENCE_VECTORS
 
     _, encoder = build(tmp_path / "idx", chunks())
     path = tmp_path / "idx" / SENTENCE_VECTORS

@@ -86,18 +86,18 @@ def install_fake_encoder() -> None:
     """Every model is tests/support/fakes.py's FakeEncoder (named after the --model folder, if any)."""
     from tests.support.fakes import FakeEncoder
 
-    import index.encoders
+    import index.encode.encoders
 
     dim = int(os.environ.get("RELNOTES_TEST_FAKE_DIM", "32"))
-    index.encoders.Encoder = lambda model_path=None: FakeEncoder(  # type: ignore[assignment]
+    index.encode.encoders.Encoder = lambda model_path=None: FakeEncoder(  # type: ignore[assignment]
         name=Path(model_path).name if model_path else "fake-encoder", dim=dim
     )
 
 
 def install_pause(point: str, seconds: float) -> None:
     """Stop at ``point`` of an index build: print ``PAUSE point`` on stderr, then sleep."""
-    import index.lifecycle as service
-    import index.build as store
+    import index.lifecycle.opening as service
+    import index.build.pipeline as store
 
     def pause() -> None:
         sys.stderr.write(f"PAUSE {point}\n")

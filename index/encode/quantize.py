@@ -7,7 +7,7 @@ hold is a property of the questions, not of the vectors: measured on twelve ques
 hybrid MRR@10 moved by -0.014 to +0.009 (README), and no check on the corpus alone predicted
 which sets lose. So an index is built quantized only for a caller that checks the answers on
 question sets (``qa.quantcheck``, behind ``relnotes index --quantize --check QUESTIONS``). The
-quantized export is a cache entry of its own (``index.encoder_cache``), used for the documents
+quantized export is a cache entry of its own (``index.encode.encoder_cache``), used for the documents
 and the questions.
 """
 
@@ -63,7 +63,7 @@ def quantized_encoder(encoder, notify: Notify | None = None):
     import os
 
     from .onnx_export import cached_query_encoder
-    from .reader import ONNX_ENV
+    from ..retrieve.reader import ONNX_ENV
 
     if os.environ.get(ONNX_ENV, "").strip() == "0":
         if notify:

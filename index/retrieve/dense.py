@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from .errors import DenseIndexFileError
-from .stores import release
-from .runtime import cpu_count, faiss_threads, import_faiss
+from ..errors import DenseIndexFileError
+from ..store.stores import release
+from ..runtime import cpu_count, faiss_threads, import_faiss
 
 # Where exact search stops meeting a 60 ms hybrid p50 (benchmarks/scale.py --dense exact), and
 # the probes that keep recall@10 of chunks against exact search high (benchmarks/ann.py).

@@ -7,7 +7,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from .errors import IndexCorrupt, IndexMissing
+from ..errors import IndexCorrupt, IndexMissing
 from .layout import MANIFEST
 
 FORMAT_VERSION = 2  # 2: chunks.jsonl holds embed_keys, one per embedded window

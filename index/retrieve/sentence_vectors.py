@@ -7,7 +7,7 @@ the sentence text, and reuses the vectors of unchanged sentences on a rebuild.
 
 The same vectors make a third retriever: a chunk scored by its best sentence's cosine with the
 question (``SentenceVectors.best_per_chunk``), fused with BM25 and the window vectors
-(``index.fusion``). A question worded unlike a section as a whole often matches one of its
+(``index.retrieve.fusion``). A question worded unlike a section as a whole often matches one of its
 sentences closely: paraphrased questions gain most.
 
 On disk: ``sentences.npy`` (float32, one row a sentence, ``allow_pickle=False``),
@@ -26,8 +26,8 @@ import numpy as np
 
 from corpus.sentences import split_sentences
 
-from .errors import IndexCorrupt
-from .layout import SENTENCE_CHUNKS, SENTENCE_FILES, SENTENCE_KEYS, SENTENCE_VECTORS
+from ..errors import IndexCorrupt
+from ..store.layout import SENTENCE_CHUNKS, SENTENCE_FILES, SENTENCE_KEYS, SENTENCE_VECTORS
 
 
 def sentence_key(text: str) -> str:
@@ -86,7 +86,7 @@ class SentenceVectors:
         chunks = None
         try:
             keys = json.loads((directory / SENTENCE_KEYS).read_text(encoding="utf-8"))
-            # Memory-mapped, like the window vectors (index.dense): shared between processes, paged in on use.
+            # Memory-mapped, like the window vectors (index.retrieve.dense): shared between processes, paged in on use.
             try:
                 vectors = np.load(directory / SENTENCE_VECTORS, mmap_mode="r", allow_pickle=False)
             except OSError:  # a file system that cannot map it: read it whole

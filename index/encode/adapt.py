@@ -2,7 +2,7 @@
 
 The bundled all-MiniLM-L6-v2 does not bridge a user's words to a changelog's terms well (issue
 16: paraphrases of one-line items rarely reach the top 5). A short contrastive fine-tune on the
-corpus's own items (``index.adapt_pairs``: an item without its identifiers -> the whole item,
+corpus's own items (``index.encode.adapt_pairs``: an item without its identifiers -> the whole item,
 in-batch negatives) moves it; measured in README, "Answer quality on changelogs".
 
     <user cache>/relnotes-qa/models/<key>/   a sentence-transformers folder (safetensors, no
@@ -29,9 +29,9 @@ from pathlib import Path
 from corpus.model import Chunk
 
 from .adapt_pairs import batches, training_pairs
-from .atomic import build_lock, make_tmp, recover, swap_into_place
-from .errors import AdaptError
-from .layout import ADAPTED_RECORD, MODELS, cache_home
+from ..store.atomic import build_lock, make_tmp, recover, swap_into_place
+from ..errors import AdaptError
+from ..store.layout import ADAPTED_RECORD, MODELS, cache_home
 
 # Measured on the tuning sets (README, "Answer quality on changelogs"): 50 batches of 32 is about
 # 4 min on 2 cores; 150 batches took 3x as long for hybrid MRR@10 0.723 instead of 0.713 on
@@ -79,7 +79,7 @@ def adapt(base, chunks: Sequence[Chunk], fingerprint: str, *, progress: Progress
     """The model ``base`` adapted to ``chunks``, trained now unless the cache already holds it.
 
     Args:
-        base: the ``index.encoders.Encoder`` to start from (a sentence-transformers folder).
+        base: the ``index.encode.encoders.Encoder`` to start from (a sentence-transformers folder).
         chunks: every chunk of the corpus.
         fingerprint: the corpus fingerprint (``describe_corpus``); part of the cache key.
         progress: called with (batches done, batches) while training.
@@ -132,7 +132,7 @@ def adapt(base, chunks: Sequence[Chunk], fingerprint: str, *, progress: Progress
 
 def _train(base, plan: list[list[tuple[str, str]]], recipe: dict, out: Path, progress: Progress | None) -> None:
     """Fine-tune a fresh copy of the base model on ``plan`` and save it (safetensors) into ``out``."""
-    from .runtime import import_sentence_transformers
+    from ..runtime import import_sentence_transformers
 
     st = import_sentence_transformers()
     import torch

@@ -2,7 +2,7 @@
 
 Runs inside ``build_index`` where the sentence-transformers model is (or will anyway be) loaded,
 and in ``open_index`` when an index's export was pruned from the cache. The export goes to the
-user cache once per model (``index.encoder_cache``); an index only records its key. It is an
+user cache once per model (``index.encode.encoder_cache``); an index only records its key. It is an
 optimisation: when it is not possible or fails, the build goes on without it and queries keep
 using sentence-transformers.
 """
@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .encoder_cache import ensure_entry, model_key
-from .errors import IndexBusy, IndexWriteError, QueryEncoderUnavailable
+from ..errors import IndexBusy, IndexWriteError, QueryEncoderUnavailable
 from .onnx_query import OnnxQueryEncoder, export_spec
 
 OPSET = 17
@@ -38,7 +38,7 @@ def cached_query_encoder(encoder, *, notify: Callable[[str], None] | None = None
     sentence-transformers and renamed into the cache.
 
     Args:
-        encoder: the build's ``index.encoders.Encoder``; any other encoder gets no export.
+        encoder: the build's ``index.encode.encoders.Encoder``; any other encoder gets no export.
         notify: called with a one-line notice when the export fails.
         expected: an index's record to restore: nothing is exported unless the model still
             hashes to its key (a changed model folder needs a rebuild, not this export).
@@ -129,7 +129,7 @@ def document_encoder(encoder, record: dict | None, notify: Callable[[str], None]
     import os
 
     from .encoder_cache import open_entry
-    from .reader import ONNX_ENV
+    from ..retrieve.reader import ONNX_ENV
 
     if record is None or os.environ.get(ONNX_ENV, "").strip() == "0":
         return encoder

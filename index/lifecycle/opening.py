@@ -13,14 +13,14 @@ from typing import Callable, Sequence
 from corpus import CorpusInput, Document, as_input, chunk_sections, load_documents, parse_sections
 from corpus.chunking import CHUNKER_VERSION
 
-from .errors import IndexCorrupt, IndexMissing, IndexStale
-from .atomic import build_lock, recover
-from .build import BuildReport, Progress, build_index
-from .encoder_choice import choose_encoder, restore_query_encoder
-from .layout import INDEXES, OPTIONAL_FILES, SENTENCE_CHUNKS, SENTENCE_VECTORS, cache_home
-from .manifest import FORMAT_VERSION, Manifest, read_manifest, verify_files
-from .reader import LoadedIndex
-from .tokenizer import TOKENIZER_VERSION, tokenizer_settings
+from ..errors import IndexCorrupt, IndexMissing, IndexStale
+from ..store.atomic import build_lock, recover
+from ..build.pipeline import BuildReport, Progress, build_index
+from ..encode.choice import choose_encoder, restore_query_encoder
+from ..store.layout import INDEXES, OPTIONAL_FILES, SENTENCE_CHUNKS, SENTENCE_VECTORS, cache_home
+from ..store.manifest import FORMAT_VERSION, Manifest, read_manifest, verify_files
+from ..retrieve.reader import LoadedIndex
+from ..retrieve.tokenizer import TOKENIZER_VERSION, tokenizer_settings
 
 Notify = Callable[[str], None]
 
@@ -113,13 +113,13 @@ def _open_index(
         update: when False, a stale or missing index raises instead of being rebuilt.
         skip_bad: report bad input files through ``on_skip`` and go on without them.
         notify: called with a one-line notice when the index is rebuilt and why.
-        progress: called with (done, total, what) while embedding (``index.embedding``).
+        progress: called with (done, total, what) while embedding (``index.build.embedding``).
         dense: the caller will search the vectors: check them now, so a damaged vectors file
             is rebuilt like any other instead of failing the first query.
-        adapt: True embeds with the model adapted to this corpus (``index.adapt``: trained now
+        adapt: True embeds with the model adapted to this corpus (``index.encode.adapt``: trained now
             unless the cache holds it), False with the base model; None keeps what the index was
             built with.
-        quantize: True embeds through the int8 export (``index.quantize``; the caller checks the
+        quantize: True embeds through the int8 export (``index.encode.quantize``; the caller checks the
             answers, as ``qa.quantcheck`` does), False at full precision; None keeps what the
             index was built with.
 
@@ -228,7 +228,7 @@ def _check(directory: Path, corpus: dict, encoder, dense: bool = False) -> tuple
     With ``dense`` the vectors are loaded (and checksum-verified) too; otherwise they are
     checked on first use.
     """
-    from .lexical import DEFAULT_PARAMS
+    from ..retrieve.lexical import DEFAULT_PARAMS
 
     try:
         manifest = read_manifest(directory)
@@ -279,7 +279,7 @@ def index_status(paths: Sequence[Path | CorpusInput] | None, index_dir: Path | N
     Raises:
         CorpusError: an input file is bad (and skip_bad is off).
     """
-    from .lexical import DEFAULT_PARAMS
+    from ..retrieve.lexical import DEFAULT_PARAMS
 
     documents = load_documents(paths, **load)
     corpus = describe_corpus(documents, paths)
@@ -309,8 +309,8 @@ def index_status(paths: Sequence[Path | CorpusInput] | None, index_dir: Path | N
 
 def open_index(paths: Sequence[Path | CorpusInput] | None = None, **options) -> tuple[LoadedIndex, BuildReport | None]:
     """The index of a corpus, built or updated first as needed (``_open_index``'s arguments and
-    errors), stamped as in use by this process (``index.usage``: ``relnotes cache prune`` keeps it)."""
-    from .usage import mark_used
+    errors), stamped as in use by this process (``index.housekeeping.usage``: ``relnotes cache prune`` keeps it)."""
+    from ..housekeeping.usage import mark_used
 
     index_dir = options.get("index_dir")
     directory = Path(index_dir) if index_dir else default_index_dir(paths, options.get("model_path"))

@@ -4,7 +4,7 @@ which of them are read lazily.
 An index directory holds the manifest (what built it, with each file's checksum), the chunks,
 the BM25 statistics, the window vectors and the sentence vectors. The manifest lists the files
 a build wrote; readers check the eager ones on open and the lazy ones on first use. The ONNX
-query encoder lives once per model in the user cache (``index.encoder_cache``); the manifest
+query encoder lives once per model in the user cache (``index.encode.encoder_cache``); the manifest
 records its key.
 """
 

@@ -1,7 +1,7 @@
 """Cosines for answers, as plain floats: the question against sentences, and sentence against sentence.
 
 The answer scores the sentences of the top passages by their cosine with the question. Their
-vectors were made when the index was built (``index.sentence_vectors``), so no model pass is
+vectors were made when the index was built (``index.retrieve.sentence_vectors``), so no model pass is
 needed; a sentence the build did not embed (an index without sentence vectors) is encoded here
 once and kept in a bounded cache, as are the question vectors a chat asks again.
 """

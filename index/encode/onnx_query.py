@@ -2,7 +2,7 @@
 
 all-MiniLM-L6-v2 is a BERT transformer followed by mean pooling and L2 normalisation. The index
 build exports the transformer to ``query_encoder.onnx`` and copies the model's ``tokenizer.json``,
-once per model, into the user cache (``index.encoder_cache``); this module tokenizes with the
+once per model, into the user cache (``index.encode.encoder_cache``); this module tokenizes with the
 ``tokenizers`` library, runs the graph with onnxruntime and pools in numpy, which gives the
 sentence-transformers vectors (cosine >= 0.9999) in a fraction of a second instead of the ~5 s
 torch import.
@@ -17,10 +17,10 @@ from typing import Any
 import numpy as np
 
 from .encoders import TextEncoder
-from .errors import QueryEncoderUnavailable
-from .layout import QUERY_ENCODER as ONNX_FILE
-from .layout import QUERY_TOKENIZER as TOKENIZER_FILE
-from .runtime import configure_runtime, cpu_count
+from ..errors import QueryEncoderUnavailable
+from ..store.layout import QUERY_ENCODER as ONNX_FILE
+from ..store.layout import QUERY_TOKENIZER as TOKENIZER_FILE
+from ..runtime import configure_runtime, cpu_count
 
 EXPORT_VERSION = 1
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")

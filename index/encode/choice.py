@@ -1,5 +1,5 @@
 """Which encoder an index is built and asked with: the model given, or the model adapted to the
-corpus (``index.adapt``), at full precision or through the int8 export (``index.quantize``);
+corpus (``index.encode.adapt``), at full precision or through the int8 export (``index.encode.quantize``);
 what an index was built with is kept unless told otherwise. And the ONNX export of a fresh
 index put back when it was pruned from the cache."""
 
@@ -9,8 +9,8 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from .errors import IndexCorrupt, IndexMissing
-from .manifest import Manifest, read_manifest
+from ..errors import IndexCorrupt, IndexMissing
+from ..store.manifest import Manifest, read_manifest
 
 Notify = Callable[[str], None]
 
@@ -38,7 +38,7 @@ def choose_encoder(directory: Path, model_path: Path | None, chunks: Callable[[]
     base = Encoder(model_path)
     manifest = _manifest(directory)
     model = manifest.model if manifest is not None else {}
-    # index.adapt and index.quantize are imported only when asked for or recorded: not on the
+    # index.encode.adapt and index.encode.quantize are imported only when asked for or recorded: not on the
     # question path of a plain index.
     if adapt:
         from .adapt import adapt as adapt_model
@@ -77,7 +77,7 @@ def restore_query_encoder(loaded, encoder, notify: Notify | None) -> None:
     A failed export leaves queries on sentence-transformers, as at build time.
     """
     from .encoder_cache import entry_present
-    from .reader import ONNX_ENV
+    from ..retrieve.reader import ONNX_ENV
 
     info = loaded.manifest.model.get("query_encoder")
     if not isinstance(info, dict) or "key" not in info or os.environ.get(ONNX_ENV, "").strip() == "0":

@@ -14,9 +14,9 @@ from typing import Literal
 
 import numpy as np
 
-from .errors import IndexCorrupt
-from .layout import LEXICAL_ARRAYS as ARRAYS_FILE
-from .layout import LEXICAL_META as META_FILE
+from ..errors import IndexCorrupt
+from ..store.layout import LEXICAL_ARRAYS as ARRAYS_FILE
+from ..store.layout import LEXICAL_META as META_FILE
 
 FORMAT_VERSION = 1
 VARIANTS = ("okapi", "plus", "l")
@@ -216,7 +216,7 @@ class LexicalIndex:
         """The k best rows holding at least one query token, by score desc then row asc.
 
         Args:
-            query_tokens: tokens from `index.tokenizer.tokenize`.
+            query_tokens: tokens from `index.retrieve.tokenizer.tokenize`.
             k: how many rows at most.
             allowed: optional bool mask of length n_docs; only True rows are ranked (filter before ranking).
 

@@ -1,7 +1,7 @@
 """Answer "top k chunks for this query" in bm25, dense or hybrid mode, with a release filter.
 
 Hybrid fuses three lists: BM25, the window vectors (``dense``) and the chunks ranked by their
-best sentence (``sentences``, from the sentence vectors the build stores; ``index.fusion``).
+best sentence (``sentences``, from the sentence vectors the build stores; ``index.retrieve.fusion``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from corpus.model import Chunk
 from corpus.textform import DEFINITION, index_form
 from corpus.versions import version_key, version_matches
 
-from .modes import check_mode
+from ..modes import check_mode
 from .reader import LoadedIndex
 from .similarity import Similarity
 from .tokenizer import tokenize
@@ -91,7 +91,7 @@ class Searcher:
     """Runs queries against one LoadedIndex; caches release masks and query vectors between queries.
 
     ``similarity`` gives the answer the cosines it needs (question against sentences) as floats.
-    The fusion is ``fusion``, else the one for the corpus's shape (``index.fusion.fusion_for``).
+    The fusion is ``fusion``, else the one for the corpus's shape (``index.retrieve.fusion.fusion_for``).
     Not thread-safe (the caches change on every query): one query at a time.
     """
 

@@ -12,11 +12,11 @@ import numpy as np
 
 from corpus.model import Chunk
 
-from .errors import DenseIndexFileError, IndexCorrupt, QueryEncoderUnavailable
-from .layout import CHUNKS, LAZY_FILES, OPTIONAL_FILES, SENTENCE_CHUNKS, SENTENCE_FILES, SENTENCE_VECTORS, VECTORS
-from .layout import QUERY_ENCODER as ONNX_FILE
-from .layout import QUERY_TOKENIZER as TOKENIZER_FILE
-from .manifest import Manifest, read_manifest, verify_files
+from ..errors import DenseIndexFileError, IndexCorrupt, QueryEncoderUnavailable
+from ..store.layout import CHUNKS, LAZY_FILES, OPTIONAL_FILES, SENTENCE_CHUNKS, SENTENCE_FILES, SENTENCE_VECTORS, VECTORS
+from ..store.layout import QUERY_ENCODER as ONNX_FILE
+from ..store.layout import QUERY_TOKENIZER as TOKENIZER_FILE
+from ..store.manifest import Manifest, read_manifest, verify_files
 from .sentence_vectors import SentenceVectors
 
 _REBUILD = "rebuild it with: relnotes index --rebuild"
@@ -126,7 +126,7 @@ class LoadedIndex:
         if self._encoder is None:
             self._encoder = self._onnx_encoder()
         if self._encoder is None:
-            from .encoders import Encoder
+            from ..encode.encoders import Encoder
 
             self._encoder = Encoder(self.model_path or None)
         return self._encoder
@@ -136,11 +136,11 @@ class LoadedIndex:
         info = self.manifest.model.get("query_encoder")
         if os.environ.get(ONNX_ENV, "").strip() == "0" or not isinstance(info, dict):
             return None
-        from .encoder_cache import open_entry
-        from .onnx_query import OnnxQueryEncoder
+        from ..encode.encoder_cache import open_entry
+        from ..encode.onnx_query import OnnxQueryEncoder
 
         try:
-            if "key" in info:  # the export shared by every index of this model (index.encoder_cache)
+            if "key" in info:  # the export shared by every index of this model (index.encode.encoder_cache)
                 directory = open_entry(info, verify=self._verify)
             elif ONNX_FILE in self.manifest.files:  # built before the cache: the export is inside
                 if self._verify:

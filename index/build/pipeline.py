@@ -1,5 +1,5 @@
 """The build pipeline: chunks in, an index directory out (BM25 statistics, window and sentence
-vectors, manifest), reusing the vectors of unchanged texts; written atomically (``index.atomic``)."""
+vectors, manifest), reusing the vectors of unchanged texts; written atomically (``index.store.atomic``)."""
 
 from __future__ import annotations
 
@@ -21,15 +21,15 @@ import numpy as np
 from corpus.chunking import CHUNKER_VERSION, embedding_windows
 from corpus.model import Chunk
 
-from . import dense
-from .atomic import build_lock, fsync_tree, make_tmp, recover, sigterm_as_interrupt, swap_into_place
+from ..retrieve import dense
+from ..store.atomic import build_lock, fsync_tree, make_tmp, recover, sigterm_as_interrupt, swap_into_place
 from .embedding import Progress, Stream, document_label, embed, plan
-from .errors import DenseIndexFileError, IndexWriteError
-from .layout import CHUNKS, SENTENCE_VECTORS, VECTORS
-from .manifest import FORMAT_VERSION, Manifest, sha256_file, write_manifest
-from .sentence_vectors import corpus_sentences, sentence_key, write_sentence_vectors
-from .stores import open_store
-from .tokenizer import TOKENIZER_VERSION, tokenize, tokenizer_settings
+from ..errors import DenseIndexFileError, IndexWriteError
+from ..store.layout import CHUNKS, SENTENCE_VECTORS, VECTORS
+from ..store.manifest import FORMAT_VERSION, Manifest, sha256_file, write_manifest
+from ..retrieve.sentence_vectors import corpus_sentences, sentence_key, write_sentence_vectors
+from ..store.stores import open_store
+from ..retrieve.tokenizer import TOKENIZER_VERSION, tokenize, tokenizer_settings
 
 
 
@@ -58,7 +58,7 @@ def _write_vectors(path: Path, vectors: np.ndarray, owners: np.ndarray) -> str |
     window vectors, so it is checked against the window count. Returns how a large index is
     searched approximately ("IVF 2,190 cells, 24 probed"), None for exact search.
     """
-    from .dense import DenseIndex
+    from ..retrieve.dense import DenseIndex
 
     try:
         DenseIndex.build(vectors, owners).save(path)
@@ -113,13 +113,13 @@ def build_index(
     Args:
         directory: the index directory; replaced atomically.
         chunks: every chunk of the corpus, in corpus order.
-        encoder: an ``index.encoders.Encoder`` (its ``name``, ``path``, ``dim``, ``encode``).
+        encoder: an ``index.encode.encoders.Encoder`` (its ``name``, ``path``, ``dim``, ``encode``).
         corpus: the corpus description for the manifest (fingerprint, inputs, documents).
         previous: embedding key -> vector from the index being replaced (incremental).
         previous_sentences: sentence key -> vector from the index being replaced.
         progress: called with (done, total, what) while embedding: texts encoded, texts to
             encode, and the document(s) being embedded.
-        bm25_params: ``index.lexical.BM25Params``; the measured default when None.
+        bm25_params: ``index.retrieve.lexical.BM25Params``; the measured default when None.
         lock: take the build lock (False when the caller already holds it).
         notify: called with a one-line notice when the ONNX query encoder cannot be exported.
 
@@ -130,8 +130,8 @@ def build_index(
         IndexWriteError: the directory is not writable or the disk is full; the old index stays.
         IndexBusy: another process kept the build lock too long.
     """
-    from .lexical import DEFAULT_PARAMS, LexicalIndex
-    from .onnx_export import cached_query_encoder, document_encoder
+    from ..retrieve.lexical import DEFAULT_PARAMS, LexicalIndex
+    from ..encode.onnx_export import cached_query_encoder, document_encoder
 
     started = time.perf_counter()
     params = bm25_params or DEFAULT_PARAMS
@@ -147,13 +147,13 @@ def build_index(
         sentence_keys = [sentence_key(s) for s in sentences]
         todo = sum(k not in (previous or {}) for k in flat_keys)
         todo += sum(k not in (previous_sentences or {}) for k in sentence_keys)
-        # The torch-free path (index.onnx_query): exported once per model into the user cache,
+        # The torch-free path (index.encode.onnx_query): exported once per model into the user cache,
         # reused by every index of that model (the manifest records only its key), and the
         # faster embedder of windows and sentences too.
         query = cached_query_encoder(encoder, notify=notify)
         quantized = getattr(encoder, "quantized", None)
-        if quantized and query is not None:  # the int8 export (index.quantize), for documents and questions
-            from .quantize import quantized_record
+        if quantized and query is not None:  # the int8 export (index.encode.quantize), for documents and questions
+            from ..encode.quantize import quantized_record
 
             try:
                 query = quantized_record(query)
@@ -209,7 +209,7 @@ def build_index(
                 notify(f"Training the approximate search of {len(flat_keys):,} window vectors "
                        f"({dense.lists(len(flat_keys)):,} cells)")
             approximate = _write_vectors(tmp / VECTORS, window_store, owners)
-            if approximate:  # from index.dense.approximate_from() windows
+            if approximate:  # from index.retrieve.dense.approximate_from() windows
                 model["search"] = approximate
             if isinstance(window_store, np.memmap):  # its pages stay valid until the build returns
                 os.unlink(tmp / _WINDOWS_SCRATCH)

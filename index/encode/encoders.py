@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from .errors import ModelNotFound
-from .runtime import import_sentence_transformers
+from ..errors import ModelNotFound
+from ..runtime import import_sentence_transformers
 
 
 class TextEncoder:
@@ -115,8 +115,8 @@ def _dim_from_config(path: Path) -> int | None:
 class Encoder(TextEncoder):
     """Turns texts into L2-normalised float32 vectors with a local sentence-transformers model."""
 
-    adapted: dict | None = None  # the record of a model adapted to the corpus (index.adapt), for the manifest
-    quantized: dict | None = None  # embeds through the int8 export (index.quantize): its recipe and check
+    adapted: dict | None = None  # the record of a model adapted to the corpus (index.encode.adapt), for the manifest
+    quantized: dict | None = None  # embeds through the int8 export (index.encode.quantize): its recipe and check
 
     def __init__(self, model_path: Path | str | None = None) -> None:
         """Validate the model folder now; load the model on first use.

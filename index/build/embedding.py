@@ -12,7 +12,7 @@ from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
-from .stores import release
+from ..store.stores import release
 
 # (done, total, what): texts encoded so far, texts to encode in this build, the document(s) now.
 Progress = Callable[[int, int, str], None]

@@ -1,7 +1,7 @@
 """The cache of indexes (``relnotes cache list`` / ``prune``): one folder per corpus and model.
 
 Listing reads each index's manifest (its corpus inputs, counts and build time), its size on
-disk and when it was last opened (``index.usage``). Pruning removes indexes not opened for a
+disk and when it was last opened (``index.housekeeping.usage``). Pruning removes indexes not opened for a
 while (or all), under the build lock and an exclusive in-use lock, so an index another process
 has open or is building is never touched.
 """
@@ -14,10 +14,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import IndexCorrupt, IndexMissing
-from .layout import lock_file, tmp_prefix
-from .lifecycle import cache_root
-from .manifest import read_manifest
+from ..errors import IndexCorrupt, IndexMissing
+from ..store.layout import lock_file, tmp_prefix
+from ..lifecycle.opening import cache_root
+from ..store.manifest import read_manifest
 from .usage import NOT_OPENED, last_used, try_exclusive
 
 
@@ -158,7 +158,7 @@ class CachedModel:
 
 def list_models(indexes: list[CachedIndex] | None = None) -> list[CachedModel]:
     """Every adapted model in the cache, with the cached indexes that use it."""
-    from .adapt import models_root, read_adapted
+    from ..encode.adapt import models_root, read_adapted
 
     root = models_root()
     if not root.is_dir():
@@ -206,8 +206,8 @@ def _exports_of(model: Path) -> list[Path]:
     """The ONNX exports in the cache made from ``model`` (float, then the int8 ones made from those)."""
     import json
 
-    from .encoder_cache import encoders_root
-    from .layout import ENCODER_RECORD
+    from ..encode.encoder_cache import encoders_root
+    from ..store.layout import ENCODER_RECORD
 
     records = {}
     root = encoders_root()

@@ -7,7 +7,7 @@ The key hashes the model folder's files (relative names and contents) with the e
 indexes. An index records only the key (manifest ``model["query_encoder"]["key"]``) and finds
 the export without reading the model: hashing the model (about 0.25 s for the bundled one)
 happens when building or exporting, never on the question path. An entry is written into a
-temporary sibling directory and renamed into place under a lock beside it (``index.atomic``),
+temporary sibling directory and renamed into place under a lock beside it (``index.store.atomic``),
 so builders racing for one model export once and a reader never sees half an entry.
 """
 
@@ -21,10 +21,10 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
-from .atomic import build_lock, fsync_tree, make_tmp, recover, swap_into_place
-from .errors import QueryEncoderUnavailable
-from .layout import ENCODER_RECORD, ENCODERS, cache_home
-from .manifest import sha256_file
+from ..store.atomic import build_lock, fsync_tree, make_tmp, recover, swap_into_place
+from ..errors import QueryEncoderUnavailable
+from ..store.layout import ENCODER_RECORD, ENCODERS, cache_home
+from ..store.manifest import sha256_file
 
 _KEY = re.compile(r"[0-9a-f]{16,64}")
 
@@ -123,7 +123,7 @@ def ensure_entry(key: str, spec: dict, write: Callable[[Path], None], *, about: 
 
     Args:
         key: ``model_key`` of the model and recipe.
-        spec: the export spec (``index.onnx_query.export_spec``); its ``file`` and ``tokenizer``
+        spec: the export spec (``index.encode.onnx_query.export_spec``); its ``file`` and ``tokenizer``
             name the files ``write`` puts in the directory it is given.
         write: fills a temporary directory with the exported files (and checks them).
         about: informational fields for the record (the model's name and path).
