@@ -82,12 +82,12 @@ def main() -> None:
 
     if not build_scale.SHARED.is_dir():
         sys.exit(f"{build_scale.SHARED} is missing: this benchmark needs ../shared/data/changelogs")
-    import index.encode.onnx_export
+    import index.encode.choice
     from qa.cli.main import cli
 
     work = Path(tempfile.mkdtemp(prefix=f"build-memory-{ns.chunks}-"))
     corpus_args = build_scale.make_corpus(work / "corpus", ns.chunks)
-    index.encode.onnx_export.document_encoder = lambda encoder, record, notify=None: RandomEncoder(encoder.dim)
+    index.encode.choice.document_encoder = lambda encoder, record, notify=None: RandomEncoder(encoder.dim)
     sampler = Sampler()
     sampler.start()
     started = time.perf_counter()

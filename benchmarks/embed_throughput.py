@@ -18,7 +18,8 @@ from pathlib import Path
 from corpus import load_chunks
 from corpus.chunking import embedding_windows
 from index.encode.encoders import Encoder
-from index.encode.onnx_export import cached_query_encoder, document_encoder
+from index.encode.choice import document_encoder
+from index.encode.onnx_export import cached_query_encoder
 from index.retrieve.sentence_vectors import corpus_sentences
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "changelogs"

@@ -70,7 +70,8 @@ def cached_vectors(encoder: Encoder, texts: Sequence[str], kind: str) -> np.ndar
 def bm25_ranker(texts: Sequence[str]) -> tuple[str, Callable[[str, int], list[tuple[int, float]]]]:
     """A BM25 search function: index.retrieve.lexical when it exists, else rank_bm25 as a stand-in."""
     try:
-        from index.retrieve.lexical import DEFAULT_PARAMS, LexicalIndex
+        from index.retrieve.bm25 import DEFAULT_PARAMS
+        from index.retrieve.lexical import LexicalIndex
         from index.retrieve.tokenizer import tokenize
     except ImportError:
         return _rank_bm25_ranker(texts)

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from index.retrieve.lexical import DEFAULT_PARAMS, BM25Params, LexicalIndex
+from index.retrieve.bm25 import DEFAULT_PARAMS, BM25Params
+from index.retrieve.lexical import LexicalIndex
 from index.retrieve.tokenizer import make_tokenizer, tokenize, tokenizer_settings
 from qa.errors import BEIRError
 

@@ -37,19 +37,19 @@ _LAZY = {
     "prune_models": "housekeeping.cache",
     "replace_index": "store.atomic",
     "discard_index": "store.atomic",
-    "cache_root": "lifecycle.opening",
+    "cache_root": "store.layout",
     "in_use": "housekeeping.cache",
     "indexed_sources": "housekeeping.cache",
     "list_indexes": "housekeeping.cache",
     "prune": "housekeeping.cache",
     "Hit": "retrieve.search",
-    "IndexStatus": "lifecycle.opening",
+    "IndexStatus": "lifecycle.status",
     "LoadedIndex": "retrieve.reader",
     "Searcher": "retrieve.search",
     "Similarity": "retrieve.similarity",
-    "default_index_dir": "lifecycle.opening",
+    "default_index_dir": "lifecycle.freshness",
     "generation": "store.manifest",
-    "index_status": "lifecycle.opening",
+    "index_status": "lifecycle.status",
     "open_index": "lifecycle.opening",
     "tokenize": "retrieve.tokenizer",
 }
@@ -59,7 +59,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from .store.atomic import discard_index, replace_index
     from .housekeeping.cache import CachedIndex, CachedModel, in_use, indexed_sources, list_indexes, list_models, prune, prune_models
     from .store.manifest import generation
-    from .lifecycle.opening import IndexStatus, cache_root, default_index_dir, index_status, open_index
+    from .lifecycle.freshness import default_index_dir
+    from .lifecycle.opening import open_index
+    from .lifecycle.status import IndexStatus, index_status
+    from .store.layout import cache_root
     from .retrieve.reader import LoadedIndex
     from .retrieve.search import Hit, Searcher
     from .retrieve.similarity import Similarity

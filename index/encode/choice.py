@@ -1,7 +1,16 @@
-"""Which encoder an index is built and asked with: the model given, or the model adapted to the
-corpus (``index.encode.adapt``), at full precision or through the int8 export (``index.encode.quantize``);
-what an index was built with is kept unless told otherwise. And the ONNX export of a fresh
-index put back when it was pruned from the cache."""
+"""Which encoder an index is built, embedded and asked with: the one place that decides.
+
+- ``choose_encoder``: the model given, or the model adapted to the corpus (``index.encode.adapt``),
+  at full precision or through the int8 export (``index.encode.quantize``); what an index was built
+  with is kept unless told otherwise.
+- ``build_encoders``: what a build records as the query encoder (the model's ONNX export in the
+  cache, float or int8) and what embeds its texts (that export, else sentence-transformers).
+- ``query_encoder``: what an opened index asks with (its export from the cache when it
+  verifies, else sentence-transformers).
+- ``restore_query_encoder``: a fresh index's export put back when it was pruned from the cache.
+
+``RELNOTES_ONNX=0`` keeps every one of them on sentence-transformers.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +18,17 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from ..errors import IndexCorrupt, IndexMissing
-from ..store.manifest import Manifest, read_manifest
+from ..errors import IndexCorrupt, IndexMissing, QueryEncoderUnavailable
+from ..store.layout import QUERY_ENCODER, QUERY_TOKENIZER
+from ..store.manifest import Manifest, read_manifest, verify_files
+
+ONNX_ENV = "RELNOTES_ONNX"  # "0" keeps queries and builds on sentence-transformers
+
+
+def onnx_allowed() -> bool:
+    """Whether the ONNX exports may be used (``RELNOTES_ONNX`` is not "0")."""
+    return os.environ.get(ONNX_ENV, "").strip() != "0"
+
 
 Notify = Callable[[str], None]
 
@@ -58,7 +76,14 @@ def choose_encoder(directory: Path, model_path: Path | None, chunks: Callable[[]
     previous = kept(manifest, encoder)
     if previous is not None:  # built quantized: kept (the check ran when it was first asked for)
         return mark(encoder, previous)
-    return quantized_encoder(encoder, notify) if quantize else encoder
+    if not quantize:
+        return encoder
+    if not onnx_allowed():
+        if notify:
+            notify(f"Not quantized ({ONNX_ENV}=0 keeps sentence-transformers, which has no int8 path); "
+                   "built at full precision")
+        return encoder
+    return quantized_encoder(encoder, notify)
 
 
 def _manifest(directory: Path) -> Manifest | None:
@@ -77,10 +102,9 @@ def restore_query_encoder(loaded, encoder, notify: Notify | None) -> None:
     A failed export leaves queries on sentence-transformers, as at build time.
     """
     from .encoder_cache import entry_present
-    from ..retrieve.reader import ONNX_ENV
 
     info = loaded.manifest.model.get("query_encoder")
-    if not isinstance(info, dict) or "key" not in info or os.environ.get(ONNX_ENV, "").strip() == "0":
+    if not isinstance(info, dict) or "key" not in info or not onnx_allowed():
         return
     if entry_present(info):
         return
@@ -96,3 +120,86 @@ def restore_query_encoder(loaded, encoder, notify: Notify | None) -> None:
             notify(f"The int8 export of {encoder.name} came out different; rebuild with: relnotes index --rebuild")
         return
     cached_query_encoder(encoder, notify=notify, expected=info)
+
+
+def build_encoders(encoder, todo: int, notify: Notify | None = None) -> tuple[dict | None, dict | None, object]:
+    """What a build records and embeds with: (the query encoder's manifest record, the int8 recipe
+    when it embeds through the int8 export, the embedder of its ``todo`` texts).
+
+    The torch-free path (``index.encode.onnx_query``) is exported once per model into the user
+    cache, reused by every index of that model (the manifest records only its key), and is the
+    faster embedder of windows and sentences too. The int8 export (``encoder.quantized``) serves
+    documents and questions; when it fails, the float export does.
+    """
+    from .onnx_export import cached_query_encoder
+
+    query = cached_query_encoder(encoder, notify=notify)
+    quantized = getattr(encoder, "quantized", None)
+    if quantized and query is not None:
+        from .quantize import quantized_record
+
+        try:
+            query = quantized_record(query)
+        except Exception as exc:  # noqa: BLE001 - the float export serves instead
+            quantized = None
+            if notify:
+                notify(f"The int8 export failed ({type(exc).__name__}); embedding at full precision")
+    return query, quantized, document_encoder(encoder, query, notify) if todo else encoder
+
+
+def document_encoder(encoder, record: dict | None, notify: Notify | None = None):
+    """What embeds the build's windows and sentences: the model's ONNX export (``record``, from
+    ``cached_query_encoder``) when there is one, about 2x the texts a second of sentence-transformers
+    on 2 cores and no torch import when the export is cached; else ``encoder`` itself. Its vectors
+    agree with sentence-transformers (cosine >= MIN_COSINE, checked at export), so an index may mix
+    both. ``RELNOTES_ONNX=0`` keeps sentence-transformers."""
+    from .encoder_cache import open_entry
+    from .onnx_query import OnnxQueryEncoder
+
+    if record is None or not onnx_allowed():
+        return encoder
+    try:
+        return OnnxQueryEncoder(open_entry(record), record, name=encoder.name, path=str(encoder.path))
+    except Exception as exc:  # noqa: BLE001 - any trouble with the export: the build goes on without it
+        if notify:
+            notify(f"{exc}; embedding with sentence-transformers")
+        return encoder
+
+
+def query_encoder(manifest: Manifest, directory: Path, *, verify: bool, notify: Notify):
+    """The encoder an opened index asks with: the same model that built its vectors.
+
+    The model's ONNX export in the user cache (found by the key in the manifest) when there is
+    one and it verifies (no torch import); otherwise, or with RELNOTES_ONNX=0, the
+    sentence-transformers Encoder. An unusable export is said through ``notify``.
+    """
+    model_path = str(manifest.model.get("path", ""))
+    found = _onnx_query_encoder(manifest, directory, model_path, verify, notify)
+    if found is not None:
+        return found
+    from .encoders import Encoder
+
+    return Encoder(model_path or None)
+
+
+def _onnx_query_encoder(manifest: Manifest, directory: Path, model_path: str, verify: bool, notify: Notify):
+    """The OnnxQueryEncoder of the index's model, or None (with a notice when it is unusable)."""
+    info = manifest.model.get("query_encoder")
+    if not onnx_allowed() or not isinstance(info, dict):
+        return None
+    from .encoder_cache import open_entry
+    from .onnx_query import OnnxQueryEncoder
+
+    try:
+        if "key" in info:  # the export shared by every index of this model (index.encode.encoder_cache)
+            entry = open_entry(info, verify=verify)
+        elif QUERY_ENCODER in manifest.files:  # built before the cache: the export is inside
+            if verify:
+                verify_files(directory, manifest, [QUERY_ENCODER, QUERY_TOKENIZER])
+            entry = directory
+        else:
+            return None
+        return OnnxQueryEncoder(entry, info, name=str(manifest.model.get("name", "")), path=model_path)
+    except (IndexCorrupt, QueryEncoderUnavailable) as exc:
+        notify(f"{exc}; using sentence-transformers for queries")
+        return None

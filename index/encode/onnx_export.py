@@ -118,25 +118,3 @@ def _check(encoder, tmp: Path, spec: dict) -> None:
     cosines = (onnx.encode(list(_PROBES)) * encoder.encode(list(_PROBES))).sum(axis=1)
     if float(cosines.min()) < MIN_COSINE:
         raise ValueError(f"exported model disagrees with sentence-transformers (cosine {cosines.min():.6f})")
-
-
-def document_encoder(encoder, record: dict | None, notify: Callable[[str], None] | None = None):
-    """What embeds the build's windows and sentences: the model's ONNX export (``record``, from
-    ``cached_query_encoder``) when there is one, about 2x the texts a second of sentence-transformers
-    on 2 cores and no torch import when the export is cached; else ``encoder`` itself. Its vectors
-    agree with sentence-transformers (cosine >= MIN_COSINE, checked at export), so an index may mix
-    both. ``RELNOTES_ONNX=0`` keeps sentence-transformers."""
-    import os
-
-    from .encoder_cache import open_entry
-    from ..retrieve.reader import ONNX_ENV
-
-    if record is None or os.environ.get(ONNX_ENV, "").strip() == "0":
-        return encoder
-    try:
-        return OnnxQueryEncoder(open_entry(record), record, name=encoder.name, path=str(encoder.path))
-    except Exception as exc:  # noqa: BLE001 - any trouble with the export: the build goes on without it
-        if notify:
-            notify(f"{exc}; embedding with sentence-transformers")
-        return encoder
-

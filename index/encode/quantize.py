@@ -59,17 +59,10 @@ def quantized_encoder(encoder, notify: Notify | None = None):
     """``encoder`` marked for int8 embedding (``.quantized``: the recipe, for the manifest; the name
     gains " int8", so no vector is reused across precisions), or ``encoder`` itself when there is
     no export to quantize (said in a notice). The caller has the answers checked
-    (``qa.quantcheck``: ``relnotes index --quantize --check QUESTIONS``)."""
-    import os
-
+    (``qa.quantcheck``: ``relnotes index --quantize --check QUESTIONS``). Whether ONNX may be
+    used at all is ``index.encode.choice``'s to say."""
     from .onnx_export import cached_query_encoder
-    from ..retrieve.reader import ONNX_ENV
 
-    if os.environ.get(ONNX_ENV, "").strip() == "0":
-        if notify:
-            notify(f"Not quantized ({ONNX_ENV}=0 keeps sentence-transformers, which has no int8 path); "
-                   "built at full precision")
-        return encoder
     record = cached_query_encoder(encoder, notify=notify)
     try:
         if record is None:

@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import IndexCorrupt, IndexMissing
-from ..store.layout import lock_file, tmp_prefix
-from ..lifecycle.opening import cache_root
+from ..store.layout import cache_root, lock_file, tmp_prefix
 from ..store.manifest import read_manifest
 from .usage import NOT_OPENED, last_used, try_exclusive
 

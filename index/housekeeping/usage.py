@@ -13,11 +13,9 @@ import os
 import time
 from pathlib import Path
 
+from ..store.layout import used_file
+
 _HELD: dict[str, int] = {}  # index directory -> the open descriptor holding its shared lock
-
-
-def used_file(directory: Path) -> Path:
-    return directory.parent / f".{directory.name}.used"
 
 
 def mark_used(directory: Path) -> None:

@@ -1,110 +1,24 @@
-"""BM25 as rank-bm25 defines it, scored from precomputed postings with numpy."""
+"""BM25 scored from precomputed postings with numpy, equal to rank-bm25 (``index.retrieve.bm25``),
+and its files in the index."""
 
 from __future__ import annotations
 
 import json
-import math
 import zipfile
 from array import array
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Literal
 
 import numpy as np
 
 from ..errors import IndexCorrupt
 from ..store.layout import LEXICAL_ARRAYS as ARRAYS_FILE
 from ..store.layout import LEXICAL_META as META_FILE
+from .bm25 import DEFAULT_PARAMS, BM25Params, term_idf, term_weights
 
-FORMAT_VERSION = 1
-VARIANTS = ("okapi", "plus", "l")
+LEXICAL_FORMAT_VERSION = 1  # lexical.json and lexical.npz (the index directory's own: store.manifest)
 _ARRAY_NAMES = ("indptr", "doc_ids", "weights", "idf", "doc_len")
-
-
-@dataclass(frozen=True, slots=True)
-class BM25Params:
-    """Which rank-bm25 class scores, and its parameters (delta: plus/l only; epsilon: okapi only)."""
-
-    variant: Literal["okapi", "plus", "l"]
-    k1: float
-    b: float
-    delta: float = 1.0
-    epsilon: float = 0.25
-
-    def __post_init__(self) -> None:
-        """Reject values rank-bm25 would accept but that make no sense."""
-        if self.variant not in VARIANTS:
-            raise ValueError(f"unknown BM25 variant {self.variant!r}; valid: {', '.join(VARIANTS)}")
-        if not self.k1 >= 0:
-            raise ValueError(f"BM25 k1 must be >= 0, got {self.k1}")
-        if not 0 <= self.b <= 1:
-            raise ValueError(f"BM25 b must be in [0, 1], got {self.b}")
-        if not self.delta >= 0:
-            raise ValueError(f"BM25 delta must be >= 0, got {self.delta}")
-        if not self.epsilon >= 0:
-            raise ValueError(f"BM25 epsilon must be >= 0, got {self.epsilon}")
-
-    def to_json(self) -> dict:
-        """A JSON-able dict (recorded in the manifest)."""
-        return asdict(self)
-
-    @classmethod
-    def from_json(cls, data: dict) -> BM25Params:
-        """The inverse of `to_json`."""
-        return cls(
-            variant=data["variant"],
-            k1=float(data["k1"]),
-            b=float(data["b"]),
-            delta=float(data["delta"]),
-            epsilon=float(data["epsilon"]),
-        )
-
-    def model(self, docs: Sequence[Sequence[str]]):
-        """The rank_bm25 object these parameters define (it needs >= 1 token in the corpus)."""
-        import rank_bm25
-
-        if self.variant == "okapi":
-            return rank_bm25.BM25Okapi(docs, k1=self.k1, b=self.b, epsilon=self.epsilon)
-        if self.variant == "plus":
-            return rank_bm25.BM25Plus(docs, k1=self.k1, b=self.b, delta=self.delta)
-        return rank_bm25.BM25L(docs, k1=self.k1, b=self.b, delta=self.delta)
-
-
-# Best nDCG@10 of a 100-setting grid on the SciFact train split (benchmarks/scifact_bm25.py).
-# BM25Plus's idf, log((N+1)/df), stays positive for words in most documents ("pytorch", "release"),
-# where BM25Okapi floors them to one value. Its delta adds idf*delta to every document, so it
-# changes scores, not rankings.
-DEFAULT_PARAMS = BM25Params(variant="plus", k1=1.2, b=0.5, delta=1.0, epsilon=0.25)
-
-
-def _term_weights(params: BM25Params, idf: np.ndarray, tf: np.ndarray, dl: np.ndarray, avgdl: float) -> np.ndarray:
-    """Each (term, doc) posting's score, written as rank_bm25's get_scores writes it (tf=0 part excluded)."""
-    k1, b, delta = params.k1, params.b, params.delta
-    if params.variant == "okapi":
-        return idf * (tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl)))
-    if params.variant == "plus":
-        return idf * ((tf * (k1 + 1)) / (k1 * (1 - b + b * dl / avgdl) + tf))
-    ctd = tf / (1 - b + b * dl / avgdl)
-    # rank_bm25's BM25L multiplies by tf once more than Lv & Zhai's formula; kept, to equal it.
-    return idf * tf * (k1 + 1) * (ctd + delta) / (k1 + ctd + delta)
-
-
-def _idf(params: BM25Params, nd: list[int], n_docs: int) -> np.ndarray:
-    """Each term's idf from its document count, as rank_bm25's ``_calc_idf`` computes it."""
-    if params.variant == "plus":
-        values = [math.log((n_docs + 1) / freq) for freq in nd]
-    elif params.variant == "l":
-        values = [math.log(n_docs + 1) - math.log(freq + 0.5) for freq in nd]
-    else:  # okapi: a negative idf (a term in over half the documents) becomes epsilon * the mean idf
-        values = [math.log(n_docs - freq + 0.5) - math.log(freq + 0.5) for freq in nd]
-        total = 0.0
-        for value in values:  # summed in rank_bm25's order, so the mean is its mean to the bit
-            total += value
-        eps = params.epsilon * (total / len(values))
-        values = [eps if value < 0 else value for value in values]
-    return np.asarray(values, dtype=np.float64)
 
 
 class LexicalIndex:
@@ -168,7 +82,7 @@ class LexicalIndex:
         if not doc_len.sum():  # rank_bm25 divides by zero here
             empty_f, empty_i = np.zeros(0, np.float64), np.zeros(0, np.int32)
             return cls(params, [], np.zeros(1, np.int64), empty_i, empty_f, empty_f, doc_len)
-        idf = _idf(params, nd, len(doc_len))
+        idf = term_idf(params, nd, len(doc_len))
         term_ids = np.frombuffer(terms, dtype=np.int32)
         order = np.argsort(term_ids, kind="stable")  # stable: rows stay ascending within a term
         rows = np.repeat(np.arange(len(doc_len), dtype=np.int32), np.frombuffer(per_doc, dtype=np.int64))[order]
@@ -177,7 +91,7 @@ class LexicalIndex:
         indptr = np.zeros(len(vocab) + 1, dtype=np.int64)
         np.cumsum(np.bincount(term_ids, minlength=len(vocab)), out=indptr[1:])
         avgdl = int(doc_len.sum()) / len(doc_len)  # rank_bm25's avgdl: tokens / documents
-        weights = _term_weights(params, idf[term_ids], tfs, doc_len.astype(np.float64)[rows], avgdl)
+        weights = term_weights(params, idf[term_ids], tfs, doc_len.astype(np.float64)[rows], avgdl)
         return cls(params, list(vocab), indptr, rows, weights, idf, doc_len)
 
     def idf(self, tokens: Sequence[str], missing: float | None = 0.0) -> list[float]:
@@ -252,7 +166,7 @@ class LexicalIndex:
         """Write the index into `directory` (no pickle); return the file names written."""
         directory = Path(directory)
         meta = {
-            "format_version": FORMAT_VERSION,
+            "format_version": LEXICAL_FORMAT_VERSION,
             "params": self.params.to_json(),
             "n_docs": self.n_docs,
             "vocab": list(self._vocab),
@@ -280,9 +194,9 @@ class LexicalIndex:
                 arrays = {name: npz[name] for name in _ARRAY_NAMES}
         except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as exc:
             raise IndexCorrupt(f"Unreadable BM25 index in {directory} ({exc}); {fix}") from exc
-        if meta.get("format_version") != FORMAT_VERSION:
+        if meta.get("format_version") != LEXICAL_FORMAT_VERSION:
             raise IndexCorrupt(
-                f"BM25 index in {directory} has format {meta.get('format_version')!r}, expected {FORMAT_VERSION}; {fix}"
+                f"BM25 index in {directory} has format {meta.get('format_version')!r}, expected {LEXICAL_FORMAT_VERSION}; {fix}"
             )
         try:
             params = BM25Params.from_json(meta["params"])

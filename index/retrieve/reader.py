@@ -2,52 +2,25 @@
 
 from __future__ import annotations
 
-import json
-import os
 import sys
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
-from corpus.model import Chunk
-
-from ..errors import DenseIndexFileError, IndexCorrupt, QueryEncoderUnavailable
+from ..errors import DenseIndexFileError, IndexCorrupt
+from ..store.chunks import read_chunks
 from ..store.layout import CHUNKS, LAZY_FILES, OPTIONAL_FILES, SENTENCE_CHUNKS, SENTENCE_FILES, SENTENCE_VECTORS, VECTORS
-from ..store.layout import QUERY_ENCODER as ONNX_FILE
-from ..store.layout import QUERY_TOKENIZER as TOKENIZER_FILE
 from ..store.manifest import Manifest, read_manifest, verify_files
 from .sentence_vectors import SentenceVectors
 
 _REBUILD = "rebuild it with: relnotes index --rebuild"
-ONNX_ENV = "RELNOTES_ONNX"  # "0" keeps queries on sentence-transformers
 
 
 def _stderr_line(message: str) -> None:
     """Write a one-line notice to stderr."""
     sys.stderr.write(message + "\n")
     sys.stderr.flush()
-
-
-def _read_chunks(path: Path) -> tuple[tuple[Chunk, ...], tuple[tuple[str, ...], ...]]:
-    """Parse chunks.jsonl (each chunk with its windows' embedding keys); a damaged line is corruption."""
-    chunks: list[Chunk] = []
-    keys: list[tuple[str, ...]] = []
-    try:
-        with open(path, encoding="utf-8") as fh:
-            for number, line in enumerate(fh, 1):
-                try:
-                    obj = json.loads(line)
-                    chunks.append(Chunk.from_json(obj))
-                    chunk_keys = obj["embed_keys"]
-                    if not isinstance(chunk_keys, list) or not chunk_keys:
-                        raise ValueError("a chunk needs at least one embedding key")
-                    keys.append(tuple(str(k) for k in chunk_keys))
-                except (json.JSONDecodeError, KeyError, TypeError, ValueError, IndexError):
-                    raise IndexCorrupt(f"{path} line {number} is damaged; {_REBUILD}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise IndexCorrupt(f"Cannot read {path} ({exc}); {_REBUILD}") from None
-    return tuple(chunks), tuple(keys)
 
 
 class LoadedIndex:
@@ -74,7 +47,7 @@ class LoadedIndex:
         names = [name for name in self.manifest.files if name not in lazy]
         if verify:
             verify_files(self.directory, self.manifest, names)
-        self.chunks, self.embed_keys = _read_chunks(self.directory / CHUNKS)
+        self.chunks, self.embed_keys = read_chunks(self.directory / CHUNKS)
         try:
             self.lexical = LexicalIndex.load(self.directory)
         except (OSError, ValueError, KeyError) as exc:
@@ -117,43 +90,13 @@ class LoadedIndex:
         return self._dense
 
     def encoder(self):
-        """The query encoder: the same model that built the vectors.
-
-        The model's ONNX export in the user cache (found by the key in the manifest) when there
-        is one and it verifies (no torch import); otherwise, or with RELNOTES_ONNX=0, the
-        sentence-transformers Encoder.
-        """
+        """The query encoder: the same model that built the vectors (``index.encode.choice.query_encoder``:
+        its ONNX export when usable, else sentence-transformers)."""
         if self._encoder is None:
-            self._encoder = self._onnx_encoder()
-        if self._encoder is None:
-            from ..encode.encoders import Encoder
+            from ..encode.choice import query_encoder
 
-            self._encoder = Encoder(self.model_path or None)
+            self._encoder = query_encoder(self.manifest, self.directory, verify=self._verify, notify=self._notify)
         return self._encoder
-
-    def _onnx_encoder(self):
-        """The OnnxQueryEncoder of the index's model, or None (with a notice when it is unusable)."""
-        info = self.manifest.model.get("query_encoder")
-        if os.environ.get(ONNX_ENV, "").strip() == "0" or not isinstance(info, dict):
-            return None
-        from ..encode.encoder_cache import open_entry
-        from ..encode.onnx_query import OnnxQueryEncoder
-
-        try:
-            if "key" in info:  # the export shared by every index of this model (index.encode.encoder_cache)
-                directory = open_entry(info, verify=self._verify)
-            elif ONNX_FILE in self.manifest.files:  # built before the cache: the export is inside
-                if self._verify:
-                    verify_files(self.directory, self.manifest, [ONNX_FILE, TOKENIZER_FILE])
-                directory = self.directory
-            else:
-                return None
-            return OnnxQueryEncoder(
-                directory, info, name=str(self.manifest.model.get("name", "")), path=self.model_path
-            )
-        except (IndexCorrupt, QueryEncoderUnavailable) as exc:
-            self._notify(f"{exc}; using sentence-transformers for queries")
-            return None
 
     def sentence_vectors(self) -> SentenceVectors | None:
         """The answer sentences' vectors made at build time (checked on first use); None if the

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from ..errors import IndexBusy, IndexWriteError
-from .layout import lock_file, old_prefix, tmp_prefix
+from .layout import lock_file, old_prefix, tmp_prefix, used_file
 
 LOCK_TIMEOUT_S = 600.0
 
@@ -180,8 +180,6 @@ def replace_index(source: Path, directory: Path) -> None:
 def discard_index(directory: Path) -> None:
     """Delete an index this process made and no other uses (a trial): the folder, its build lock
     and its in-use stamp."""
-    from ..housekeeping.usage import used_file
-
     directory = Path(directory)
     shutil.rmtree(directory, ignore_errors=True)
     for path in (lock_file(directory), used_file(directory)):

@@ -43,9 +43,19 @@ def cache_home() -> Path:
     return Path(platformdirs.user_cache_dir("relnotes-qa", appauthor=False))
 
 
+def cache_root() -> Path:
+    """The user cache directory for indexes (platformdirs)."""
+    return cache_home() / INDEXES
+
+
 def lock_file(directory: Path) -> Path:
     """The build lock beside an index directory."""
     return directory.parent / f".{directory.name}.lock"
+
+
+def used_file(directory: Path) -> Path:
+    """The in-use stamp beside an index directory (``index.housekeeping.usage``)."""
+    return directory.parent / f".{directory.name}.used"
 
 
 def tmp_prefix(directory: Path) -> str:

@@ -10,7 +10,9 @@ from pathlib import Path
 from ..errors import IndexCorrupt, IndexMissing
 from .layout import MANIFEST
 
-FORMAT_VERSION = 2  # 2: chunks.jsonl holds embed_keys, one per embedded window
+# The index directory's format (its files and what each holds), recorded in manifest.json; the BM25
+# files carry their own (index.retrieve.lexical.LEXICAL_FORMAT_VERSION).
+INDEX_FORMAT_VERSION = 2  # 2: chunks.jsonl holds embed_keys, one per embedded window
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +76,7 @@ def read_manifest(directory: Path) -> Manifest:
         raise IndexCorrupt(f"{path} is not a JSON object; rebuild it with: relnotes index --rebuild")
     names = Manifest.__dataclass_fields__.keys()
     missing = [name for name in names if name not in raw]
-    if missing and raw.get("format_version") == FORMAT_VERSION:
+    if missing and raw.get("format_version") == INDEX_FORMAT_VERSION:
         raise IndexCorrupt(f"{path} lacks {', '.join(missing)}; rebuild it with: relnotes index --rebuild")
     if missing:  # another format: let the staleness check name the version difference
         raw = {**_EMPTY, **{k: v for k, v in raw.items() if k in names}}

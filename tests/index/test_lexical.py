@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from index.errors import IndexCorrupt
-from index.retrieve.lexical import DEFAULT_PARAMS, BM25Params, LexicalIndex
+from index.retrieve.bm25 import DEFAULT_PARAMS, BM25Params
+from index.retrieve.lexical import LexicalIndex
 from index.retrieve.tokenizer import tokenize
 from tests.support.paths import BUNDLED
 

@@ -393,7 +393,8 @@ def _recipe() -> dict:
 def test_the_build_embeds_documents_through_the_export(bundled_index, bundled_entry, st_encoder, monkeypatch) -> None:
     """Windows and sentences go through the model's ONNX export (no torch pass) and agree with
     sentence-transformers; RELNOTES_ONNX=0 keeps sentence-transformers."""
-    from index.encode.onnx_export import cached_query_encoder, document_encoder
+    from index.encode.choice import document_encoder
+    from index.encode.onnx_export import cached_query_encoder
 
     record = cached_query_encoder(st_encoder)
     embedder = document_encoder(st_encoder, record)
@@ -407,7 +408,7 @@ def test_the_build_embeds_documents_through_the_export(bundled_index, bundled_en
 
 
 def test_a_build_uses_the_export_for_what_it_embeds(tmp_path, st_encoder, bundled_entry, monkeypatch) -> None:
-    import index.build.pipeline as build_module
+    import index.build.writer as build_module
 
     used = []
     real = build_module.embed

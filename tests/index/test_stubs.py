@@ -9,7 +9,8 @@ import pytest
 
 from index.build import pipeline as store
 from index.retrieve.reader import LoadedIndex
-from index.retrieve.search import Searcher, stub_mask
+from index.retrieve.filters import stub_mask
+from index.retrieve.search import Searcher
 from tests.support.fakes import FakeEncoder, make_chunk
 
 CORPUS = {"fingerprint": "f0", "inputs": ["<test>"], "documents": {"d": {"source": "x", "sha256": "0"}}}

@@ -97,7 +97,7 @@ def install_fake_encoder() -> None:
 def install_pause(point: str, seconds: float) -> None:
     """Stop at ``point`` of an index build: print ``PAUSE point`` on stderr, then sleep."""
     import index.lifecycle.opening as service
-    import index.build.pipeline as store
+    import index.build.writer as store
 
     def pause() -> None:
         sys.stderr.write(f"PAUSE {point}\n")
@@ -129,7 +129,7 @@ def install_pause(point: str, seconds: float) -> None:
 
         store.embed = embed
     elif point == "write":
-        store._write_chunks = after(store._write_chunks)
+        store.write_chunks = after(store.write_chunks)
     elif point == "manifest":
         store.write_manifest = after(store.write_manifest)
     elif point == "swap":
