@@ -1,9 +1,8 @@
 """``relnotes index --adapt``: the embedding model adapted to one corpus's items, kept in the cache.
 
-The bundled all-MiniLM-L6-v2 does not bridge a user's words to a changelog's terms well (issue
-16: paraphrases of one-line items rarely reach the top 5). A short contrastive fine-tune on the
-corpus's own items (``index.encode.adapt_pairs``: an item without its identifiers -> the whole item,
-in-batch negatives) moves it; measured in README, "Answer quality on changelogs".
+The bundled all-MiniLM-L6-v2 does not bridge a user's words to a changelog's terms well. A short
+contrastive fine-tune on the corpus's own items (``index.encode.adapt_pairs``: an item without its
+identifiers -> the whole item, in-batch negatives) moves it (docs/decisions/0102-adapt-recipe.md).
 
     <user cache>/relnotes-qa/models/<key>/   a sentence-transformers folder (safetensors, no
                                              pickle) with adapted.json: base model, recipe, corpus
@@ -33,9 +32,8 @@ from ..store.atomic import build_lock, make_tmp, recover, swap_into_place
 from ..errors import AdaptError
 from ..store.layout import ADAPTED_RECORD, MODELS, cache_home
 
-# Measured on the tuning sets (README, "Answer quality on changelogs"): 50 batches of 32 is about
-# 4 min on 2 cores; 150 batches took 3x as long for hybrid MRR@10 0.723 instead of 0.713 on
-# changelogs-16 while dense alone fell from 0.476 to 0.366 (lexical questions forgotten).
+# why: 50 batches move paraphrases in minutes; more forget lexical questions
+# (docs/decisions/0102-adapt-recipe.md).
 RECIPE = {"version": 1, "pairs": "anchor->item", "loss": "multiple-negatives-ranking", "batch_size": 32,
           "batches": 50, "learning_rate": 2e-5, "warmup": 0.1, "max_seq_length": 128, "seed": 0}
 MIN_BATCHES = 4  # fewer distinct items than this many batches hold: too little to learn from

@@ -149,8 +149,9 @@ def build_encoders(encoder, todo: int, notify: Notify | None = None) -> tuple[di
 
 def document_encoder(encoder, record: dict | None, notify: Notify | None = None):
     """What embeds the build's windows and sentences: the model's ONNX export (``record``, from
-    ``cached_query_encoder``) when there is one, about 2x the texts a second of sentence-transformers
-    on 2 cores and no torch import when the export is cached; else ``encoder`` itself. Its vectors
+    ``cached_query_encoder``) when there is one, faster than sentence-transformers and no torch
+    import when the export is cached (docs/decisions/0103-int8-checked-on-questions.md has the
+    texts a second of each); else ``encoder`` itself. Its vectors
     agree with sentence-transformers (cosine >= MIN_COSINE, checked at export), so an index may mix
     both. ``RELNOTES_ONNX=0`` keeps sentence-transformers."""
     from .encoder_cache import open_entry

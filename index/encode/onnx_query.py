@@ -25,9 +25,8 @@ from ..runtime import configure_runtime, cpu_count
 EXPORT_VERSION = 1
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 _SUPPORTED_MODEL_TYPES = ("bert",)
-# Padded tokens a forward pass holds at most: onnxruntime keeps the memory of its largest pass.
-# On an even sample of the changelogs' windows and sentences, batches of 32 took 604 MB at 64
-# texts/s; this budget (four 256-token windows a pass, 32 short sentences) 89 MB at 67 texts/s.
+# why: onnxruntime keeps the memory of its largest pass, so a pass holds at most this many padded
+# tokens (docs/decisions/0101-onnx-token-budget.md).
 TOKEN_BUDGET = 1024
 
 

@@ -1,14 +1,13 @@
 """``relnotes index --quantize``: int8 weights for the model's ONNX export.
 
 Dynamic int8 quantization of the transformer's matrix multiplications (per output channel; the
-embeddings and layer norms stay float) embeds about 2x the texts a second of the float export on
-2 cores, with vectors at cosine ~0.99 of it (benchmarks/embed_throughput.py). Whether answers
-hold is a property of the questions, not of the vectors: measured on twelve question sets,
-hybrid MRR@10 moved by -0.014 to +0.009 (README), and no check on the corpus alone predicted
-which sets lose. So an index is built quantized only for a caller that checks the answers on
-question sets (``qa.quantcheck``, behind ``relnotes index --quantize --check QUESTIONS``). The
-quantized export is a cache entry of its own (``index.encode.encoder_cache``), used for the documents
-and the questions.
+embeddings and layer norms stay float) embeds faster than the float export, with vectors close to
+it. Whether answers hold is a property of the questions, not of the vectors, and no check on the
+corpus alone predicted which question sets lose (docs/decisions/0103-int8-checked-on-questions.md).
+So an index is built quantized only for a caller that checks the answers on question sets
+(``qa.quantcheck``, behind ``relnotes index --quantize --check QUESTIONS``). The quantized
+export is a cache entry of its own (``index.encode.encoder_cache``), used for the documents and
+the questions.
 """
 
 from __future__ import annotations

@@ -62,10 +62,9 @@ class BM25Params:
         return rank_bm25.BM25L(docs, k1=self.k1, b=self.b, delta=self.delta)
 
 
-# Best nDCG@10 of a 100-setting grid on the SciFact train split (benchmarks/scifact_bm25.py).
-# BM25Plus's idf, log((N+1)/df), stays positive for words in most documents ("pytorch", "release"),
-# where BM25Okapi floors them to one value. Its delta adds idf*delta to every document, so it
-# changes scores, not rankings.
+# why: BM25Plus's idf stays positive for words in most documents ("pytorch", "release"), where
+# BM25Okapi floors them to one value; k1 and b are the best of a grid on SciFact train
+# (docs/decisions/0106-bm25-defaults.md).
 DEFAULT_PARAMS = BM25Params(variant="plus", k1=1.2, b=0.5, delta=1.0, epsilon=0.25)
 
 

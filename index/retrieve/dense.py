@@ -1,7 +1,7 @@
 """Dense retrieval: an inner-product faiss index over window vectors, items scored by their best.
 
 Exact (IndexFlatIP) up to ``ANN_MIN_VECTORS`` windows; above, an inverted file (IndexIVFFlat,
-``lists(n)`` k-means cells, ``NPROBE`` of them searched), measured in benchmarks/ann.py.
+``lists(n)`` k-means cells, ``NPROBE`` of them searched): docs/decisions/0100-exact-then-ivf-dense-search.md.
 """
 
 from __future__ import annotations
@@ -16,16 +16,12 @@ from ..errors import DenseIndexFileError
 from ..store.stores import release
 from ..runtime import cpu_count, faiss_threads, import_faiss
 
-# Where exact search stops meeting a 60 ms hybrid p50 (benchmarks/scale.py --dense exact), and
-# the probes that keep recall@10 of chunks against exact search high (benchmarks/ann.py).
-# ANN_MIN_VECTORS measured (200k / 300k: 52.6 / 63.6 ms). On the 100k-chunk build's 175k real
-# window vectors (1,675 cells, 100 questions): recall@10 0.947 / 0.986 / 0.992 at 8 / 24 / 64
-# probed; hybrid top-10 overlap 0.937 with a deep list probing cells for twice its chunks (34
-# cells), 0.989 with DEEP_CELLS 4 (67). RELNOTES_ANN_MIN_VECTORS overrides the first.
-ANN_MIN_VECTORS = 250_000
+# why: where exact search stops meeting a 60 ms hybrid p50, and the probes that keep recall@10
+# against exact search high (docs/decisions/0100-exact-then-ivf-dense-search.md).
+ANN_MIN_VECTORS = 250_000  # RELNOTES_ANN_MIN_VECTORS overrides it
 NPROBE = 24
 TRAIN_POINTS = 64  # k-means sample: this many vectors a cell at most
-DEEP_CELLS = 4  # a deep list probes cells holding this many times its chunks (benchmarks/ann.py)
+DEEP_CELLS = 4  # a deep list probes cells holding this many times its chunks (the same record)
 ADD_ROWS = 32_768  # vectors handed to faiss at a time: a build's mapped store leaves memory as faiss copies it
 
 

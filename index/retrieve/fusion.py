@@ -151,12 +151,11 @@ def fuse(
 # k is unused by minmax; it is kept at the usual RRF value for a switch to method="rrf".
 DEFAULT_FUSION = FusionParams(method="minmax", k=60, weights=(0.5, 0.5), depth=1000, sentences=0.5)
 
-# A changelog is lists of one-line items: a section window dilutes an item among forty, and the
-# sentence list (each item's own vector) finds it better. Measured on the issue-16 tuning sets
-# (benchmarks/fusion_shape.py): searcher MRR@10 changelogs 0.692 -> 0.705, zoo 0.724 -> 0.763,
-# while on the prose blogs of the bundled notes the same weights lost 0.021: chosen by shape.
+# why: in a changelog's lists of one-line items a section window dilutes an item among forty and
+# the sentence list finds it; prose loses with these weights, so they go by the corpus's shape
+# (docs/decisions/0104-list-fusion-by-corpus-shape.md).
 LIST_FUSION = FusionParams(method="minmax", k=60, weights=(0.5, 0.3), depth=1000, sentences=0.7)
-LIST_SHARE = 0.5  # items that are list items, above which a corpus is list-shaped (blogs 0.09, changelogs 0.77-0.96)
+LIST_SHARE = 0.5  # share of items that are list items from which a corpus is list-shaped (the same record)
 
 
 def fusion_for(list_share: float) -> FusionParams:

@@ -133,8 +133,8 @@ class SentenceVectors:
         pairs = np.repeat(lo - starts, counts) + np.arange(int(counts.sum()))
         rows = self.chunks[pairs, 1]
         q = np.asarray(query, dtype=self.vectors.dtype).reshape(-1)
-        # Few of many sentences: copy and multiply only theirs (100k chunks: 8 ms, not 58 ms for
-        # all); otherwise one product over all is faster than the copy (10k chunks: 3 ms, not 7).
+        # why: few of many sentences are cheaper copied and multiplied alone, many in one product
+        # over all (docs/decisions/0105-sentence-scores-of-few-chunks.md).
         sims = self.vectors[rows] @ q if 16 * len(rows) < len(self.vectors) else (self.vectors @ q)[rows]
         best[chunks] = np.maximum.reduceat(sims, starts)
         return best

@@ -17,9 +17,9 @@ import numpy as np
 SENTENCE_CACHE = 20_000  # sentence vectors kept between questions (about 30 MB at dim 384)
 QUERY_CACHE = 256  # query vectors kept: a chat re-asks a topic (a cleared release chip, a follow-up)
 # Sentences to embed are grouped by length: one run pads every text to its longest, and a run
-# costs about as much as 10 word pieces (about 40 characters) of padding (measured: 30% less
-# encoder time than one run of up to 64; docs/measurements.md). The vectors are the same
-# however the sentences are grouped (the attention mask hides padding).
+# costs about as much as 10 word pieces (about 40 characters) of padding (docs/measurements.md,
+# ``index.similarity.PAD_SLACK``). The vectors are the same however the sentences are grouped
+# (the attention mask hides padding).
 PAD_SLACK = 40
 # At most this many sentences a run, so memory stays bounded whatever the passages hold
 # (ONNX Runtime keeps the memory of its largest run; docs/measurements.md).
