@@ -27,7 +27,7 @@ import torch  # noqa: E402
 from sentence_transformers import SentenceTransformer, losses  # noqa: E402
 
 from index import open_index  # noqa: E402
-from index.encoders import bundled_model_path  # noqa: E402
+from index.encode.encoders import bundled_model_path  # noqa: E402
 
 
 def norm(s):

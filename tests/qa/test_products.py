@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from index.reader import LoadedIndex
+from index.retrieve.reader import LoadedIndex
 from qa.cli import cli
 from qa.answer.engine import Engine
 from qa.question.releases import find_releases, named_products
