@@ -10,7 +10,7 @@ import pytest
 
 from tests.support.imports import REPO, circles, import_graph
 
-PACKAGES = ("corpus", "index")  # the packages held to the limits
+PACKAGES = ("corpus", "index", "qa")  # the packages held to the limits
 MAX_MODULE_LINES = 300
 MAX_FUNCTION_LINES = 80
 
