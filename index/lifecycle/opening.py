@@ -62,7 +62,7 @@ def _open_index(
             unless the cache holds it), False with the base model; None keeps what the index was
             built with.
         quantize: True embeds through the int8 export (``index.encode.quantize``; the caller checks the
-            answers, as ``qa.quantcheck`` does), False at full precision; None keeps what the
+            answers, as ``qa.eval.quantcheck`` does), False at full precision; None keeps what the
             index was built with.
 
     Returns:

@@ -18,10 +18,8 @@ from .evidence import passage_evidence
 from .itemscore import earliest
 from ..question.shapes import Shape
 
-# Which release: an item's evidence is 0.7 its own score, 0.3 its passage's retrieval score. Items
-# alone picked early mentions on Rust's notes (changelogs-blind which-release hybrid MRR 0.85 ->
-# 0.70); 0.5 lost bm25's "when did textual add the Kitty key protocol"; 0.3 is at or above the
-# passage-judged engine on every which-release set but zoo bm25 (0.703 -> 0.697): docs/measurements.md.
+# Which release: an item's evidence is 0.7 its own score, 0.3 its passage's retrieval score; items
+# alone pick early mentions (docs/decisions/0150-which-release-item-weight.md).
 ITEM_RETRIEVAL_WEIGHT = 0.3
 RANGE_CHUNKS = 5_000  # chunks of a range whose items a topic question scores
 
