@@ -19,16 +19,17 @@ import time
 from dataclasses import replace
 from typing import Sequence
 
+from corpus.items import item_words
 from corpus.kinds import check_kinds
 from corpus.sentences import split_sentences
 from index import Hit, LoadedIndex, Searcher, check_mode, tokenize
 
 from ..errors import BadQuestion
-from ..model import Answer, Note, Passage, ReleaseRange, citation_of
+from ..model import Answer, AnswerSentence, Note, Passage, ReleaseRange, citation_of
 from ..question import Question, read
 from .catalogue import Catalogue
 from .digest import Entry
-from .evidence import CONFIDENT, PASSAGES, best_sentences, coverage_scorer, passage_evidence, pick, score_sentences
+from .evidence import CONFIDENT, PASSAGES, best_sentences, pick, score_sentences
 from .itemscore import item_scores
 from .releases import ReleaseAnswers
 from .rerank import DEFAULT_RERANK, RerankConfig, Statement, rerank, restated_first
@@ -52,7 +53,7 @@ class Engine:
         self.searcher = Searcher(index)
         self.rerank = rerank_config
         self.catalogue = Catalogue(index.chunks, self._mentions)
-        self.release_answers = ReleaseAnswers(self.catalogue, self._item_scores, self._evidence)
+        self.release_answers = ReleaseAnswers(self.catalogue, self._item_scores)
         self.releases: tuple[str, ...] = self.catalogue.releases
         self.products: tuple[str, ...] = self.catalogue.products
         self._split = functools.lru_cache(maxsize=PASSAGE_CACHE)(lambda text: tuple(split_sentences(text)))
@@ -159,15 +160,17 @@ class Engine:
         # release: "how many commits went into 2.14"); the release filter does the restricting.
         topic, shape, dense = question.asked_as, question.shape, mode != "bm25"
         hits = self._hits(question, top_k, mode, versions, kinds)
-        earliest_release = None
+        stated = None
         if shape.name == "which" and hits:
-            hits, earliest_release = self.release_answers.earliest_first(shape.topic or topic, hits, dense,
-                                                                         question.kind, topic)
+            hits, stated = self.release_answers.earliest_first(question, hits, dense)
         digest = self.release_answers.digest(shape, hits, versions, question.products, kinds, question.range, dense,
                                              topic)
         retrieved = time.perf_counter()
         candidates = score_sentences(topic, [h.chunk.text for h in hits[:PASSAGES]], **self._scoring(topic, dense))
         sentences, confident = pick(candidates, CONFIDENT[mode], howto=question.howto)
+        earliest_release = None
+        if stated is not None:  # which release: the item that states it is the answer, quoted from passage 1
+            sentences, confident, earliest_release = self._quote(topic, stated, dense), True, stated.chunk.version
         cited = max((s.passage for s in sentences), default=0)
         passages = _passages(_falling(hits[: max(top_k, cited)]))  # a passage the answer quotes is always shown
         notes = () if confident else (Note("not_confident") if passages else Note("no_match"),)
@@ -201,17 +204,16 @@ class Engine:
             hits = self._reranked(question.asked_as, hits, mode != "bm25")
         return hits
 
+    def _quote(self, topic: str, entry: Entry, dense: bool) -> tuple[AnswerSentence, ...]:
+        """The sentences of an item (of passage 1) that answer ``topic`` best: the item is the
+        answer already, so its best sentence is quoted however it scores; a short item whole."""
+        said, _ = pick(score_sentences(topic, [entry.text], **self._scoring(topic, dense)), 0.0)
+        return said or (AnswerSentence(item_words(entry.text).strip(), 1),)
+
     def _item_scores(self, topic: str, entries: Sequence[Entry], dense: bool, query: str) -> list[float]:
         """Items scored by their terms of ``topic`` and (dense modes) their cosine with the
         question ``query`` (already encoded for retrieval: no other text meets the model)."""
         return item_scores(topic, entries, **self._scoring(query, dense))
-
-    def _evidence(self, question: str, hits: list[Hit]) -> list[float]:
-        """Each passage's evidence (``evidence.passage_evidence``) for ``question``."""
-        cover = coverage_scorer(tokenize(question), self.searcher.idf)
-        coverage = [max((cover(self._sentence_terms(s.text)) for s in self._split(h.chunk.text)), default=0.0)
-                    for h in hits]
-        return passage_evidence([h.score for h in hits], coverage)
 
 
 def _kinds(kinds: Sequence[str]) -> tuple[str, ...]:

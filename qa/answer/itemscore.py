@@ -7,6 +7,7 @@ vectors are the index's sentence vectors: no model pass).
 
 from __future__ import annotations
 
+import re
 from typing import Callable, Iterable, Sequence
 
 from corpus.headings import release_heading
@@ -15,6 +16,7 @@ from corpus.kinds import kind_of
 from corpus.textform import index_form
 from corpus.versions import version_key
 
+from ..question.vocabulary import CHANGES_REQUIRED, CHANGES_STATED, NEGATED, content_words
 from .digest import Entry
 from .evidence import LEXICAL_WEIGHT, coverage_scorer
 
@@ -58,21 +60,81 @@ def _subject(entry: Entry) -> str:
     return "" if kind_of(heading) in KINDS_NAMED or release_heading(heading) else heading
 
 
-def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None = None) -> list[int]:
-    """The entries that state the fact: within STRONG of the best score, an item of the asked
-    ``kind`` scoring KIND_BONUS more, and only those of that kind when there are some."""
-    boosted = [s + (KIND_BONUS if kind and e.item.kind == kind else 0.0) for e, s in zip(entries, scores)]
-    if not boosted or max(boosted) <= 0:
+def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None = None, *,
+            change: str | None = None, exact: Sequence[str] = (), topic: str = "") -> list[int]:
+    """The entries that state the fact asked about.
+
+    Among the entries holding what the question names exactly (``exact``: "3.8",
+    "descending=True"; when one does) and saying the change it asks about (``change``: an item
+    of that kind, or worded so: "Changed X to Y" renames; when one does), those within STRONG of
+    the best score (none when a change that must be seen stated is stated by none: not sure),
+    an item of the asked ``kind`` scoring KIND_BONUS more, and only those of
+    that kind when there are some. "Which flask version dropped python 3.8?" is not answered by
+    the item that dropped 3.4, nor "which textual version renamed Select.BLANK?" by the one that
+    added it."""
+    pool = [i for i, e in enumerate(entries) if e.chunk.version]
+    pool = _holding(entries, pool, exact)
+    if change is not None:
+        about = content_words(topic)
+        saying = [i for i in pool if _says(entries[i], change, about)]
+        if not saying and change in CHANGES_REQUIRED:
+            return []  # "which release stabilized X": no item says it was stabilized; say nothing of a release
+        pool = saying or pool
+    boosted = {i: scores[i] + (KIND_BONUS if kind and entries[i].item.kind == kind else 0.0) for i in pool}
+    if not boosted or max(boosted.values()) <= 0:
         return []
-    best = max(boosted)
-    strong = [i for i, s in enumerate(boosted) if s >= STRONG * best and entries[i].chunk.version]
+    best = max(boosted.values())
+    strong = [i for i, s in boosted.items() if s >= STRONG * best]
     of_kind = [i for i in strong if kind and entries[i].item.kind == kind]
     return of_kind or strong  # "which release dropped X": the removal, not an earlier mention
 
 
-def earliest(entries: Sequence[Entry], scores: Sequence[float], kind: str | None = None) -> int | None:
+def _says(entry: Entry, change: str, about: frozenset[str]) -> bool:
+    """Whether an entry says ``change`` of what the question is ``about``: a sentence of it naming
+    half the topic's words or more, worded so (or the item is of that kind, or under a heading so
+    worded: "Stabilized APIs"), and not outdone by a sentence saying the thing is not there
+    ("There are no Windows or macOS 3.15 wheels" names more of "Python 3.15 wheels for Windows and
+    macOS" than "wheels now support Python 3.15"). A long old-style summary with "stabilization"
+    in one sentence and the feature in another says nothing of it."""
+    pattern = CHANGES_STATED[change]
+    kind_says = entry.item.kind == change or bool(pattern.search(" ".join(entry.chunk.section[-1:])))
+    stated = negated = 0
+    for sentence in _SENTENCE_END.split(item_words(entry.text)):
+        named = _named(sentence, about)
+        if about and (not named or 2 * named < len(about)):
+            continue
+        if NEGATED.search(sentence):
+            negated = max(negated, named)
+        elif kind_says or pattern.search(sentence):
+            stated = max(stated, named if about else 1)
+    return stated > 0 and stated >= negated
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n\s*\n")
+
+
+def _named(sentence: str, about: frozenset[str]) -> int:
+    """How many words of ``about`` ``sentence`` names; a compound asked ("let-else") is named by
+    its parts ("`let else`"), but a compound of the sentence ("pytest-subtests") not by its parts."""
+    words = content_words(sentence)
+    return sum(1 for w in about if w in words or ("-" in w and all(p in words for p in w.split("-"))))
+
+
+def _holding(entries: Sequence[Entry], pool: list[int], exact: Sequence[str]) -> list[int]:
+    """The entries of ``pool`` holding the rarest of ``exact`` that any of them holds (the longest
+    first: "descending=true" before "np.sort"), else ``pool``."""
+    texts = {i: index_form(item_words(entries[i].text)).lower() for i in pool}
+    for thing in exact:
+        holding = [i for i in pool if re.search(r"(?<![\w.])" + re.escape(thing) + r"(?![\w])", texts[i])]
+        if holding:
+            return holding
+    return pool
+
+
+def earliest(entries: Sequence[Entry], scores: Sequence[float], kind: str | None = None, *,
+             change: str | None = None, exact: Sequence[str] = (), topic: str = "") -> int | None:
     """The entry of the earliest release among those ``stating`` the fact, else None."""
-    strong = stating(entries, scores, kind)
+    strong = stating(entries, scores, kind, change=change, exact=exact, topic=topic)
     if not strong:
         return None
     return min(strong, key=lambda i: (_key(entries[i].chunk.version), -scores[i]))

@@ -22,7 +22,7 @@ from .followup import FollowUp, Turn, follow_up
 from .mentions import Catalogue, Scan, scan
 from .releases import check_question, release_name
 from .shapes import Shape, shape_of
-from .vocabulary import asked_kind, is_howto
+from .vocabulary import asked_kind, change_asked, is_howto, specifics
 
 
 class Conversation(Protocol):
@@ -46,6 +46,8 @@ class Question:
     products: tuple[str, ...] = ()  # products it is restricted to (only in a corpus of several)
     shape: Shape = Shape("search")
     kind: str | None = None  # the kind of change a which-release question asks about ("dropped": removed)
+    change: str | None = None  # the change it asks about, more finely ("renamed", "stabilized", "added"...)
+    specifics: tuple[str, ...] = ()  # what it names exactly: numbers, identifiers, options ("3.8", "np.sort")
     howto: bool = False  # it asks how to do something
     named: tuple[str, ...] = ()  # the products of the corpus it names (by name, alias or part)
     foreign: tuple[str, ...] = ()  # the products it names that the corpus does not hold, as typed
@@ -124,5 +126,6 @@ def _understood(shown: str, seen: Scan, catalogue: Catalogue, given: Sequence[st
     shape = shape_of(seen.text, topic_text=parsed.topic, releases=wanted, ranged=span is not None,
                      which=parsed.which_release and not wanted, products=held)
     return Question(typed=shown, text=seen.text, asked_as=asked_as, releases=wanted, range=span, products=products,
-                    shape=shape, kind=asked_kind(seen.rest), howto=is_howto(seen.text),
+                    shape=shape, kind=asked_kind(seen.rest), change=change_asked(seen.rest),
+                    specifics=specifics(parsed.topic), howto=is_howto(seen.text),
                     named=seen.named, foreign=seen.foreign if held else (), follow=follow)
