@@ -26,11 +26,12 @@ from index import Hit, LoadedIndex, Searcher, check_mode, tokenize
 
 from ..errors import BadQuestion
 from ..model import Answer, AnswerSentence, Note, Passage, ReleaseRange, citation_of
-from ..question import Question, read
+from ..question import ASKING_TERMS, Question, read
 from .catalogue import Catalogue
 from .digest import Entry
 from .evidence import CONFIDENT, PASSAGES, best_sentences, pick, score_sentences
 from .itemscore import item_scores
+from . import units
 from .releases import ReleaseAnswers
 from .rerank import DEFAULT_RERANK, RerankConfig, Statement, rerank, restated_first
 
@@ -167,7 +168,9 @@ class Engine:
                                              topic)
         retrieved = time.perf_counter()
         candidates = score_sentences(topic, [h.chunk.text for h in hits[:PASSAGES]], **self._scoring(topic, dense))
-        sentences, confident = pick(candidates, CONFIDENT[mode], howto=question.howto)
+        sentences, confident = pick(candidates, CONFIDENT[mode], functools.partial(units.bonus, question.asks))
+        sentences = units.carried(sentences, [h.chunk.text for h in hits[:PASSAGES]], self._split, question.asks,
+                                  self._relevant(question))
         earliest_release = None
         if stated is not None:  # which release: the item that states it is the answer, quoted from passage 1
             sentences, confident, earliest_release = self._quote(topic, stated, dense), True, stated.chunk.version
@@ -176,7 +179,10 @@ class Engine:
         notes = () if confident else (Note("not_confident") if passages else Note("no_match"),)
         if earliest_release and confident:
             notes = (Note("earliest_release", releases=(earliest_release,)),)
-        if digest is not None and digest.items and not shape.topic:
+        if shape.name == "release" and question.asks == "when":  # "when was 0.28.0 released?": the line dating it
+            date = units.dated([(h.chunk.version, h.chunk.section, h.chunk.text) for h in hits[:top_k]])
+            sentences, confident = ((date,), True) if date is not None else (sentences, confident)
+        elif digest is not None and digest.items and not shape.topic:
             sentences = ()  # "what changed in 8.2.7": the digest is the answer, not one quoted item
         if digest is not None and (digest.items or digest.notes):
             confident = confident or bool(digest.items)
@@ -203,6 +209,11 @@ class Engine:
         if rerank_on and hits:
             hits = self._reranked(question.asked_as, hits, mode != "bm25")
         return hits
+
+    def _relevant(self, question: Question):
+        """Whether a sentence names a word of the question's topic (its tokens, asking words aside)."""
+        terms = set(tokenize(question.topic or question.asked_as)) - ASKING_TERMS
+        return lambda text: bool(terms & self._sentence_terms(text))
 
     def _quote(self, topic: str, entry: Entry, dense: bool) -> tuple[AnswerSentence, ...]:
         """The sentences of an item (of passage 1) that answer ``topic`` best: the item is the

@@ -140,38 +140,21 @@ def says_something(text: str) -> bool:
     return not (_INTRODUCES.search(text) and (len(text.split()) <= INTRO_WORDS or text.lstrip().startswith(("[", "!["))))
 
 
-# A sentence that says how: an instruction ("Enable it by adding `NVGEMM` to ...", "Set
-# TORCH_X=1", "pip install ..."), a "by setting ..." clause, or a code name given a value.
-_SAYS_HOW = re.compile(
-    r"^(?:to\s+[^,]{1,60},\s*)?(?:set|enable|disable|add|use|pass|call|install|run|configure|import|replace|specify"
-    r"|turn|switch|opt|define|wrap|register|put|write|export|invoke|select|choose)\b"
-    r"|\b(?:by|via|when)\s+(?:setting|adding|passing|using|calling|installing|running|enabling|specifying)\b"
-    r"|\b(?:enable|set|add|pass|use|turn)\s+(?:it|this|them)?\s*(?:on\s+)?(?:by|with|to|in|via)\b"
-    r"|`[^`]+`\s*(?:=|to\b)|\$ |\bpip install\b",
-    re.IGNORECASE,
-)
-HOWTO_BONUS = 0.08  # what a sentence that says how gains for a how-to question, in ranking only
-
-
-def says_how(text: str) -> bool:
-    """Whether a sentence gives an instruction (``_SAYS_HOW``)."""
-    return bool(_SAYS_HOW.search(text))
-
-
-def pick(candidates: Sequence[Candidate], threshold: float, howto: bool = False) -> tuple[tuple[AnswerSentence, ...], bool]:
+def pick(candidates: Sequence[Candidate], threshold: float,
+         bonus: Callable[[str], float] | None = None) -> tuple[tuple[AnswerSentence, ...], bool]:
     """The best 1 to MAX_SENTENCES sentences in passage then source order, and whether confident.
 
     A sentence that only introduces a list (or is a lone link or heading) is quoted only when no
-    other sentence is left. For a how-to question (``howto``) a sentence that says how ranks
-    HOWTO_BONUS higher; confidence is judged on the scores alone."""
+    other sentence is left. ``bonus(sentence)`` raises or lowers a sentence in ranking only (the
+    unit a question asks for: ``units.bonus``); confidence is judged on the scores alone."""
     if not candidates:
         return (), False
     ranked, seen = [], set()
     quotable = [c for c in candidates if says_something(c.span.text)] or list(candidates)
-    bonus = {id(c): HOWTO_BONUS if howto and says_how(c.span.text) else 0.0 for c in quotable}
     if max(c.score for c in quotable) < threshold:
         return (), False
-    quotable = [replace(c, score=c.score + bonus[id(c)]) for c in quotable]
+    if bonus is not None:
+        quotable = [replace(c, score=c.score + bonus(c.span.text)) for c in quotable]
     for c in sorted(quotable, key=lambda c: -c.score):
         if c.span.text not in seen:  # overlapping chunks repeat sentences
             seen.add(c.span.text)

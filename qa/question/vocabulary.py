@@ -187,6 +187,32 @@ def asked_kind(question: str) -> str | None:
     return None
 
 
+# The unit a question asks for, first match wins (``qa.answer.units``): a date, a figure, the
+# replacement to use, whether something changed, or how to do it.
+_ASKS = (
+    ("when", re.compile(r"^\W*when\b|\bwhat\s+(?:day|date|time)\b|\bwhich\s+(?:day|date)\b|\bhow\s+soon\b", re.IGNORECASE)),
+    ("number", re.compile(r"\bhow\s+(?:many|much|fast|slow|big|large|small|bad|long|often|quick|far)\b"
+                          r"|\bwhat(?:'s|\u2019s|\s+is|\s+are)?\s+the\s+(?:overhead|speed-?up|slowdown|cost|size|number|"
+                          r"percentage|ratio|count|gain|improvement)\b|\bby\s+how\s+much\b", re.IGNORECASE)),
+    ("use", re.compile(r"\bwhat\s+(?:should|do|can|must)\s+(?:i|we)\s+use\b|\bwhat\s+replaces\b|\breplacement\s+for\b"
+                       r"|\buse\s+instead\b", re.IGNORECASE)),
+    ("change", re.compile(r"^\W*(?:does|do|did|is|are|was|were|can|will|has|have)\b.*\b(?:still|now|anymore|any\s+more|"
+                          r"fixed|work|works|working|support|supported)\b", re.IGNORECASE)),
+)
+
+
+# What a release itself does ("when did textual 8.0.0 come out?"): a question of these words alone
+# about one release asks about the release as a whole.
+RELEASE_EVENTS = frozenset("come comes came out ship shipped land landed publish published tag tagged".split())
+
+
+def asks(question: str) -> str | None:
+    """The unit ``question`` asks for: "howto", "when", "number", "use", "change", or None."""
+    if is_howto(question):
+        return "howto"
+    return next((name for name, pattern in _ASKS if pattern.search(question)), None)
+
+
 def is_howto(question: str) -> bool:
     """Whether a question asks how to do something ("how do I enable ...?")."""
     return bool(_HOWTO.match(question))
