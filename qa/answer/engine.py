@@ -27,6 +27,7 @@ from index import Hit, LoadedIndex, Searcher, check_mode, tokenize
 from ..errors import BadQuestion
 from ..model import Answer, AnswerSentence, Note, Passage, ReleaseRange, citation_of
 from ..question import ASKING_TERMS, Question, read
+from ..question.vocabulary import SYNONYMS
 from .catalogue import Catalogue
 from .digest import Entry
 from .evidence import CONFIDENT, PASSAGES, best_sentences, pick, score_sentences
@@ -39,6 +40,7 @@ TERMS_CACHE = 20_000  # sentences whose terms are kept between questions
 PASSAGE_CACHE = 4_096  # passages whose sentences are kept split between questions
 NEARBY = 3  # passages shown, as not an answer, when the corpus does not hold what was asked
 WHICH_RELEASE_POOL = 50  # "which release added X" looks this deep for the earliest release
+WHOLE_ITEM_WORDS = 60  # an item stating a release's change is quoted whole up to this long
 SCORE_STEP = 1e-4  # what a passage moved first scores above the one after it (shown to 4 places)
 
 
@@ -58,7 +60,19 @@ class Engine:
         self.releases: tuple[str, ...] = self.catalogue.releases
         self.products: tuple[str, ...] = self.catalogue.products
         self._split = functools.lru_cache(maxsize=PASSAGE_CACHE)(lambda text: tuple(split_sentences(text)))
+        self._synonyms: dict[str, tuple[tuple[str, ...], ...]] | None = None
         self._sentence_terms = functools.lru_cache(maxsize=TERMS_CACHE)(lambda text: frozenset(tokenize(text)))
+
+    def _alternatives(self, term: str) -> tuple[tuple[str, ...], ...]:
+        """The token runs that say a question's ``term`` too (``question.vocabulary.SYNONYMS``)."""
+        if self._synonyms is None:
+            groups = [[tuple(t for t in tokenize(word) if len(t) > 2) for word in group] for group in SYNONYMS]
+            self._synonyms = {}
+            for group in groups:
+                for run in group:
+                    for token in run:  # "appl" and "silicon" of "apple silicon" are each said by "mps"
+                        self._synonyms[token] = tuple(r for r in group if r != run and r)
+        return self._synonyms.get(term, ())
 
     def _mentions(self, word: str) -> bool:
         """Whether the notes use ``word`` (its whole token is in the BM25 vocabulary)."""
@@ -85,7 +99,7 @@ class Engine:
         """The keyword arguments of ``evidence.score_sentences`` for one question."""
         cosines = functools.partial(self.searcher.similarity.cosines, topic) if dense else None
         return {"tokenize": tokenize, "idf": self.searcher.idf, "cosines": cosines, "split": self._split,
-                "terms": self._sentence_terms}
+                "terms": self._sentence_terms, "alternatives": self._alternatives}
 
     def _reranked(self, topic: str, hits: list[Hit], dense: bool) -> list[Hit]:
         """The first ``rerank.depth`` hits re-ranked by their best sentence (``rerank.rerank``),
@@ -179,6 +193,8 @@ class Engine:
         notes = () if confident else (Note("not_confident") if passages else Note("no_match"),)
         if earliest_release and confident:
             notes = (Note("earliest_release", releases=(earliest_release,)),)
+        elif stated is not None:  # "which httpx release dropped Python 3.8?": only the Unreleased section says it
+            notes = (Note("not_released", products=tuple(filter(None, [stated.chunk.product]))),)
         if shape.name == "release" and question.asks == "when":  # "when was 0.28.0 released?": the line dating it
             date = units.dated([(h.chunk.version, h.chunk.section, h.chunk.text) for h in hits[:top_k]])
             sentences, confident = ((date,), True) if date is not None else (sentences, confident)
@@ -216,10 +232,13 @@ class Engine:
         return lambda text: bool(terms & self._sentence_terms(text))
 
     def _quote(self, topic: str, entry: Entry, dense: bool) -> tuple[AnswerSentence, ...]:
-        """The sentences of an item (of passage 1) that answer ``topic`` best: the item is the
-        answer already, so its best sentence is quoted however it scores; a short item whole."""
+        """An item (of passage 1) that states what a which-release question asks: whole when it is
+        short, else its sentences that answer ``topic`` best, however they score."""
+        words = item_words(entry.text).strip()
+        if len(words.split()) <= WHOLE_ITEM_WORDS:
+            return (AnswerSentence(words, 1),)
         said, _ = pick(score_sentences(topic, [entry.text], **self._scoring(topic, dense)), 0.0)
-        return said or (AnswerSentence(item_words(entry.text).strip(), 1),)
+        return said or (AnswerSentence(words, 1),)
 
     def _item_scores(self, topic: str, entries: Sequence[Entry], dense: bool, query: str) -> list[float]:
         """Items scored by their terms of ``topic`` and (dense modes) their cosine with the

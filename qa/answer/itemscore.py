@@ -32,9 +32,10 @@ def item_scores(
     cosines: Callable[[list[str]], Sequence[float]] | None,
     split: Callable,
     terms: Callable[[str], Iterable[str]],
+    alternatives: Callable[[str], Sequence[tuple[str, ...]]] | None = None,
 ) -> list[float]:
     """Each entry's score against ``topic`` (0..1), keyword arguments as ``evidence.score_sentences``."""
-    cover = coverage_scorer(tokenize(topic), idf)
+    cover = coverage_scorer(tokenize(topic), idf, alternatives)
     own = [terms(index_form(item_words(e.text))) for e in entries]  # link targets are no words of the item
     # the heading a subsection's items sit under counts half: it is the subject of all of them
     lexical = [0.5 * cover(t) + 0.5 * cover(t | terms(_subject(e))) for t, e in zip(own, entries)]
@@ -72,8 +73,10 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
     that kind when there are some. "Which flask version dropped python 3.8?" is not answered by
     the item that dropped 3.4, nor "which textual version renamed Select.BLANK?" by the one that
     added it."""
-    pool = [i for i, e in enumerate(entries) if e.chunk.version]
+    pool = [i for i, e in enumerate(entries) if e.chunk.version or unreleased(e)]
     pool = _holding(entries, pool, exact)
+    if not pool:
+        return []  # what the question names exactly ("Python 3.8") is in no item: say nothing of a release
     if change is not None:
         about = content_words(topic)
         saying = [i for i in pool if _says(entries[i], change, about)]
@@ -120,24 +123,35 @@ def _named(sentence: str, about: frozenset[str]) -> int:
     return sum(1 for w in about if w in words or ("-" in w and all(p in words for p in w.split("-"))))
 
 
+def unreleased(entry: Entry) -> bool:
+    """Whether an entry sits in a section of changes not released yet ("[UNRELEASED]")."""
+    return not entry.chunk.version and any(_UNRELEASED.search(h) for h in entry.chunk.section)
+
+
+_UNRELEASED = re.compile(r"\bunreleased\b|\bnot\s+(?:yet\s+)?released\b|\bupcoming\b|\bin\s+development\b", re.IGNORECASE)
+
+
 def _holding(entries: Sequence[Entry], pool: list[int], exact: Sequence[str]) -> list[int]:
     """The entries of ``pool`` holding the rarest of ``exact`` that any of them holds (the longest
-    first: "descending=true" before "np.sort"), else ``pool``."""
+    first: "descending=true" before "np.sort"); ``pool`` when nothing is named exactly, none when
+    what is named is in none of them."""
     texts = {i: index_form(item_words(entries[i].text)).lower() for i in pool}
     for thing in exact:
         holding = [i for i in pool if re.search(r"(?<![\w.])" + re.escape(thing) + r"(?![\w])", texts[i])]
         if holding:
             return holding
-    return pool
+    return [] if exact else pool
 
 
 def earliest(entries: Sequence[Entry], scores: Sequence[float], kind: str | None = None, *,
              change: str | None = None, exact: Sequence[str] = (), topic: str = "") -> int | None:
-    """The entry of the earliest release among those ``stating`` the fact, else None."""
+    """The entry of the earliest release among those ``stating`` the fact (one not released yet
+    only when no release states it), else None."""
     strong = stating(entries, scores, kind, change=change, exact=exact, topic=topic)
+    released = [i for i in strong if entries[i].chunk.version]
     if not strong:
         return None
-    return min(strong, key=lambda i: (_key(entries[i].chunk.version), -scores[i]))
+    return min(released or strong, key=lambda i: (_key(entries[i].chunk.version or "0"), -scores[i]))
 
 
 def _key(version: str) -> tuple:

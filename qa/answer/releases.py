@@ -52,7 +52,7 @@ class ReleaseAnswers:
         """Put first the passage holding the item of the earliest release that states the fact
         (``itemscore.earliest``: judged on items, not on whichever passage ranked first), and that item."""
         query = question.asked_as
-        entries = entries_of(h.chunk for h in hits)
+        entries = entries_of((h.chunk for h in hits), upcoming=True)
         items = self.item_scores(question.topic or query, entries, dense, query)
         retrieved = {h.chunk.id: h.score for h in hits}
         scores = passage_evidence([retrieved[e.chunk.id] for e in entries], items, ITEM_RETRIEVAL_WEIGHT)

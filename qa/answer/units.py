@@ -43,7 +43,8 @@ _FIGURE = re.compile(
 _CHANGE = re.compile(r"\bnow\b|\bno\s+longer\b|\binstead\b|\b(?:is|are|was|were|has\s+been)\s+fixed\b|\bfix(?:es|ed)\b"
                      r"|\bwill\s+(?:be\s+)?raise|\braises?\b|\breuses?\b|\bcan\s+now\b|\bsupports?\b|\badds?\b",
                      re.IGNORECASE)
-_PROBLEM = re.compile(r"\bpreviously\b|\bused\s+to\b|\bwould\b|\bhad\s+to\b|\bcould\s*n[o']t\b|\bbefore\s+this\b",
+_PROBLEM = re.compile(r"\bpreviously\b|\bused\s+to\b|\bwould\b|\bhad\s+to\b|\bcould\s*n[o']t\b|\bbefore\s+this\b"
+                      r"|\bhad\s+gaps\b|\braised\s+(?:an?\s+)?[\w-]*\s*(?:error|exception)\b|\bwas\s+never\b|\bcrash(?:ed|es)?\b",
                       re.IGNORECASE)
 _REPLACEMENT = re.compile(r"^\W*use\b|\binstead\b|\breplac|\bin\s+favou?r\s+of\b|\bprefer\b|\bswitch\s+to\b",
                           re.IGNORECASE)
@@ -60,7 +61,7 @@ _SAYS_HOW = re.compile(
 )
 _POINTER = re.compile(r"^\W*(?:it|its|this|that|these|those|they|such|there)\b", re.IGNORECASE)
 _ABBREVIATION = re.compile(r"(?:\b[ap]\.m\.|\be\.g\.|\bi\.e\.|\betc\.|\bvs\.|\bapprox\.|\bNo\.)$", re.IGNORECASE)
-POINTER_WORDS = 30  # a pointing sentence longer than this stands on its own
+POINTER_WORDS = 60  # a pointing sentence longer than this stands on its own
 
 
 def says_how(text: str) -> bool:

@@ -206,6 +206,16 @@ _ASKS = (
 RELEASE_EVENTS = frozenset("come comes came out ship shipped land landed publish published tag tagged".split())
 
 
+# A person's words for platforms and changes, and the words release notes use for them: a term of
+# a question is held by a sentence that says one of its group ("mac" by "MPS", "Metal" or "Apple
+# silicon"; "replaced" by "instead of" or "in favour of").
+SYNONYMS = (
+    ("mps", "metal", "apple silicon", "mac", "macs", "m1", "m2", "m3", "m4", "m5"),
+    ("replaced", "replace", "replaces", "instead of", "in favour of", "in favor of", "superseded"),
+    ("removed", "dropped", "no longer"),
+)
+
+
 def asks(question: str) -> str | None:
     """The unit ``question`` asks for: "howto", "when", "number", "use", "change", or None."""
     if is_howto(question):
