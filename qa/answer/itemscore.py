@@ -106,9 +106,10 @@ def _says(entry: Entry, change: str, about: frozenset[str]) -> bool:
         named = _named(sentence, about)
         if about and (not named or 2 * named < len(about)):
             continue
-        if change != "removed" and NEGATED.search(sentence):  # "no longer supported" is how a removal is said
+        says = kind_says or bool(pattern.search(sentence))
+        if change != "removed" and not says and NEGATED.search(sentence):  # "no longer supported" says a removal
             negated = max(negated, named)
-        elif kind_says or pattern.search(sentence):
+        elif says:
             stated = max(stated, named if about else 1)
     return stated > 0 and stated >= negated
 

@@ -123,6 +123,7 @@ CHANGES_ASKED = (
     ("deprecated", re.compile(r"\bdeprecat", re.IGNORECASE)),
     ("removed", re.compile(r"\b(?:remov|drop|delet|got\s+rid|get\s+rid|no\s+longer|stopp?(?:ed)?\s+support)", re.IGNORECASE)),
     ("fixed", re.compile(r"\bfix", re.IGNORECASE)),
+    ("added", re.compile(r"\b(?:switch(?:ed|es)?|turn(?:ed|s)?)\s+on\b|\benabled?\s+by\s+default\b", re.IGNORECASE)),
     ("switched", re.compile(r"\b(?:switch|migrat|moved?\b)", re.IGNORECASE)),
     ("added", re.compile(r"\b(?:add|introduc|first\s+(?:shipped|supported|appeared)|gain|support|accept|allow|let)",
                          re.IGNORECASE)),
