@@ -180,8 +180,8 @@ class ChatApp(ChatLoading, ChatActions, App):
             card.superseded()
             return
         for older in self.cards[:-1]:
-            for item in older.passages():
-                item.can_focus = False  # Tab and 1-9 reach the newest answer; older ones still open on click
+            for item in older.query("PassageItem, DigestRow"):
+                item.can_focus = False  # Tab and Alt+1-9 reach the newest answer; older ones still open on click
         await card.show(answer)
         held = self.talk.answered(answer)
         if answer.releases and held != tuple(answer.releases):
