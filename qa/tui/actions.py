@@ -15,7 +15,7 @@ from index import MODES
 
 from .passage import PassageItem
 from .picker import Picked, ReleasePicker
-from .screens import HelpScreen
+from .screens import HelpScreen, PassageScreen
 from .widgets import ChipBar, StatusBar
 
 TOP_KS = (3, 5, 10)
@@ -67,12 +67,19 @@ class ChatActions:
             self.refresh_bindings()
             self.load_backend()
 
-    def action_open_passage(self, number: int) -> None:
-        """Open passage ``number`` of the newest answer."""
+    def newest_passage(self, number: int = 1) -> PassageItem | None:
+        """Passage ``number`` of the newest answer, if it has one."""
         shown = [c for c in self.cards if c.answer is not None]
         items = shown[-1].passages() if shown else []
-        if 1 <= number <= len(items):
-            items[number - 1].action_open()
+        return items[number - 1] if 1 <= number <= len(items) else None
+
+    def action_open_passage(self, number: int) -> None:
+        """Open passage ``number`` of the newest answer (in place of the passage open, if any)."""
+        item = self.newest_passage(number)
+        if item is not None:
+            if isinstance(self.screen, PassageScreen):
+                self.pop_screen()
+            item.action_open()
 
     def action_scroll_transcript(self, direction: int) -> None:
         transcript = self.query_one("#transcript", VerticalScroll)

@@ -34,7 +34,7 @@ from .commands import PALETTE
 from .loading import BackendFactory, ChatLoading
 from .passage import PassageItem
 from .screens import PassageScreen
-from .widgets import AnswerCard, ChipBar, FilterChip, QuestionBubble, QuestionInput, StatusBar
+from .widgets import ESCAPED_DIGITS, AnswerCard, ChipBar, FilterChip, QuestionBubble, QuestionInput, StatusBar
 
 
 class ChatApp(ChatLoading, ChatActions, App):
@@ -56,6 +56,11 @@ class ChatApp(ChatLoading, ChatActions, App):
         Binding("pagedown", "scroll_transcript(1)", "Scroll down", show=False),
         # alt+digit, never a printable key: typing a question anywhere never fires an action
         *(Binding(f"alt+{n}", f"open_passage({n})", f"Open passage {n}", show=False) for n in range(1, 10)),
+        # Alt+digit as Escape-prefixed terminals send it (tmux, xterm: ESC 1), which Textual reads
+        # as the character macOS's Option+digit types (¡ ™ £ ...): before the question box types it
+        # (priority; the box lets it through), and only when that passage is there (check_action)
+        *(Binding(key, f"open_passage({n})", f"Open passage {n}", show=False, priority=True)
+          for n, key in enumerate(ESCAPED_DIGITS, 1)),
     ]
 
     def __init__(
@@ -229,8 +234,12 @@ class ChatApp(ChatLoading, ChatActions, App):
         self.push_screen(PassageScreen(view, event.question, event.sentences, event.passage))
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        """Open-passage keys (1-9) and the pickers work on the chat screen only, not over a passage."""
-        if action in ("open_passage", "pick_release", "export") and self.screen is not self.screen_stack[0]:
+        """The pickers work on the chat screen only; the open-passage keys there and over an open
+        passage (which they replace), when the newest answer has that passage."""
+        if action == "open_passage":
+            over = self.screen is self.screen_stack[0] or isinstance(self.screen, PassageScreen)
+            return over and self.newest_passage(*parameters) is not None
+        if action in ("pick_release", "export") and self.screen is not self.screen_stack[0]:
             return False
         if action == "retry_load":
             return self.load_failed  # only after a failed load (the footer shows it then)

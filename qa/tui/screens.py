@@ -124,8 +124,15 @@ heading path and file:lines.
 Keys
   Enter      ask / open the focused passage or item
   Up, Down   earlier and later questions (kept between runs)
-  Tab        from the input to the passages and back
-  Alt+1-9    open passage n of the newest answer
+  Tab        from the input to the newest answer's passages
+             and back; Enter opens the focused one
+  Alt+1-9    open passage n of the newest answer, also over
+             an open passage. Where Alt+1 arrives as Esc 1
+             (tmux, xterm) or Option+1 types ¡, that key
+             opens it: while the answer has that passage,
+             ¡ ™ £ ¢ ∞ § ¶ • ª are pasted, not typed
+  Click      on a passage or digest item opens it; Ctrl+P
+             "Open the first passage" opens passage 1
   Ctrl+K     copy the focused passage's citation
   Ctrl+T     copy the focused passage's text
              (c, t in an open passage)

@@ -13,7 +13,7 @@ from textual.widgets import Static
 from qa.tui.app import ChatApp, make_app
 from qa.tui.digest import DigestRow
 from qa.tui.screens import PassageScreen
-from qa.tui.widgets import FilterChip, PassageItem, QuestionInput
+from qa.tui.widgets import ESCAPED_DIGITS, FilterChip, PassageItem, QuestionInput
 from tests.support.pilot import ask
 from tests.support.tui_fakes import FakeBackend
 
@@ -42,3 +42,55 @@ async def test_tab_from_the_input_goes_to_the_newest_answer_past_an_older_digest
         await pilot.pause()
         assert isinstance(app.screen, PassageScreen) and app.screen.passage.rank == 1
         assert "FlexAttention" in app.screen.passage.text
+
+
+def terminal_keys(text: str) -> list:
+    """The key events Textual's own parser makes of what a terminal sends (Pilot's press() cannot
+    give a key its character: it sends "inverted_exclamation_mark" with none)."""
+    from textual._xterm_parser import XTermParser
+
+    return list(XTermParser().feed(text))
+
+
+async def press_sent(app: ChatApp, pilot, text: str) -> None:
+    """Deliver ``text`` as the terminal's driver would: each key event posted to the app."""
+    for event in terminal_keys(text):
+        app.post_message(event)
+        await pilot.pause()
+
+
+def test_textual_reads_escape_digits_as_the_characters_of_option_digits():
+    assert [(e.key, e.character) for e in terminal_keys("\x1b1")] == [("inverted_exclamation_mark", "¡")]
+    assert [(e.key, e.character) for e in terminal_keys("\x1b2")] == [("trade_mark_sign", "™")]
+    assert [e.key for e in terminal_keys("".join(f"\x1b{n}" for n in range(1, 10)))] == list(ESCAPED_DIGITS)
+
+
+async def test_alt_digits_as_escape_prefixed_terminals_send_them_open_passages():
+    """tmux and xterm send Alt+1 as ESC 1, which Textual reads as the key of '¡' (as macOS's
+    Option+1 types it); ESC 2 as '™', ESC 3 as '£' ... ESC 9 as 'ª'."""
+    app = app_with()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        box = app.query_one(QuestionInput)
+        await press_sent(app, pilot, "\x1b1")  # no passage yet: the character is typed
+        assert box.value == "¡"
+        box.value = ""
+        await ask(app, pilot, "MPS kernels")
+        assert len(app.cards[-1].passages()) == 2
+        for sent, rank, other in (("\x1b1", 1, "\x1b2"), ("\x1b2", 2, "\x1b1")):
+            box.focus()
+            await press_sent(app, pilot, sent)
+            assert isinstance(app.screen, PassageScreen) and app.screen.passage.rank == rank
+            await press_sent(app, pilot, other)  # over an open passage: the other one in its place
+            assert isinstance(app.screen, PassageScreen) and app.screen.passage.rank == 3 - rank
+            assert len(app.screen_stack) == 2
+            await pilot.press("escape")
+            await pilot.pause()
+        assert box.value == ""  # nothing typed
+
+
+async def test_the_help_says_every_way_to_open_a_passage():
+    from qa.tui.screens import HELP
+
+    assert "Esc 1" in HELP and "Option+1" in HELP
+    assert "Tab" in HELP and "click" in HELP.lower() and "Ctrl+P" in HELP
