@@ -209,13 +209,17 @@ class ChatApp(ChatLoading, ChatActions, App):
             self.notify(message, title="Could not answer", severity="error", markup=False)
 
     def on_key(self, event: events.Key) -> None:
-        """A printable key no binding took (focus on a passage, the transcript) goes to the input:
-        typing a question never triggers an action, wherever the focus is."""
-        if self.screen is not self.screen_stack[0] or not event.is_printable or not event.character:
+        """A printable key no binding took (focus on a passage, the transcript, an open passage,
+        which closes) goes to the input: typing a question never triggers an action, wherever
+        the focus is."""
+        passage = isinstance(self.screen, PassageScreen)
+        if not (passage or self.screen is self.screen_stack[0]) or not event.is_printable or not event.character:
             return
         box = self.query_one(QuestionInput)
         if self.focused is box:
             return
+        if passage:
+            self.pop_screen()
         box.focus()
         box.insert_text_at_cursor(event.character)
         event.stop()

@@ -45,13 +45,17 @@ def emphasise(text: str, question: str, sentences: tuple[str, ...] = (), passage
 
 
 class PassageScreen(Screen):
-    """A passage in its whole section, scrolled to the passage, with the full citation."""
+    """A passage in its whole section, scrolled to the passage, with the full citation.
+
+    Its keys are the card's (Ctrl+K, Ctrl+T) and Ctrl+E, never a letter: text typed here is the
+    next question, which the app takes to the question box (``ChatApp.on_key``).
+    """
 
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
-        Binding("c", "copy_citation", "Copy citation"),
-        Binding("t", "copy_text", "Copy text"),
-        Binding("e", "edit", "Open in $EDITOR"),
+        Binding("ctrl+k", "copy_citation", "Copy citation"),
+        Binding("ctrl+t", "copy_text", "Copy text"),
+        Binding("ctrl+e", "edit", "Open in $EDITOR"),
     ]
 
     def __init__(self, view: SectionView, question: str, sentences: tuple[str, ...], passage) -> None:
@@ -133,12 +137,12 @@ Keys
              ¡ ™ £ ¢ ∞ § ¶ • ª are pasted, not typed
   Click      on a passage or digest item opens it; Ctrl+P
              "Open the first passage" opens passage 1
-  Ctrl+K     copy the focused passage's citation
-  Ctrl+T     copy the focused passage's text
-             (c, t in an open passage)
+  Ctrl+K     copy the focused (or open) passage's citation
+  Ctrl+T     copy the focused (or open) passage's text
+  Ctrl+E     in an open passage: the file in $EDITOR
   Typing     always goes to the question, wherever the
-             focus is: no letter or digit fires an action
-  e          in an open passage: the file in $EDITOR
+             focus is (an open passage closes): no letter
+             or digit fires an action
   Escape     back from a passage or a dialog
   F1         this help
   F2         mode: hybrid, bm25, dense

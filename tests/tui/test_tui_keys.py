@@ -94,3 +94,32 @@ async def test_the_help_says_every_way_to_open_a_passage():
 
     assert "Esc 1" in HELP and "Option+1" in HELP
     assert "Tab" in HELP and "click" in HELP.lower() and "Ctrl+P" in HELP
+
+
+async def test_text_typed_over_an_open_passage_goes_to_the_question():
+    app = app_with()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await ask(app, pilot, "MPS kernels")
+        app.action_open_passage(1)
+        await pilot.pause()
+        assert isinstance(app.screen, PassageScreen)
+        await pilot.press(*"explain it")  # 'e' and 't' are letters of a question here, not keys
+        await pilot.pause()
+        assert not isinstance(app.screen, PassageScreen)
+        box = app.query_one(QuestionInput)
+        assert box.value == "explain it" and box.has_focus
+
+
+async def test_the_open_passage_copies_and_edits_with_the_cards_keys():
+    app = app_with()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await ask(app, pilot, "ROCm wheels")
+        app.action_open_passage(1)
+        await pilot.pause()
+        await pilot.press("ctrl+k")
+        assert app.clipboard.startswith("PyTorch 2.9 release blog · 2.9 · Stable Features > ROCm")
+        await pilot.press("ctrl+t")
+        assert app.clipboard.startswith("ROCm 6.4 wheels are published for 2.9.")
+        assert isinstance(app.screen, PassageScreen)
