@@ -31,6 +31,18 @@ class ChatActions:
         self.talk.set_releases(releases, (product,) if product else ())
         self.query_one(ChipBar).set_releases(self.release_filter, product if releases else None)
 
+    def chip_product(self) -> str | None:
+        """The product the chip names, in a corpus of several: the one the question was about
+        that holds the filter's releases, else the only product holding them (None if several)."""
+        if self.backend is None or len(self.backend.products) < 2 or not self.release_filter:
+            return None
+        named = self.turn.products if self.turn is not None else ()
+        for candidates in (named, self.backend.products):
+            holding = [p for p in candidates if all(self.backend.held(r, (p,)) for r in self.release_filter)]
+            if len(holding) == 1:
+                return holding[0]
+        return None
+
     def action_clear_filter(self) -> None:
         """Forget the release filter: the next question searches every release."""
         if self.release_filter:

@@ -192,7 +192,7 @@ class ChatApp(ChatLoading, ChatActions, App):
         if answer.releases and held != tuple(answer.releases):
             self.notify(notes.joined(answer.notes) or "The corpus does not hold that release.", title="Unknown release",
                         severity="warning", markup=False)
-        self.query_one(ChipBar).set_releases(self.release_filter)
+        self.query_one(ChipBar).set_releases(self.release_filter, self.chip_product())
         for warning in self.history.record(self.talk.turn):
             self.notify(warning, severity="warning", markup=False)
         self.call_after_refresh(self._bring_into_view, card)

@@ -123,3 +123,32 @@ async def test_the_open_passage_copies_and_edits_with_the_cards_keys():
         await pilot.press("ctrl+t")
         assert app.clipboard.startswith("ROCm 6.4 wheels are published for 2.9.")
         assert isinstance(app.screen, PassageScreen)
+
+
+class TwoProducts(FakeBackend):
+    """PyTorch holds 2.9, 2.13, 2.14; pydantic holds 2.13 only."""
+
+    products = ("PyTorch", "pydantic")
+
+    def release_groups(self):
+        return (("PyTorch", self.releases), ("pydantic", ("2.13",)))
+
+    def held(self, release, products=()):
+        return any(release in releases for product, releases in self.release_groups()
+                   if not products or product in products)
+
+
+async def test_the_chip_names_the_product_in_a_corpus_of_several():
+    app = app_with(TwoProducts())
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        chip = app.query_one(FilterChip)
+        await ask(app, pilot, "what changed for MPS in 2.14")  # no product named: only PyTorch holds 2.14
+        assert str(chip.render()).startswith("release: PyTorch 2.14")
+        await ask(app, pilot, "pydantic MPS kernels in 2.13")  # both hold 2.13: the one named
+        assert str(chip.render()).startswith("release: pydantic 2.13")
+    single = app_with()
+    async with single.run_test(size=SIZE) as pilot:
+        await single.workers.wait_for_complete()
+        await ask(single, pilot, "what changed for MPS in 2.13")
+        assert str(single.query_one(FilterChip).render()).startswith("release: 2.13 ")  # one product: no name
