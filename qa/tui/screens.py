@@ -14,6 +14,7 @@ from textual.widgets import Button, Footer, Static
 from ..present import cite
 from ..answer.section import SectionView
 from ..text import safe
+from .passage import copy
 
 _WORD = re.compile(r"[^\W_]+(?:[._-][^\W_]+)*")
 
@@ -88,12 +89,10 @@ class PassageScreen(Screen):
         self.query_one("#section").focus()
 
     def action_copy_citation(self) -> None:
-        self.app.copy_to_clipboard(cite.plain(self.passage.citation))
-        self.notify("Copied the citation", markup=False)
+        copy(self, cite.plain(self.passage.citation), "this passage's citation")
 
     def action_copy_text(self) -> None:
-        self.app.copy_to_clipboard(self.passage.text)
-        self.notify("Copied the passage text", markup=False)
+        copy(self, self.passage.text, "this passage's text")
 
     def action_edit(self) -> None:
         """Open the cited file at the passage's first line in $VISUAL or $EDITOR, the chat suspended."""

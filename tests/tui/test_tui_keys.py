@@ -152,3 +152,18 @@ async def test_the_chip_names_the_product_in_a_corpus_of_several():
         await single.workers.wait_for_complete()
         await ask(single, pilot, "what changed for MPS in 2.13")
         assert str(single.query_one(FilterChip).render()).startswith("release: 2.13 ")  # one product: no name
+
+
+async def test_a_copy_says_where_the_text_went_and_claims_no_more():
+    app = app_with()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await ask(app, pilot, "ROCm wheels")
+        app.query_one(PassageItem).focus()
+        await pilot.press("ctrl+k")
+        app.action_open_passage(1)
+        await pilot.pause()
+        await pilot.press("ctrl+t")
+        said = [m for m in messages(app) if "passage" in m or "citation" in m]
+        assert len(said) == 2 and not any(m.startswith("Copied") for m in said)
+        assert all("OSC 52" in m and "Ctrl+V" in m for m in said), said
