@@ -23,7 +23,8 @@ TOP_K_CHOICES = click.IntRange(1, 50)
 @kind_option
 @click.option("--no-update", is_flag=True, help="Show an error instead of rebuilding a missing or stale index.")
 @click.option("--export-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
-              help="Where Ctrl+S writes the transcript. Default: the current folder.")
+              help="Where Ctrl+S writes the transcript. Default: transcripts/ in the user data folder "
+                   "(~/.local/share/relnotes-qa/ on Linux).")
 def chat_cmd(corpus_paths, index_dir, model_path, mode, top_k, releases, kinds, no_update, export_dir) -> None:
     """Ask questions one after another and read cited answers, in the terminal.
 

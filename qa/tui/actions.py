@@ -7,18 +7,19 @@ stay on the App class itself, where Textual looks for them.
 from __future__ import annotations
 
 from datetime import datetime
-from pathlib import Path
 
 from textual.containers import VerticalScroll
 
 from index import MODES
 
+from ..history import user_data_dir
 from .passage import PassageItem
 from .picker import Picked, ReleasePicker
 from .screens import HelpScreen, PassageScreen
 from .widgets import ChipBar, StatusBar
 
 TOP_KS = (3, 5, 10)
+TRANSCRIPTS = "transcripts"  # the folder of the user data folder Ctrl+S writes to (no --export-dir)
 
 
 class ChatActions:
@@ -110,9 +111,13 @@ class ChatActions:
         return markdown_report([(str(n), answer) for n, answer in enumerate(answered, 1)])
 
     def action_export(self) -> None:
-        folder = self.export_dir or Path.cwd()
+        """Write the transcript to ``--export-dir``, else to TRANSCRIPTS in the user data folder
+        (never the current folder, which may be a checkout), and say its full path."""
+        folder = self.export_dir or user_data_dir() / TRANSCRIPTS
         path = folder / f"relnotes-chat-{datetime.now():%Y%m%d-%H%M%S}.md"
         try:
+            if self.export_dir is None:
+                folder.mkdir(parents=True, exist_ok=True)
             path.write_text(self.transcript_markdown(), encoding="utf-8")
         except OSError as exc:
             self.notify(f"Could not write {path}: {exc.strerror or exc}; choose a writable folder with "

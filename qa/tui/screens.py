@@ -148,7 +148,9 @@ Keys
   F3         top-k: 3, 5, 10
   F4         filter on a release or a range (Shift+Up/Down)
   Ctrl+L     clear the release filter (or click the chip)
-  Ctrl+S     export the transcript to Markdown
+  Ctrl+S     export the transcript to Markdown, in the user
+             data folder (or --export-dir): the notice
+             gives the file's path
   Ctrl+R     load the index again after a failed load
   Ctrl+P     all commands
   Ctrl+Q     quit

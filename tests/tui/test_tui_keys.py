@@ -167,3 +167,21 @@ async def test_a_copy_says_where_the_text_went_and_claims_no_more():
         said = [m for m in messages(app) if "passage" in m or "citation" in m]
         assert len(said) == 2 and not any(m.startswith("Copied") for m in said)
         assert all("OSC 52" in m and "Ctrl+V" in m for m in said), said
+
+
+async def test_export_goes_to_the_user_data_folder_not_the_current_one(tmp_path, monkeypatch):
+    import os
+
+    here = tmp_path / "checkout"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    app = app_with()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await ask(app, pilot, "ROCm wheels")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        [written] = (Path(os.environ["XDG_DATA_HOME"]) / "relnotes-qa" / "transcripts").glob("relnotes-chat-*.md")
+        assert f"Transcript written to {written}" in messages(app)
+    assert list(here.iterdir()) == []
+    assert "## 1: ROCm wheels" in written.read_text(encoding="utf-8")
