@@ -39,8 +39,10 @@ def chat_cmd(corpus_paths, index_dir, model_path, mode, top_k, releases, kinds, 
     from corpus import check_corpus
 
     check_corpus(corpus_paths)  # a bad --corpus is one line and exit 1, before the window opens
-    chat_app(corpus_paths, index_dir, model_path, mode=mode, top_k=top_k, releases=releases, kinds=kinds,
-             update=not no_update, export_dir=export_dir).run()
+    app = chat_app(corpus_paths, index_dir, model_path, mode=mode, top_k=top_k, releases=releases, kinds=kinds,
+                   update=not no_update, export_dir=export_dir)
+    app.run()
+    app.wait_for_loading()  # after a quit during a build: a moment to stop cleanly, never longer
 
 
 def chat_app(corpus_paths=(), index_dir=None, model_path=None, *, mode="hybrid", top_k=5, releases=(), kinds=(),
@@ -50,19 +52,22 @@ def chat_app(corpus_paths=(), index_dir=None, model_path=None, *, mode="hybrid",
     from ..service import AnswerService
     from ..tui.app import make_app
 
-    def factory(notify):  # the chat searches the vectors: a damaged vectors file is rebuilt, not a failed question
+    def factory(opening):  # the chat searches the vectors: a damaged vectors file is rebuilt, not a failed question
         return AnswerService.open(corpus_paths, index_dir, model_path, update=update, dense=True, warm=True,
-                                  notify=notify, progress=_progress(notify))
+                                  notify=opening, progress=_progress(opening, opening.check))
 
     return make_app(factory, mode=mode, top_k=top_k, releases=tuple(release_name(r) for r in releases),
                     kinds=tuple(kinds), export_dir=export_dir)
 
 
-def _progress(notify):
-    """A (done, total, what) callback that notifies at every quarter of an embedding run."""
+def _progress(notify, check=None):
+    """A (done, total, what) callback that notifies at every quarter of an embedding run and calls
+    ``check`` at every step (``qa.tui.loading.Opening.check``: it stops the build once the chat quit)."""
     shown = set()
 
     def update(done: int, total: int, what: str | None = None) -> None:
+        if check is not None:
+            check()
         if not total:
             return
         quarter = 4 * done // total

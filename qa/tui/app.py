@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Iterable
 
+from rich.text import Text
 from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
@@ -31,10 +32,14 @@ from ..service import Conversation
 from .actions import ChatActions
 from .backend import ChatBackend
 from .commands import PALETTE
-from .loading import BackendFactory, ChatLoading
+from .loading import BackendFactory, ChatLoading, LoadNotice
 from .passage import PassageItem
 from .screens import PassageScreen
 from .widgets import ESCAPED_DIGITS, AnswerCard, ChipBar, FilterChip, QuestionBubble, QuestionInput, StatusBar
+
+
+STOPPED_BUILD = ("relnotes chat: quit before the index was ready; its build stopped, the index on disk is "
+                 "unchanged, and the next start builds it again.")
 
 
 class ChatApp(ChatLoading, ChatActions, App):
@@ -225,7 +230,19 @@ class ChatApp(ChatLoading, ChatActions, App):
         event.stop()
         event.prevent_default()
 
+    async def action_quit(self) -> None:
+        """Quit at once, also while the index is being built: the build is told to stop (as by
+        Ctrl+C in the CLI) and the terminal gets a line saying so."""
+        if self.stop_loading():
+            self.exit(message=Text(STOPPED_BUILD))
+        else:
+            self.exit()
+
     # --- messages (handlers must be declared on the App class itself) --------------------
+    @on(LoadNotice)
+    def _load_notice(self, event: LoadNotice) -> None:
+        self.notify(event.text, markup=False)
+
     @on(FilterChip.Cleared)
     def _chip_cleared(self) -> None:
         self.action_clear_filter()

@@ -153,7 +153,8 @@ Keys
              gives the file's path
   Ctrl+R     load the index again after a failed load
   Ctrl+P     all commands
-  Ctrl+Q     quit
+  Ctrl+Q     quit, at once also while the index is built
+             (the build stops; the next start does it)
 
 Follow-ups
   A release a question names applies to it and to its

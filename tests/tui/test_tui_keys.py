@@ -185,3 +185,28 @@ async def test_export_goes_to_the_user_data_folder_not_the_current_one(tmp_path,
         assert f"Transcript written to {written}" in messages(app)
     assert list(here.iterdir()) == []
     assert "## 1: ROCm wheels" in written.read_text(encoding="utf-8")
+
+
+async def test_quit_while_the_index_builds_stops_the_build_as_ctrl_c_does():
+    """Ctrl+Q leaves at once; the build stops at its next notice or progress step with
+    KeyboardInterrupt, so it cleans up as on Ctrl+C (its temporary folder removed)."""
+    started, stopped = threading.Event(), threading.Event()
+
+    def factory(notify):
+        started.set()
+        try:
+            for step in range(100):
+                time.sleep(0.2)
+                notify(f"Embedding: step {step}")
+        except KeyboardInterrupt:
+            stopped.set()
+            raise
+        return FakeBackend()
+
+    app = make_app(factory)
+    async with app.run_test(size=SIZE) as pilot:
+        assert started.wait(10)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert not app.is_running
+    assert stopped.wait(5)

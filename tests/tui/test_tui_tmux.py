@@ -27,12 +27,13 @@ def relnotes() -> list[str]:
 class Tmux:
     """One program in a tmux server of its own (its socket in ``tmp_path``), read with capture-pane."""
 
-    def __init__(self, socket: Path) -> None:
+    def __init__(self, socket: Path, env: dict[str, str] | None = None) -> None:
         self.socket = socket
+        self.env = {**os.environ, **(env or {})}  # the server's, and so the program's
 
     def run(self, *args: str) -> str:
         done = subprocess.run(["tmux", "-S", str(self.socket), *args], capture_output=True, text=True, timeout=30,
-                              env=os.environ.copy())
+                              env=self.env)
         return done.stdout
 
     def start(self, argv: list[str]) -> None:
@@ -47,7 +48,8 @@ class Tmux:
         self.run("send-keys", "-t", "chat", "-l", text)
 
     def screen(self) -> str:
-        return self.run("capture-pane", "-p", "-t", "chat")
+        """The pane's text and what scrolled above it, wrapped lines joined."""
+        return self.run("capture-pane", "-p", "-J", "-S", "-100", "-t", "chat")
 
     def ended(self) -> bool:
         return self.run("display-message", "-p", "-t", "chat", "#{pane_dead}").strip() == "1"
@@ -68,17 +70,25 @@ class Tmux:
 
 @pytest.fixture
 def tmux(tmp_path: Path):
-    session = Tmux(tmp_path / "tmux.sock")
-    yield session
-    session.close()
+    sessions: list[Tmux] = []
+
+    def start(argv: list[str], env: dict[str, str] | None = None) -> Tmux:
+        session = Tmux(tmp_path / f"tmux-{len(sessions)}.sock", env)
+        sessions.append(session)
+        session.start(argv)
+        return session
+
+    yield start
+    for session in sessions:
+        session.close()
 
 
 PASSAGE_FOOTER = "esc Back"  # the passage screen's footer
 CHAT_PLACEHOLDER = "Ask about the release notes…"
 
 
-def test_alt_digits_from_tmux_open_passages(tmux: Tmux, bundled_index: Path) -> None:
-    tmux.start([*relnotes(), "chat", "--index", str(bundled_index)])
+def test_alt_digits_from_tmux_open_passages(tmux, bundled_index: Path) -> None:
+    tmux = tmux([*relnotes(), "chat", "--index", str(bundled_index)])
     tmux.wait_for("chunks · built", timeout=180)
     tmux.type("how do I enable the nccl2 backend?")
     tmux.send("Enter")
@@ -99,3 +109,25 @@ def test_alt_digits_from_tmux_open_passages(tmux: Tmux, bundled_index: Path) -> 
     tmux.send("Escape")
     screen = tmux.wait_for(CHAT_PLACEHOLDER)
     assert "¡" not in screen and "™" not in screen  # nothing was typed into the question
+
+
+def test_ctrl_q_while_the_index_builds_quits_at_once_and_says_so(tmux, tmp_path: Path) -> None:
+    """The first build of a corpus with an empty cache: Ctrl+Q while the model is exported (a step
+    that reports nothing) ends the program within seconds, with a line saying the build stopped,
+    and leaves no index behind (the next start builds it)."""
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "CHANGELOG.md").write_text("# Changelog\n\n## 1.1.0\n\n- Added a frobnicator.\n\n"
+                                        "## 1.0.0\n\n- First release.\n", encoding="utf-8")
+    cache = tmp_path / "empty-cache"  # no encoder export: the build starts with one
+    tmux = tmux([*relnotes(), "chat", "--corpus", str(notes)], env={"XDG_CACHE_HOME": str(cache)})
+    tmux.wait_for("Building the index at", timeout=120)
+    asked = time.monotonic()
+    tmux.send("C-q")
+    while not tmux.ended():
+        assert time.monotonic() - asked < 8, f"still running 8 s after Ctrl+Q:\n{tmux.screen()}"
+        time.sleep(0.1)
+    screen = tmux.screen()
+    assert "quit before the index was ready; its build stopped, the index on disk is unchanged" in screen
+    assert "Traceback" not in screen
+    assert not list(cache.glob("relnotes-qa/indexes/*/manifest.json"))
