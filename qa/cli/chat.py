@@ -42,7 +42,8 @@ def chat_cmd(corpus_paths, index_dir, model_path, mode, top_k, releases, kinds, 
     app = chat_app(corpus_paths, index_dir, model_path, mode=mode, top_k=top_k, releases=releases, kinds=kinds,
                    update=not no_update, export_dir=export_dir)
     app.run()
-    app.wait_for_loading()  # after a quit during a build: a moment to stop cleanly, never longer
+    if not app.wait_for_loading():  # quit while the index opened, and it is still at a step that reports nothing
+        _leave()
 
 
 def chat_app(corpus_paths=(), index_dir=None, model_path=None, *, mode="hybrid", top_k=5, releases=(), kinds=(),
@@ -58,6 +59,19 @@ def chat_app(corpus_paths=(), index_dir=None, model_path=None, *, mode="hybrid",
 
     return make_app(factory, mode=mode, top_k=top_k, releases=tuple(release_name(r) for r in releases),
                     kinds=tuple(kinds), export_dir=export_dir)
+
+
+def _leave() -> None:
+    """End the process now, leaving the thread that opens the index where it is (loading or
+    exporting the model): finalizing the interpreter under it aborts in native code ("terminate
+    called without an active exception"). Nothing is lost: the index and the encoder cache are
+    written to temporary folders and renamed into place, and their litter is removed by the next build."""
+    import os
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    os._exit(0)
 
 
 def _progress(notify, check=None):

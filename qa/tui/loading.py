@@ -8,6 +8,7 @@ A mixin of ``ChatApp`` (``qa.tui.app``), which holds the state it sets, as ``Cha
 from __future__ import annotations
 
 import threading
+import time
 from typing import Callable
 
 from textual import work
@@ -20,7 +21,7 @@ from .widgets import StatusBar
 
 REFRESH_SECONDS = 60
 POLL_SECONDS = 0.1  # how often the worker looks whether the chat has quit while the index opens
-STOP_GRACE_SECONDS = 2.0  # how long ``relnotes chat`` waits, after a quit, for a build to stop cleanly
+STOP_GRACE_SECONDS = 2.0  # how long ``relnotes chat`` waits, after a quit, for a stepping build to stop cleanly
 
 
 class LoadStopped(KeyboardInterrupt):
@@ -50,6 +51,7 @@ class Opening:
         self.stop = threading.Event()
         self.done = threading.Event()
         self.reported = False  # a notice or a progress step came: a build (or an export) was under way
+        self.last_step = 0.0  # time.monotonic() of the last notice or progress step
         self.backend: ChatBackend | None = None
         self.error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, args=(factory,), name="relnotes-chat-open", daemon=True)
@@ -57,7 +59,6 @@ class Opening:
     def __call__(self, message: str) -> None:
         """Show ``message`` in the chat (it does not wait for the app to show it)."""
         self.check()
-        self.reported = True
         try:
             self.app.post_message(LoadNotice(message))
         except RuntimeError:  # the app's loop closed between the check and the post: it has quit
@@ -67,7 +68,7 @@ class Opening:
         """Raise LoadStopped once the chat has quit (called at every step of a build)."""
         if self.stop.is_set():
             raise LoadStopped
-        self.reported = True
+        self.reported, self.last_step = True, time.monotonic()
 
     def _run(self, factory: BackendFactory) -> None:
         try:
@@ -116,12 +117,14 @@ class ChatLoading:
         return opening.reported
 
     def wait_for_loading(self, timeout: float = STOP_GRACE_SECONDS) -> bool:
-        """After a quit during a build, give it ``timeout`` seconds to stop cleanly (a step that
-        reports nothing ends with the process instead); True if nothing is left running."""
+        """After a quit during a build that is stepping (its last step less than ``timeout`` ago),
+        give it up to ``timeout`` seconds to stop cleanly at its next step; one inside a step that
+        reports nothing is not waited for. True if nothing is left running."""
         opening = self.opening
-        if opening is None or not (opening.stop.is_set() and opening.reported):
-            return opening is None or opening.done.is_set()
-        return opening.done.wait(timeout)
+        if opening is None:
+            return True
+        stepping = opening.stop.is_set() and time.monotonic() - opening.last_step < timeout
+        return opening.done.wait(timeout) if stepping else opening.done.is_set()
 
     def _loaded(self, backend: ChatBackend) -> None:
         self.backend = backend

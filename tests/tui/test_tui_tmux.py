@@ -54,6 +54,10 @@ class Tmux:
     def ended(self) -> bool:
         return self.run("display-message", "-p", "-t", "chat", "#{pane_dead}").strip() == "1"
 
+    def status(self) -> str:
+        """The exit status of the program, once it has ended."""
+        return self.run("display-message", "-p", "-t", "chat", "#{pane_dead_status}").strip()
+
     def wait_for(self, text: str, timeout: float = 60.0) -> str:
         deadline = time.monotonic() + timeout
         while True:
@@ -129,5 +133,6 @@ def test_ctrl_q_while_the_index_builds_quits_at_once_and_says_so(tmux, tmp_path:
         time.sleep(0.1)
     screen = tmux.screen()
     assert "quit before the index was ready; its build stopped, the index on disk is unchanged" in screen
-    assert "Traceback" not in screen
+    assert "Traceback" not in screen and "terminate called" not in screen
+    assert tmux.status() == "0"  # not aborted by a thread left in native code at interpreter exit
     assert not list(cache.glob("relnotes-qa/indexes/*/manifest.json"))
