@@ -214,21 +214,35 @@ class ChatApp(ChatLoading, ChatActions, App):
             self.notify(message, title="Could not answer", severity="error", markup=False)
 
     def on_key(self, event: events.Key) -> None:
-        """A printable key no binding took (focus on a passage, the transcript, an open passage,
-        which closes) goes to the input: typing a question never triggers an action, wherever
-        the focus is."""
-        passage = isinstance(self.screen, PassageScreen)
-        if not (passage or self.screen is self.screen_stack[0]) or not event.is_printable or not event.character:
+        """A printable key no binding took (focus on a passage, the transcript) goes to the input:
+        typing a question never triggers an action, wherever the focus is (over an open passage:
+        ``on_event``)."""
+        if self.screen is not self.screen_stack[0] or not event.is_printable or not event.character:
             return
         box = self.query_one(QuestionInput)
         if self.focused is box:
             return
-        if passage:
-            self.pop_screen()
         box.focus()
         box.insert_text_at_cursor(event.character)
         event.stop()
         event.prevent_default()
+
+    async def on_event(self, event: events.Event) -> None:
+        """A printable key over an open passage is the start of the next question: the passage
+        closes and the key goes into the question box. Taken here, before Textual hands it to the
+        passage screen, where the keys typed after it in the same burst would be lost with the
+        closing screen. Esc 1 ... Esc 9 still open a passage in its place (``ESCAPED_DIGITS``)."""
+        if (isinstance(event, events.Key) and not event.is_forwarded and isinstance(self.screen, PassageScreen)
+                and event.is_printable and event.character and not self._opens_passage(event.key)):
+            self.pop_screen()
+            box = self.query_one(QuestionInput)
+            box.focus()
+            box.insert_text_at_cursor(event.character)
+            return
+        await super().on_event(event)
+
+    def _opens_passage(self, key: str) -> bool:
+        return key in ESCAPED_DIGITS and self.newest_passage(ESCAPED_DIGITS.index(key) + 1) is not None
 
     async def action_quit(self) -> None:
         """Quit at once, also while the index is being built: the build is told to stop (as by

@@ -114,6 +114,12 @@ def test_alt_digits_from_tmux_open_passages(tmux, bundled_index: Path) -> None:
     screen = tmux.wait_for(CHAT_PLACEHOLDER)
     assert "¡" not in screen and "™" not in screen  # nothing was typed into the question
 
+    tmux.send("M-1")
+    tmux.wait_for(PASSAGE_FOOTER)
+    tmux.type("which release added it?")  # typed over the open passage, in one burst: the next question
+    screen = tmux.wait_for("▊  which release added it?")
+    assert PASSAGE_FOOTER not in screen
+
 
 def test_ctrl_q_while_the_index_builds_quits_at_once_and_says_so(tmux, tmp_path: Path) -> None:
     """The first build of a corpus with an empty cache: Ctrl+Q while the model is exported (a step
