@@ -5,7 +5,7 @@ recall@10 of chunks, dense and hybrid latency per number of cells probed.
                                        [--probes 8,16,24,32,64] [--release V]
 
 DIR is any built index (e.g. one kept by ``benchmarks/build_scale.py --keep``); its vectors are
-read, an IVF index with ``index.dense.lists(n)`` cells is trained on them, and each question
+read, an IVF index with ``index.retrieve.dense.lists(n)`` cells is trained on them, and each question
 (encoded by the index's own query encoder) is searched both ways. Recall@10 is the share of the
 exact top 10 chunks the approximate search also returns (and the hybrid top-10 overlap, the same
 for whole answers); latencies exclude query encoding (every question is answered once first, so
@@ -49,9 +49,9 @@ def main() -> None:
     sys.path.insert(0, str(ROOT))
     import numpy as np
 
-    from index import dense
-    from index.reader import LoadedIndex
-    from index.search import Searcher
+    from index.retrieve import dense
+    from index.retrieve.reader import LoadedIndex
+    from index.retrieve.search import Searcher
     from qa.eval.questions import load_questions
 
     loaded = LoadedIndex(ns.index)

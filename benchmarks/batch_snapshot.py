@@ -7,8 +7,9 @@
 Each set is answered by ``python -m qa batch --format json`` over its corpus (the bundled notes
 for ``pytorch*``, ``../shared/data/zoo`` for ``zoo*``, ``../shared/data/changelogs`` for
 ``changelogs*``; sets whose data is absent are skipped), in each mode of ``--modes``. The code
-answering is the repository this script is in (``--root`` for another checkout). ``--compare``
-prints the questions whose records differ, timings aside, and exits 1 when any does.
+answering is the repository this script is in (``--root`` for another checkout: run each side
+from a checkout of its own). ``--compare`` prints the questions whose records differ (timings and
+the notes' data aside, scores to 4 places, bundled paths without their checkout) and exits 1 when any does.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-IGNORED = {"timings_ms"}
+IGNORED = {"timings_ms", "notes"}  # "notes": the notes as data, new beside their words ("note")
 
 
 def corpus_of(name: str, shared: Path) -> list[str] | None:
@@ -54,11 +55,17 @@ def snapshot(out: Path, root: Path, modes: list[str], shared: Path, only: list[s
             target.write_text(result.stdout, encoding="utf-8")
 
 
-def _clean(record):
+def _clean(record, key: str = ""):
+    """A record as compared: timings and the notes' data left out, scores to 4 places (the last
+    digits of a dense score vary with thread timing), a bundled source path without the checkout it is in."""
     if isinstance(record, dict):
-        return {k: _clean(v) for k, v in record.items() if k not in IGNORED}
+        return {k: _clean(v, k) for k, v in record.items() if k not in IGNORED}
     if isinstance(record, list):
         return [_clean(v) for v in record]
+    if isinstance(record, float):
+        return round(record, 4)
+    if key == "source" and isinstance(record, str) and "/corpus/data/" in record:
+        return "corpus/data/" + record.split("/corpus/data/", 1)[1]
     return record
 
 

@@ -8,7 +8,7 @@ index back) is the product's own.
 
 Prints the peak RSS of the whole run (getrusage) and the highest RSS seen in each of the
 product's functions (sampled every 50 ms from a thread). The model's own memory is not in it:
-onnxruntime holds about 90 MB more for passes of ``index.onnx_query.TOKEN_BUDGET`` tokens.
+onnxruntime holds about 90 MB more for passes of ``index.encode.onnx_query.TOKEN_BUDGET`` tokens.
 """
 
 from __future__ import annotations
@@ -82,12 +82,12 @@ def main() -> None:
 
     if not build_scale.SHARED.is_dir():
         sys.exit(f"{build_scale.SHARED} is missing: this benchmark needs ../shared/data/changelogs")
-    import index.onnx_export
+    import index.encode.choice
     from qa.cli.main import cli
 
     work = Path(tempfile.mkdtemp(prefix=f"build-memory-{ns.chunks}-"))
     corpus_args = build_scale.make_corpus(work / "corpus", ns.chunks)
-    index.onnx_export.document_encoder = lambda encoder, record, notify=None: RandomEncoder(encoder.dim)
+    index.encode.choice.document_encoder = lambda encoder, record, notify=None: RandomEncoder(encoder.dim)
     sampler = Sampler()
     sampler.start()
     started = time.perf_counter()

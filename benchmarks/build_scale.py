@@ -50,7 +50,7 @@ def texts_of(corpus_args: list[str]) -> tuple[int, list[str], list[str]]:
     """Chunk count, the windows and the distinct sentences of the corpus (what a fresh build embeds)."""
     from corpus import CorpusInput, load_chunks
     from corpus.chunking import embedding_windows
-    from index.sentence_vectors import corpus_sentences
+    from index.retrieve.sentence_vectors import corpus_sentences
 
     inputs = [CorpusInput(Path(value.split("=", 1)[1]), value.split("=", 1)[0]) for value in corpus_args[1::2]]
     chunks = load_chunks(inputs)
@@ -78,7 +78,7 @@ def build(corpus_args: list[str], index: Path) -> tuple[float, int, str]:
 
 def plain_encode_rate(texts: list[str], sample: int) -> tuple[float, int]:
     """Texts a second of SentenceTransformer.encode (batch 32) on an even sample of ``texts``."""
-    from index.encoders import Encoder
+    from index.encode.encoders import Encoder
 
     step = max(1, len(texts) // sample)
     picked = texts[::step][:sample]

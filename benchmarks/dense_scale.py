@@ -65,8 +65,8 @@ def worker(spec: dict) -> dict:
     import numpy as np
 
     if spec["env"] is None:
-        from index.dense import DenseIndex
-        from index.encoders import Encoder
+        from index.retrieve.dense import DenseIndex
+        from index.encode.encoders import Encoder
 
         encoder = Encoder()
         encode = encoder.encode_query
@@ -77,7 +77,7 @@ def worker(spec: dict) -> dict:
         import torch
         from sentence_transformers import SentenceTransformer
 
-        from index.encoders import bundled_model_path
+        from index.encode.encoders import bundled_model_path
 
         if spec["torch"]:
             torch.set_num_threads(spec["torch"])
@@ -133,8 +133,8 @@ def run_scale(iterations: int) -> None:
     configure_runtime()
     import numpy as np
 
-    from index.dense import DenseIndex
-    from index.fusion import FusionParams, fuse
+    from index.retrieve.dense import DenseIndex
+    from index.retrieve.fusion import FusionParams, fuse
     from index.runtime import import_faiss
 
     faiss = import_faiss()

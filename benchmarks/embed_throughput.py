@@ -17,9 +17,10 @@ from pathlib import Path
 
 from corpus import load_chunks
 from corpus.chunking import embedding_windows
-from index.encoders import Encoder
-from index.onnx_export import cached_query_encoder, document_encoder
-from index.sentence_vectors import corpus_sentences
+from index.encode.encoders import Encoder
+from index.encode.choice import document_encoder
+from index.encode.onnx_export import cached_query_encoder
+from index.retrieve.sentence_vectors import corpus_sentences
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "changelogs"
 
@@ -49,9 +50,9 @@ def main() -> None:
     t = time.perf_counter()
     ours = onnx.encode(texts)
     rows.append((f"relnotes build: {type(onnx).__name__}, longest first", time.perf_counter() - t))
-    from index.encoder_cache import open_entry
-    from index.onnx_query import OnnxQueryEncoder
-    from index.quantize import quantized_record
+    from index.encode.encoder_cache import open_entry
+    from index.encode.onnx_query import OnnxQueryEncoder
+    from index.encode.quantize import quantized_record
 
     int8_record = quantized_record(record)
     int8 = OnnxQueryEncoder(open_entry(int8_record), int8_record, name=encoder.name, path=str(encoder.path))

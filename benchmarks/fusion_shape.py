@@ -16,7 +16,7 @@ from pathlib import Path
 
 from corpus.items import list_share
 from index import Searcher, open_index
-from index.fusion import DEFAULT_FUSION, LIST_FUSION, FusionParams, fusion_for
+from index.retrieve.fusion import DEFAULT_FUSION, LIST_FUSION, FusionParams, fusion_for
 from qa.eval.questions import load_questions
 from qa.eval.run import judge
 

@@ -12,7 +12,7 @@ query encoding but not model loading. Each size runs in its own process, so peak
 (ru_maxrss) is per size. The *_noenc columns time the same searches with the query vectors
 encoded beforehand: retrieval alone, without the model's forward pass (~15 ms here).
 ``--dense`` builds the window vectors' faiss index exact (flat) or approximate (IVF) at every
-size; ``auto`` (the default) as the product does (IVF from ``index.dense.ANN_MIN_VECTORS``).
+size; ``auto`` (the default) as the product does (IVF from ``index.retrieve.dense.ANN_MIN_VECTORS``).
 Recall of the approximate index needs real vectors: benchmarks/ann.py.
 """
 
@@ -91,16 +91,16 @@ def _timed(call, items) -> tuple[float, float]:
 
 def query_encoder():
     """The product's query path: the bundled index's ONNX encoder (built if needed), else sentence-transformers."""
-    from index.lifecycle import open_index
+    from index.lifecycle.opening import open_index
 
     return open_index(None, notify=lambda m: print(m, file=sys.stderr))[0].encoder()
 
 
 def run_size(n: int, queries: int, kind: str = "auto") -> dict:
-    from index import dense
-    from index.reader import LoadedIndex
-    from index.search import Searcher
-    from index.build import build_index
+    from index.retrieve import dense
+    from index.retrieve.reader import LoadedIndex
+    from index.retrieve.search import Searcher
+    from index.build.pipeline import build_index
     from qa.eval.questions import load_questions
 
     dense.ANN_MIN_VECTORS = {"exact": 10**12, "approximate": 1}.get(kind, dense.ANN_MIN_VECTORS)
@@ -136,7 +136,7 @@ def run_size(n: int, queries: int, kind: str = "auto") -> dict:
 
 def embedding_throughput() -> float:
     from corpus import load_chunks
-    from index.encoders import Encoder
+    from index.encode.encoders import Encoder
 
     texts = [c.index_text for c in load_chunks()]
     encoder = Encoder()

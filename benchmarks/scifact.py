@@ -23,9 +23,9 @@ configure_runtime()
 
 import numpy as np  # noqa: E402
 
-from index.dense import DenseIndex  # noqa: E402
-from index.encoders import Encoder  # noqa: E402
-from index.fusion import DEFAULT_FUSION, FusionParams, fuse  # noqa: E402
+from index.retrieve.dense import DenseIndex  # noqa: E402
+from index.encode.encoders import Encoder  # noqa: E402
+from index.retrieve.fusion import DEFAULT_FUSION, FusionParams, fuse  # noqa: E402
 from qa.errors import BEIRError  # noqa: E402
 from qa.eval.beir import load_corpus, load_qrels, load_queries  # noqa: E402
 
@@ -68,14 +68,15 @@ def cached_vectors(encoder: Encoder, texts: Sequence[str], kind: str) -> np.ndar
 
 
 def bm25_ranker(texts: Sequence[str]) -> tuple[str, Callable[[str, int], list[tuple[int, float]]]]:
-    """A BM25 search function: index.lexical when it exists, else rank_bm25 as a stand-in."""
+    """A BM25 search function: index.retrieve.lexical when it exists, else rank_bm25 as a stand-in."""
     try:
-        from index.lexical import DEFAULT_PARAMS, LexicalIndex
-        from index.tokenizer import tokenize
+        from index.retrieve.bm25 import DEFAULT_PARAMS
+        from index.retrieve.lexical import LexicalIndex
+        from index.retrieve.tokenizer import tokenize
     except ImportError:
         return _rank_bm25_ranker(texts)
     lex = LexicalIndex.build([tokenize(t) for t in texts], DEFAULT_PARAMS)
-    return f"index.lexical {DEFAULT_PARAMS}", lambda q, k: lex.top_k(tokenize(q), k)
+    return f"index.retrieve.lexical {DEFAULT_PARAMS}", lambda q, k: lex.top_k(tokenize(q), k)
 
 
 def _rank_bm25_ranker(texts: Sequence[str]) -> tuple[str, Callable[[str, int], list[tuple[int, float]]]]:
@@ -95,7 +96,7 @@ def _rank_bm25_ranker(texts: Sequence[str]) -> tuple[str, Callable[[str, int], l
         top = np.argsort(-scores, kind="stable")[:k]
         return [(int(i), float(scores[i])) for i in top]
 
-    return "rank_bm25.BM25Okapi (fallback: index.lexical not found)", search
+    return "rank_bm25.BM25Okapi (fallback: index.retrieve.lexical not found)", search
 
 
 def evaluate(run: Run, qrels: Qrels, doc_ids: Sequence[str]) -> dict[str, float]:

@@ -17,8 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
-from index.lexical import DEFAULT_PARAMS, BM25Params, LexicalIndex
-from index.tokenizer import make_tokenizer, tokenize, tokenizer_settings
+from index.retrieve.bm25 import DEFAULT_PARAMS, BM25Params
+from index.retrieve.lexical import LexicalIndex
+from index.retrieve.tokenizer import make_tokenizer, tokenize, tokenizer_settings
 from qa.errors import BEIRError
 
 import beir  # benchmarks/beir.py: a script's own folder comes first on sys.path

@@ -12,7 +12,8 @@ from .errors import CorpusError, NoSupportedFiles
 from .inputs import CorpusInput, as_input
 from .model import Document
 from .products import canonical, product_near, root_of
-from .readers import Record, SourceFile, discover, file_key, read_records
+from .readers import discover, file_key, read_records
+from .records import Record, SourceFile
 from .sections import build_outline
 from .versions import detect_product, parse_version
 

@@ -66,6 +66,12 @@ def release_heading(text: str) -> ReleaseHeading | None:
     return ReleaseHeading(m.group(1), find_date(text[m.end(1):]), status)
 
 
+def release_version(heading: str) -> str | None:
+    """The version a heading opens a release of ("## v2.9.0 (2024-09-05)"), else None."""
+    found = release_heading(heading)
+    return found.version if found else None
+
+
 def opens_with_version(text: str) -> bool:
     """Whether a heading starts with its version ("v2.1.0", "Version 1.80.0", "[1.2.3] - ..."):
     such a first heading opens a release; "# PyTorch 2.14 Release Notes" is a title."""

@@ -11,8 +11,7 @@ from .model import Document, Section
 from .plaintext import text_outline
 from .repair import Line, as_lines, repair_markdown
 from .rst import markup_mask, rst_headings
-from .headings import find_date, opens_with_version, release_heading, release_line
-from .versions import release_version
+from .headings import find_date, opens_with_version, release_heading, release_line, release_version
 
 
 @dataclass(frozen=True, slots=True)

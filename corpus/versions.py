@@ -35,14 +35,6 @@ def parse_version(s: str) -> str | None:
     return m.group(1) if m else None
 
 
-def release_version(heading: str) -> str | None:
-    """The version a heading opens a release of ("## v2.9.0 (2024-09-05)"), else None (``corpus.headings``)."""
-    from .headings import release_heading
-
-    found = release_heading(heading)
-    return found.version if found else None
-
-
 def _split(v: str) -> tuple[tuple[int, ...], tuple[int, int] | None]:
     """Numeric release parts and an optional (rank, number) pre-release tag."""
     m = re.match(r"v?(\d+(?:\.\d+)*)(.*)$", v.strip(), re.IGNORECASE)

@@ -30,40 +30,43 @@ from .errors import (
 from .modes import MODES, Mode, check_mode
 
 _LAZY = {
-    "BuildReport": "build",
-    "CachedIndex": "cache",
-    "CachedModel": "cache",
-    "list_models": "cache",
-    "prune_models": "cache",
-    "replace_index": "atomic",
-    "discard_index": "atomic",
-    "cache_root": "lifecycle",
-    "in_use": "cache",
-    "indexed_sources": "cache",
-    "list_indexes": "cache",
-    "prune": "cache",
-    "Hit": "search",
-    "IndexStatus": "lifecycle",
-    "LoadedIndex": "reader",
-    "Searcher": "search",
-    "Similarity": "similarity",
-    "default_index_dir": "lifecycle",
-    "generation": "manifest",
-    "index_status": "lifecycle",
-    "open_index": "lifecycle",
-    "tokenize": "tokenizer",
+    "BuildReport": "build.pipeline",
+    "CachedIndex": "housekeeping.cache",
+    "CachedModel": "housekeeping.cache",
+    "list_models": "housekeeping.cache",
+    "prune_models": "housekeeping.cache",
+    "replace_index": "store.atomic",
+    "discard_index": "store.atomic",
+    "cache_root": "store.layout",
+    "in_use": "housekeeping.cache",
+    "indexed_sources": "housekeeping.cache",
+    "list_indexes": "housekeeping.cache",
+    "prune": "housekeeping.cache",
+    "Hit": "retrieve.search",
+    "IndexStatus": "lifecycle.status",
+    "LoadedIndex": "retrieve.reader",
+    "Searcher": "retrieve.search",
+    "Similarity": "retrieve.similarity",
+    "default_index_dir": "lifecycle.freshness",
+    "generation": "store.manifest",
+    "index_status": "lifecycle.status",
+    "open_index": "lifecycle.opening",
+    "tokenize": "retrieve.tokenizer",
 }
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .build import BuildReport
-    from .atomic import discard_index, replace_index
-    from .cache import CachedIndex, CachedModel, in_use, indexed_sources, list_indexes, list_models, prune, prune_models
-    from .manifest import generation
-    from .lifecycle import IndexStatus, cache_root, default_index_dir, index_status, open_index
-    from .reader import LoadedIndex
-    from .search import Hit, Searcher
-    from .similarity import Similarity
-    from .tokenizer import tokenize
+    from .build.pipeline import BuildReport
+    from .store.atomic import discard_index, replace_index
+    from .housekeeping.cache import CachedIndex, CachedModel, in_use, indexed_sources, list_indexes, list_models, prune, prune_models
+    from .store.manifest import generation
+    from .lifecycle.freshness import default_index_dir
+    from .lifecycle.opening import open_index
+    from .lifecycle.status import IndexStatus, index_status
+    from .store.layout import cache_root
+    from .retrieve.reader import LoadedIndex
+    from .retrieve.search import Hit, Searcher
+    from .retrieve.similarity import Similarity
+    from .retrieve.tokenizer import tokenize
 
 
 def __getattr__(name: str):

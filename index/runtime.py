@@ -1,7 +1,7 @@
 """Process set-up for the dense side: offline Hugging Face flags and one steady threading config.
 
 torch and faiss-cpu each bring an OpenMP runtime; left alone, idle threads spin and on 2 cores
-a query stalled for 500-900 ms. configure_runtime() and the import helpers below set
+a query stalls. configure_runtime() and the import helpers below set
 OMP_WAIT_POLICY=PASSIVE (and KMP_BLOCKTIME=0, KMP_AFFINITY=disabled for an Intel runtime),
 TOKENIZERS_PARALLELISM=false, one torch intra-op thread per CPU, one faiss thread and faiss's
 BLAS threshold. Why each, with the measurements (benchmarks/dense_scale.py): docs/measurements.md.

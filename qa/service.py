@@ -1,9 +1,9 @@
 """The one way every front end gets answers: the index opened (built or updated when allowed), the
-engine over it, the facts a front end shows about the index, and the follow-up state.
+engine over it, and the facts a front end shows about the index (the follow-up state is ``qa.conversation``).
 
     service = AnswerService.open(corpus_paths, notify=print)   # the CLI and the chat alike
     answer = service.ask("what changed for MPS in 2.14?")
-    talk = Conversation(service)                                # follow-ups, as in a chat
+    talk = Conversation(service)                                # follow-ups, as in a chat (qa.conversation)
     follow, answer = talk.ask("and in 2.13?")
 """
 
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 
 from .errors import BadQuestion
 from .model import Answer, Passage, ReleaseRange
-from .question import FollowUp, Question, Turn, read
+from .question import Question, read
 
 if TYPE_CHECKING:  # pragma: no cover
     from corpus import CorpusInput
@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .answer.catalogue import Catalogue
     from .answer.engine import Engine
     from .answer.section import SectionView
+    from .conversation import Conversation
 
 Notify = Callable[[str], None]
 Progress = Callable[[int, int, str], None]  # done, total, the document(s) being embedded
@@ -236,76 +237,3 @@ class AnswerService:
             return replace(self.info, stale=True)
         self.info = replace(self.info, stale=status.stale)
         return self.info
-
-
-class Conversation:
-    """The follow-up state of one person's questions: the previous turn and the release filter in force.
-
-    The chat and ``relnotes ask --follow-up`` read a follow-up the same way: the filter (the
-    chat's chip) is the previous question's releases, which a follow-up naming none inherits
-    (``qa.question.followup``), or one the person set (``pinned``: the chat's picker or
-    ``--release``), which every question naming no release of its own is asked under until
-    cleared; an explicit ``releases`` replaces it.
-    """
-
-    def __init__(self, service, turn: Turn | None = None, releases: Sequence[str] | None = None) -> None:
-        """Args:
-            service: an AnswerService, or anything with its ``catalogue``, ``held`` and ``ask`` (an Engine).
-            turn: the previous question (``Entry.turn()`` from the history), or None.
-            releases: the release filter in force; default the previous question's.
-        """
-        self.service = service
-        self.turn = turn
-        self.releases: tuple[str, ...] = tuple(releases if releases is not None else (turn.releases if turn else ()))
-        self.pinned = releases is not None and bool(self.releases)  # set by the person, not by a question
-
-    def read(self, question: str, releases: Sequence[str] = (), span: ReleaseRange | None = None) -> Question:
-        """``question`` read against the previous turn and the filter in force (nothing is asked
-        yet); ``Question.follow`` says how it was resolved."""
-        return read(question, self.service.catalogue, self, releases=releases, span=span)
-
-    def ask(self, question: str, top_k: int = 5, mode: str = "hybrid",
-            releases: Sequence[str] = (), kinds: Sequence[str] = (),
-            span: ReleaseRange | None = None) -> tuple[FollowUp, Answer]:
-        """Read ``question`` as a follow-up, answer it and make it the previous turn.
-
-        Raises:
-            BadQuestion, UnknownMode: as ``Engine.answer``; the state is left as it was.
-        """
-        asked = self.read(question, releases, span)
-        answer = self.service.ask(asked, top_k, mode, kinds=kinds)
-        self.answered(answer)
-        return asked.follow, answer
-
-    def answered(self, answer: Answer) -> tuple[str, ...]:
-        """Make ``answer`` the previous turn: the releases it was asked about that the corpus holds
-        become the filter, unless the person set one (it stays until cleared); a which-release
-        question keeps the filter; a question with a topic of its own and no release ends it.
-
-        Returns:
-            The releases of the answer the corpus holds (fewer than asked: say which are not).
-        """
-        held = tuple(r for r in answer.releases if self.service.held(r, answer.products))
-        self.turn = Turn(answer.question, answer.asked_as, held, tuple(answer.products), answer.range)
-        if self.pinned:
-            self.turn = replace(self.turn, releases=self.releases)
-        elif held or answer.releases or answer.range is not None:  # a range names its own releases: no filter
-            self.releases = held
-        elif self.releases and answer.shape == "which":
-            self.turn = replace(self.turn, releases=self.releases)
-        else:
-            self.releases = ()
-        return held
-
-    def set_releases(self, releases: Sequence[str], products: Sequence[str] = ()) -> None:
-        """Put a release filter in force (the chat's F4 picker; () clears it): it applies to
-        every question naming no release of its own until cleared. ``products``: the product the
-        releases are of (a corpus of several), which the next question naming none is asked about."""
-        self.releases = tuple(releases)
-        self.pinned = bool(self.releases)
-        products = tuple(products) if self.releases else ()
-        if self.turn is not None:
-            self.turn = replace(self.turn, releases=self.releases, span=None,
-                                products=products or self.turn.products)
-        elif products:
-            self.turn = Turn("", "", self.releases, products)

@@ -126,7 +126,7 @@ def bundled_index(tmp_path_factory: pytest.TempPathFactory, shared_encoders: Pat
 @pytest.fixture(scope="session")
 def engine(bundled_index: Path):
     """The engine over the bundled index (the model loads on first dense use)."""
-    from index.reader import LoadedIndex
+    from index.retrieve.reader import LoadedIndex
     from qa.answer.engine import Engine
 
     return Engine(LoadedIndex(bundled_index))

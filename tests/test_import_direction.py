@@ -82,3 +82,57 @@ def test_every_name_of_the_public_index_api_resolves() -> None:
     for name in index.__all__:
         assert getattr(index, name) is not None, name
     assert callable(index.tokenize) and index.tokenize("Tokens") == ["token"]
+
+
+# index/'s own layers, lowest first. A module may import its own sub-package and any lower layer;
+# the sub-packages of one layer never import each other. "base" is the top-level modules
+# (errors, modes, runtime); index/__init__.py, the door, may import any of them.
+INDEX_LAYERS = (("base",), ("store",), ("encode",), ("retrieve",), ("build", "housekeeping"), ("lifecycle",))
+
+
+def index_part(module: str) -> str:
+    """The sub-package a module of index/ belongs to ("base" for a top-level module, "door" for the package)."""
+    parts = module.split(".")
+    if len(parts) == 1:
+        return "door"
+    return parts[1] if len(parts) > 2 or (REPO / "index" / parts[1]).is_dir() else "base"
+
+
+def layer_violations(graph: dict[str, set[str]], layers=INDEX_LAYERS) -> list[str]:
+    """The imports of ``graph`` that go up a layer or across one, and modules in no layer."""
+    rank = {part: level for level, parts in enumerate(layers) for part in parts}
+    found = []
+    for module, imported in sorted(graph.items()):
+        source = index_part(module)
+        if source == "door":
+            continue
+        if source not in rank:
+            found.append(f"{module} is in no layer of INDEX_LAYERS")
+            continue
+        for target in sorted(imported):
+            part = index_part(target)
+            if part != source and (part not in rank or rank[part] >= rank[source]):
+                found.append(f"{module} imports {target} ({source} -> {part})")
+    return found
+
+
+def test_index_sub_packages_import_one_way() -> None:
+    from tests.support.imports import import_graph
+
+    violations = layer_violations(import_graph("index"))
+    assert not violations, "against " + " <- ".join("/".join(parts) for parts in INDEX_LAYERS) + ": " + "; ".join(violations)
+
+
+def test_the_layer_check_catches_an_import_up_or_across() -> None:
+    graph = {
+        "index.store.layout": {"index.errors"},
+        "index.retrieve.reader": {"index.encode.choice", "index.retrieve.dense"},
+        "index.store.atomic": {"index.housekeeping.usage"},  # up
+        "index.build.pipeline": {"index.housekeeping.cache"},  # across one layer
+        "index.errors": {"index.modes"},
+        "index": {"index.lifecycle.opening"},
+    }
+    assert layer_violations(graph) == [
+        "index.build.pipeline imports index.housekeeping.cache (build -> housekeeping)",
+        "index.store.atomic imports index.housekeeping.usage (store -> housekeeping)",
+    ]

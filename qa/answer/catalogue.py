@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from corpus.model import Chunk
 from corpus.versions import version_key, version_matches
@@ -13,7 +13,10 @@ from ..model import Note
 class Catalogue:
     """Which releases of which products the chunks hold (a product of None: documents of no known product)."""
 
-    def __init__(self, chunks: Sequence[Chunk]) -> None:
+    def __init__(self, chunks: Sequence[Chunk], mentions: Callable[[str], bool] | None = None) -> None:
+        """``mentions(word)``: whether the notes use the word (the index's vocabulary), so reading a
+        question can tell a dependency the notes talk about from a product they never name."""
+        self.mentions = mentions
         by_product: dict[str | None, set[str]] = {}  # product (None: unknown) -> its releases
         products: set[str] = set()
         self.chunks = chunks
@@ -63,9 +66,9 @@ class Catalogue:
         """The refusal for a range that holds no release of the corpus (of ``products``)."""
         return Note("range_empty", products=tuple(products), held=self.releases_of(products), range=span)
 
-    def foreign_note(self, product: str) -> Note:
-        """The refusal for a product the corpus does not hold ("The corpus holds no Django; it has: PyTorch")."""
-        return Note("product_not_held", products=(product,), held=self.products)
+    def foreign_note(self, products: Sequence[str]) -> Note:
+        """The refusal for products the corpus does not hold ("The corpus holds no Django; it has: PyTorch")."""
+        return Note("product_not_held", products=tuple(products), held=self.products)
 
     def missing_note(self, missing: Sequence[str], products: Sequence[str] = ()) -> Note:
         """The refusal for releases the corpus does not hold, with what it has instead."""

@@ -36,7 +36,7 @@ def ask_cmd(question, top_k, mode, releases, since, until, kinds, no_update, cor
     """
     from ..present.formats import answer_record, to_jsonl
     from ..history import History
-    from ..service import Conversation
+    from ..conversation import Conversation
 
     span = release_range(since, until)
     history = History(warn=notice) if follow_up or not no_history else None

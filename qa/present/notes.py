@@ -62,8 +62,13 @@ _WORDS = {
     "not_confident": lambda n: "No passage answers this confidently; the nearest passages follow.",
     "no_match": lambda n: "No passage matches this question.",
     "earliest_release": lambda n: f"Earliest release with strong evidence: {n.releases[0]}",
-    "product_not_held": lambda n: (f"The corpus holds no {n.products[0]}; {_products_held(n.held)}. "
-                                   "Not answering from another product."),
+    "product_not_held": lambda n: (f"The corpus holds no {' or '.join(n.products)}; {_products_held(n.held)}. "
+                                   f"Not answering from another product; to ask about {n.products[0]}, "
+                                   "give its release notes with --corpus PATH."),
+    "not_released": lambda n: (f"Not in a release yet: the notes{' of ' + n.products[0] if n.products else ''} list "
+                               "it under changes to come, not under a release."),
+    "products_not_covered": lambda n: (f"The corpus holds no {' or '.join(n.products)}; this answers about "
+                                       f"{' and '.join(n.held)} only."),
     "release_not_held": lambda n: (f"The corpus holds no release {', '.join(n.releases)}{_of(n.products)} "
                                    f"({holding(n.held, n.releases)}); not answering from another release."),
     "range_empty": lambda n: (f"The corpus holds no release{_of(n.products)} {_range(n)} "

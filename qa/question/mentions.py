@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .ranges import RangeMention, find_range
-from .releases import ReleaseQuery, find_releases, named_products
+from .products import named
+from .releases import ReleaseQuery, find_releases
 
 
 class Catalogue(Protocol):
@@ -15,17 +16,20 @@ class Catalogue(Protocol):
 
     releases: tuple[str, ...]
     products: tuple[str, ...]
+    # optional: ``mentions(name)``, whether the corpus's notes use a word (``products.named``)
 
 
 @dataclass(frozen=True, slots=True)
 class Scan:
     """One text's mentions: the range it names and where, its releases and topic outside that
-    range, and the products of the corpus it names anywhere."""
+    range, the products of the corpus it names anywhere, and the products it names that the
+    corpus does not hold (as typed)."""
 
     text: str
     mention: RangeMention | None
     parsed: ReleaseQuery
     named: tuple[str, ...]
+    foreign: tuple[str, ...] = ()
 
     @property
     def rest(self) -> str:
@@ -39,8 +43,11 @@ class Scan:
 
 
 def scan(text: str, catalogue: Catalogue) -> Scan:
-    """The mentions of ``text`` (a range, then releases outside it, then products)."""
+    """The mentions of ``text`` (a range, then releases outside it, then products, ``products.named``)."""
     mention = find_range(text, catalogue.releases, catalogue.products)
     rest = Scan.outside(text, mention)
     parsed = find_releases(rest, known=catalogue.releases, products=catalogue.products)
-    return Scan(text, mention, parsed, named_products(text, catalogue.products))
+    products = named(text, catalogue.products, getattr(catalogue, "mentions", None))
+    held = {n.product for n in products if n.held}
+    return Scan(text, mention, parsed, tuple(p for p in catalogue.products if p in held),
+                tuple(dict.fromkeys(n.typed for n in products if not n.held)))

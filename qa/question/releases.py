@@ -16,11 +16,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from corpus.versions import VERSION, detect_product, product_names
+from corpus.versions import VERSION, product_names
 
 from ..errors import BadQuestion
 from ..text import CONTROL_CHARS
-from .vocabulary import overview
 
 MAX_QUESTION_CHARS = 2000
 
@@ -83,39 +82,13 @@ def product_words(products: tuple[str, ...]) -> set[str]:
 
 
 def named_products(question: str, products: tuple[str, ...]) -> tuple[str, ...]:
-    """The products of ``products`` that ``question`` names as a whole word (case aside; a
-    known alias counts: "torch" names PyTorch, but "test" does not name pytest), in corpus order."""
-    found = []
-    for product in products:
-        names = sorted(product_names(product), key=len, reverse=True)
-        if names and re.search(r"(?<!\w)(?:" + "|".join(re.escape(n) for n in names) + r")(?!\w)",
-                               question, re.IGNORECASE):
-            found.append(product)
-    return tuple(found)
+    """The products of ``products`` that ``question`` names, wherever it stands (case aside; a
+    known alias or part counts: "torch" names PyTorch, "cargo" Rust, but "test" does not name
+    pytest nor "pydantic-core" pydantic; ``qa.question.products``), in corpus order."""
+    from .products import named
 
-
-# A question about another product's release, in a release-overview wording: "what is new in
-# Django 5?", "what changed in Rust 1.80", "numpy 2.0 release notes". Only products known by
-# name, never Python (release notes name it as a platform: "Python 3.15 wheels"), and never
-# when the question also names a product the corpus holds.
-_NAMED_RELEASE = r"(?P<name>[A-Za-z][\w.+-]*)\s+v?\d+(?:\.\d+)*"  # "Django 5", "numpy 2.0"
-
-
-def foreign_product(question: str, products: tuple[str, ...]) -> str | None:
-    """The known product a release-overview question is about when the corpus does not hold it
-    ("what is new in Django 5?" over PyTorch's notes -> "Django"), else None."""
-    if not products or named_products(question, products):
-        return None
-    held = product_words(products)
-    for pattern in overview(_NAMED_RELEASE):
-        for m in pattern.finditer(question):
-            word = m.group("name")
-            known = detect_product(word)  # a known product the word is a name of ("torch" is PyTorch), else None
-            if known is None or word.lower() not in product_names(known) or known == "Python":
-                continue
-            if known not in products and word.lower() not in held:
-                return known
-    return None
+    found = {n.product for n in named(question, products) if n.held}
+    return tuple(p for p in products if p in found)
 
 
 def _product_pattern(products: tuple[str, ...]) -> re.Pattern | None:

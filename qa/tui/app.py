@@ -28,7 +28,7 @@ from ..errors import USER_ERRORS
 from ..history import History
 from ..present import notes
 from ..question import Question, Turn
-from ..service import Conversation
+from ..conversation import Conversation
 from .actions import ChatActions
 from .backend import ChatBackend
 from .commands import PALETTE

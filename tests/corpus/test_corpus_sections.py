@@ -3,7 +3,7 @@
 import pytest
 
 from corpus import chrome_lines, load_corpus, load_documents, parse_sections
-from corpus.versions import release_version
+from corpus.headings import release_version
 from tests.support.paths import CHANGELOGS, DATA
 
 needs_changelogs = pytest.mark.skipif(not CHANGELOGS.is_dir(), reason="../shared/data/changelogs not available")

@@ -3,7 +3,7 @@
 import pytest
 
 from corpus import detect_product, parse_version, version_key, version_matches
-from corpus.versions import release_version
+from corpus.headings import release_version
 
 
 @pytest.mark.parametrize(

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from index import build as store
-from index.manifest import FORMAT_VERSION, sha256_file
-from index.reader import LoadedIndex
+from index.build import writer
+from index.store.manifest import INDEX_FORMAT_VERSION, sha256_file
+from index.retrieve.reader import LoadedIndex
 from tests.support.hardening import (  # noqa: F401 (fixtures)
     RUNNER, assert_one_error, cli, fake_model, listing, open_dir, read_only, unprivileged, write_notes,
 )
@@ -85,9 +85,9 @@ def test_manifest_of_another_format_version(built) -> None:
     args, idx = built
     edit_manifest(idx, format_version=99)
     assert assert_one_error(cli("ask", "frobnicator", *args, "--no-update")) == (
-        f"error: Index at {idx} is stale (index format 99, this relnotes writes {FORMAT_VERSION}); update it with: relnotes index")
+        f"error: Index at {idx} is stale (index format 99, this relnotes writes {INDEX_FORMAT_VERSION}); update it with: relnotes index")
     result = cli("ask", "frobnicator", *args)
-    assert answers(result) and result.stderr == rebuilt_notice(idx, f"index format 99, this relnotes writes {FORMAT_VERSION}")
+    assert answers(result) and result.stderr == rebuilt_notice(idx, f"index format 99, this relnotes writes {INDEX_FORMAT_VERSION}")
 
 
 def test_vectors_file_truncated(built) -> None:
@@ -176,7 +176,7 @@ def test_disk_full_while_writing_chunks(built, monkeypatch) -> None:
     def full(*a, **k):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(store, "_write_chunks", full)
+    monkeypatch.setattr(writer, "write_chunks", full)
     assert assert_one_error(cli("index", *args, "--rebuild")) == (
         f"error: Could not write the index at {idx} (disk full); the previous index is unchanged. "
         "Free space or choose another place with --index DIR")

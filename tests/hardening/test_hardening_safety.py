@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from index.fusion import FusionParams, fuse, minmax, rrf
+from index.retrieve.fusion import FusionParams, fuse, minmax, rrf
 from tests.conftest import NETWORK_ATTEMPTS, NetworkAccessError
 from tests.support.hardening import cli, fake_model, run_child, write_notes  # noqa: F401 (fixture)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from index.reader import LoadedIndex
+from index.retrieve.reader import LoadedIndex
 from tests.support.hardening import cli, fake_model, listing, spawn, wait_for_line, write_notes  # noqa: F401 (fixture)
 
 FAKE = {"RELNOTES_TEST_FAKE_ENCODER": "1"}

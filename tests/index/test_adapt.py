@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import index.adapt as adapt_module
+import index.encode.adapt as adapt_module
 from corpus import load_chunks
 from index import AdaptError, Searcher, open_index
-from index.adapt import models_root, read_adapted
-from index.adapt_pairs import anchor, batches, training_pairs
-from index.encoders import Encoder, bundled_model_path
-from index.reader import LoadedIndex
+from index.encode.adapt import models_root, read_adapted
+from index.encode.adapt_pairs import anchor, batches, training_pairs
+from index.encode.encoders import Encoder, bundled_model_path
+from index.retrieve.reader import LoadedIndex
 from qa.cli import cli
 
 TINY = {**adapt_module.RECIPE, "batch_size": 8, "batches": 3, "max_seq_length": 48}

@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from index import dense
-from index.dense import DenseIndex, lists
+from index.retrieve import dense
+from index.retrieve.dense import DenseIndex, lists
 
 
 def clustered(n: int, dim: int = 48, centres: int = 60, seed: int = 0) -> np.ndarray:
@@ -68,8 +68,8 @@ def test_saved_and_reopened_with_its_vectors_in_order(tmp_path: Path) -> None:
 
 
 def test_the_size_decides_and_a_build_writes_it(tmp_path: Path, monkeypatch) -> None:
-    from index.build import build_index
-    from index.reader import LoadedIndex
+    from index.build.pipeline import build_index
+    from index.retrieve.reader import LoadedIndex
     from tests.support.fakes import FakeEncoder, make_chunk
 
     chunks = [make_chunk(i, f"Fixed item {i} of the cache module number {i % 17}.") for i in range(400)]
@@ -103,7 +103,7 @@ def test_status_says_how_the_index_is_searched(tmp_path: Path, monkeypatch) -> N
     (notes / "CHANGELOG.md").write_text("# Changelog\n\n" + "".join(
         f"## [1.{n}.0]\n\n- Fixed the cache case {n}.\n- Added option {n}.\n\n" for n in range(30)))
     monkeypatch.setattr(dense, "ANN_MIN_VECTORS", 20)
-    monkeypatch.setattr("index.encoders.Encoder", lambda *a, **k: FakeEncoder())
+    monkeypatch.setattr("index.encode.encoders.Encoder", lambda *a, **k: FakeEncoder())
     run = CliRunner().invoke
     built = run(cli, ["index", "--corpus", str(notes), "--index", str(tmp_path / "idx")])
     assert built.exit_code == 0, built.output

@@ -10,8 +10,8 @@ import time
 import numpy as np
 import pytest
 
-from index.dense import DenseIndex
-from index.encoders import Encoder, bundled_model_path
+from index.retrieve.dense import DenseIndex
+from index.encode.encoders import Encoder, bundled_model_path
 from index.errors import DenseIndexFileError, ModelNotFound, RelnotesIndexError
 from tests.support.paths import REPO
 
@@ -23,7 +23,7 @@ socket.socket.connect = deny
 socket.create_connection = deny
 socket.getaddrinfo = deny
 start = time.perf_counter()
-from index.encoders import Encoder
+from index.encode.encoders import Encoder
 from index.errors import ModelNotFound
 try:
     Encoder(sys.argv[1])

@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 
 from corpus import load_chunks
-from index import embedding
-from index.build import build_index
-from index.embedding import Stream, document_label, embed, plan
-from index.reader import LoadedIndex
+from index.build import embedding
+from index.build.pipeline import build_index
+from index.build.embedding import Stream, document_label, embed, plan
+from index.retrieve.reader import LoadedIndex
 from tests.support.fakes import FakeEncoder
 
 CORPUS = {"fingerprint": "f", "inputs": ["<test>"], "documents": {}}

@@ -2,7 +2,7 @@
 
 import pytest
 
-from index.fusion import DEFAULT_FUSION, FusionParams, fuse, minmax, rrf
+from index.retrieve.fusion import DEFAULT_FUSION, FusionParams, fuse, minmax, rrf
 
 
 def scores(fused):
@@ -160,10 +160,10 @@ def test_the_searcher_picks_the_fusion_by_the_shape_of_the_corpus(tmp_path) -> N
     """Item lists (a changelog) get LIST_FUSION, prose (the bundled blogs) DEFAULT_FUSION,
     and a fusion passed in wins over both."""
     from corpus import load_chunks
-    from index import build as store
-    from index.fusion import LIST_FUSION
-    from index.reader import LoadedIndex
-    from index.search import Searcher
+    from index.build import pipeline as store
+    from index.retrieve.fusion import LIST_FUSION
+    from index.retrieve.reader import LoadedIndex
+    from index.retrieve.search import Searcher
     from tests.support.fakes import FakeEncoder
     from tests.support.paths import DATA
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from corpus import load_chunks
 from corpus.chunking import embedding_windows
-from index.build import build_index
-from index.reader import LoadedIndex
-from index.sentence_vectors import corpus_sentences, sentence_key
+from index.build.pipeline import build_index
+from index.retrieve.reader import LoadedIndex
+from index.retrieve.sentence_vectors import corpus_sentences, sentence_key
 from tests.support.fakes import FakeEncoder
 
 CORPUS = {"fingerprint": "f", "inputs": ["<test>"], "documents": {}}
@@ -51,7 +51,7 @@ def test_one_new_release_of_300_embeds_only_its_own_texts(tmp_path: Path) -> Non
 def test_a_text_repeated_in_one_build_is_embedded_once_and_no_scratch_is_left(tmp_path: Path) -> None:
     import dataclasses
 
-    from index.sentence_vectors import SentenceVectors
+    from index.retrieve.sentence_vectors import SentenceVectors
     from tests.support.fakes import make_chunk
 
     same = "Fixed the parser for nested tables."  # the same item under two releases

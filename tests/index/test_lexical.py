@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from index.errors import IndexCorrupt
-from index.lexical import DEFAULT_PARAMS, BM25Params, LexicalIndex
-from index.tokenizer import tokenize
+from index.retrieve.bm25 import DEFAULT_PARAMS, BM25Params
+from index.retrieve.lexical import LexicalIndex
+from index.retrieve.tokenizer import tokenize
 from tests.support.paths import BUNDLED
 
 PARAMS = [

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-import index.encoders
-import index.lifecycle as service
-from corpus import CorpusInput
+import index.encode.encoders
+import index.lifecycle.freshness as freshness
+import index.lifecycle.opening as service
+from corpus import CorpusInput, load_documents
 from index.errors import IndexStale
-from index.layout import MANIFEST
+from index.store.layout import MANIFEST, cache_root
 from tests.support.fakes import FakeEncoder
 
 NOTES = {
@@ -40,7 +41,7 @@ def encoders(monkeypatch: pytest.MonkeyPatch) -> list[FakeEncoder]:
         made.append(encoder)
         return encoder
 
-    monkeypatch.setattr(index.encoders, "Encoder", factory)
+    monkeypatch.setattr(index.encode.encoders, "Encoder", factory)
     return made
 
 
@@ -95,13 +96,13 @@ def test_each_cause_of_staleness_is_detected(corpus_dir, tmp_path, encoders, mon
     if cause == "model":
         kwargs["model_path"] = tmp_path / "other-model"
     elif cause == "chunker":
-        monkeypatch.setattr(service, "CHUNKER_VERSION", "999")
+        monkeypatch.setattr(freshness, "CHUNKER_VERSION", "999")
     elif cause == "tokenizer":
-        monkeypatch.setattr(service, "TOKENIZER_VERSION", "999")
+        monkeypatch.setattr(freshness, "TOKENIZER_VERSION", "999")
     elif cause == "bm25":
-        from index import lexical
+        from index.retrieve import bm25
 
-        monkeypatch.setattr(lexical, "DEFAULT_PARAMS", lexical.BM25Params(variant="okapi", k1=1.5, b=0.75))
+        monkeypatch.setattr(bm25, "DEFAULT_PARAMS", bm25.BM25Params(variant="okapi", k1=1.5, b=0.75))
     elif cause == "format":
         path = tmp_path / "idx" / MANIFEST
         path.write_text(json.dumps({**json.loads(path.read_text()), "format_version": 0}))
@@ -147,10 +148,10 @@ def test_corrupt_index_is_rebuilt_with_a_notice(corpus_dir, tmp_path, encoders) 
 
 
 def test_default_index_dir_differs_per_corpus_and_model(tmp_path) -> None:
-    bundled = service.default_index_dir(None)
-    assert bundled == service.default_index_dir(None)
-    assert bundled != service.default_index_dir([tmp_path])
-    assert service.default_index_dir([tmp_path]) != service.default_index_dir([tmp_path], tmp_path / "m")
+    bundled = freshness.default_index_dir(None)
+    assert bundled == freshness.default_index_dir(None)
+    assert bundled != freshness.default_index_dir([tmp_path])
+    assert freshness.default_index_dir([tmp_path]) != freshness.default_index_dir([tmp_path], tmp_path / "m")
     assert str(bundled).startswith(str(Path.home()))  # the user cache, which conftest points at tmp
 
 
@@ -170,12 +171,12 @@ def test_a_product_named_anew_rebuilds_without_embedding(tmp_path, encoders) -> 
 
 def test_a_named_product_is_its_own_corpus(tmp_path) -> None:
     """Two names for one path are two corpora; a plain path keeps the key it always had."""
-    plain = service.default_index_dir([tmp_path])
+    plain = freshness.default_index_dir([tmp_path])
     key = json.dumps({"inputs": [str(tmp_path.resolve())], "model": None})
-    assert plain == service.cache_root() / hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
-    named = {service.default_index_dir([CorpusInput(tmp_path, name)]) for name in ("httpx", "HTTPX")}
+    assert plain == cache_root() / hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
+    named = {freshness.default_index_dir([CorpusInput(tmp_path, name)]) for name in ("httpx", "HTTPX")}
     assert len(named) == 2 and plain not in named
-    assert service.default_index_dir([CorpusInput(tmp_path)]) == plain
+    assert freshness.default_index_dir([CorpusInput(tmp_path)]) == plain
 
 
 def test_a_renamed_product_rebuilds_without_embedding(corpus_dir, tmp_path, encoders) -> None:
@@ -192,6 +193,6 @@ def test_another_copy_of_the_same_model_names_both_folders(corpus_dir, tmp_path,
     loaded, _ = open_(corpus_dir, tmp_path)
     moved = FakeEncoder(name=loaded.manifest.model["name"])
     moved.path = tmp_path / "another-install" / "model"
-    corpus = service.describe_corpus(service.load_documents([corpus_dir]), [corpus_dir])
-    reasons = service.stale_reasons(loaded.manifest, corpus, moved, loaded.manifest.bm25)
+    corpus = freshness.describe_corpus(load_documents([corpus_dir]), [corpus_dir])
+    reasons = freshness.stale_reasons(loaded.manifest, corpus, moved, loaded.manifest.bm25)
     assert reasons == [f"built with model 'fake-encoder' at {loaded.manifest.model['path']}, asked for {moved.path}"]

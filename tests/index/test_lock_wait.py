@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 
-from index.atomic import build_lock
+from index.store.atomic import build_lock
 from index.errors import IndexBusy
 
 

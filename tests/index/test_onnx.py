@@ -16,17 +16,19 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from index import encoder_cache, onnx_export
-from index.build import build_index
-from index.encoder_cache import entry_present, model_key, open_entry
-from index.encoders import Encoder, bundled_model_path
-from index.layout import ENCODER_RECORD
-from index.lifecycle import open_index
-from index.manifest import sha256_file
-from index.onnx_export import OPSET
-from index.onnx_query import ONNX_FILE, TOKENIZER_FILE, OnnxQueryEncoder, export_spec
-from index.reader import LoadedIndex
-from index.search import Searcher
+from index.encode import encoder_cache
+
+from index.encode import onnx_export
+from index.build.pipeline import build_index
+from index.encode.encoder_cache import entry_present, model_key, open_entry
+from index.encode.encoders import Encoder, bundled_model_path
+from index.store.layout import ENCODER_RECORD
+from index.lifecycle.opening import open_index
+from index.store.manifest import sha256_file
+from index.encode.onnx_export import OPSET
+from index.encode.onnx_query import ONNX_FILE, TOKENIZER_FILE, OnnxQueryEncoder, export_spec
+from index.retrieve.reader import LoadedIndex
+from index.retrieve.search import Searcher
 from qa.cli import cli
 from tests.support.fakes import FakeEncoder, make_chunk
 from tests.support.paths import QUESTION_SETS, REPO
@@ -391,7 +393,8 @@ def _recipe() -> dict:
 def test_the_build_embeds_documents_through_the_export(bundled_index, bundled_entry, st_encoder, monkeypatch) -> None:
     """Windows and sentences go through the model's ONNX export (no torch pass) and agree with
     sentence-transformers; RELNOTES_ONNX=0 keeps sentence-transformers."""
-    from index.onnx_export import cached_query_encoder, document_encoder
+    from index.encode.choice import document_encoder
+    from index.encode.onnx_export import cached_query_encoder
 
     record = cached_query_encoder(st_encoder)
     embedder = document_encoder(st_encoder, record)
@@ -405,7 +408,7 @@ def test_the_build_embeds_documents_through_the_export(bundled_index, bundled_en
 
 
 def test_a_build_uses_the_export_for_what_it_embeds(tmp_path, st_encoder, bundled_entry, monkeypatch) -> None:
-    import index.build as build_module
+    import index.build.writer as build_module
 
     used = []
     real = build_module.embed
@@ -423,7 +426,7 @@ def test_a_build_uses_the_export_for_what_it_embeds(tmp_path, st_encoder, bundle
 def test_long_texts_go_in_smaller_passes_with_the_same_vectors(bundled_index, st_encoder, monkeypatch) -> None:
     """A pass holds at most TOKEN_BUDGET padded tokens (onnxruntime keeps the memory of its largest
     pass), each padded to its own longest text; the vectors are those of one pass per batch."""
-    from index import onnx_query
+    from index.encode import onnx_query
 
     encoder = LoadedIndex(bundled_index).encoder()
     texts = sorted((c.text for c in LoadedIndex(bundled_index).chunks[:48]), key=len, reverse=True)

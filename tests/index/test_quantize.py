@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 import qa.eval.quantcheck as quantcheck
-from index.reader import LoadedIndex
-from index.quantize import RECIPE
+from index.retrieve.reader import LoadedIndex
+from index.encode.quantize import RECIPE
 from qa.cli import cli
 
 REPO = Path(__file__).resolve().parents[2]

@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from index import build as store
+from index.build import pipeline as store
 from index.errors import IndexCorrupt
-from index.fusion import DEFAULT_FUSION, FusionParams, fuse
-from index.reader import LoadedIndex
-from index.search import Searcher
-from index.layout import SENTENCE_CHUNKS
-from index.sentence_vectors import (
+from index.retrieve.fusion import DEFAULT_FUSION, FusionParams, fuse
+from index.retrieve.reader import LoadedIndex
+from index.retrieve.search import Searcher
+from index.store.layout import SENTENCE_CHUNKS
+from index.retrieve.sentence_vectors import (
     SentenceVectors,
     corpus_sentences,
     sentence_key,

@@ -11,13 +11,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from index import atomic
-from index import build as store
+from index.store import atomic
+from index.build import pipeline as store
+from index.build import writer
 from index.errors import IndexCorrupt, IndexMissing, IndexWriteError
-from index.manifest import FORMAT_VERSION, read_manifest
-from index.reader import LoadedIndex
-from index.search import Searcher
-from index.tokenizer import tokenize
+from index.store.manifest import INDEX_FORMAT_VERSION, read_manifest
+from index.retrieve.reader import LoadedIndex
+from index.retrieve.search import Searcher
+from index.retrieve.tokenizer import tokenize
 from tests.support.fakes import FakeEncoder, make_chunk
 
 TEXTS = [
@@ -59,7 +60,7 @@ def test_round_trip_keeps_chunks_scores_and_vectors(tmp_path: Path) -> None:
     query = tokenize("lu_factor speedup on MPS")
     assert loaded.lexical.top_k(query, 1)[0][0] == 0
     manifest = read_manifest(tmp_path / "idx")
-    assert manifest.format_version == FORMAT_VERSION
+    assert manifest.format_version == INDEX_FORMAT_VERSION
     assert manifest.model["name"] == "fake-encoder" and manifest.model["dim"] == encoder.dim
     assert set(manifest.files) >= {"chunks.jsonl", "vectors.faiss"}
     assert manifest.counts["chunks"] == len(items)
@@ -163,7 +164,7 @@ def test_disk_full_while_writing_keeps_the_previous_index(tmp_path: Path, monkey
     def full(*args, **kwargs):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(store, "_write_chunks", full)
+    monkeypatch.setattr(writer, "write_chunks", full)
     with pytest.raises(IndexWriteError, match="disk full"):
         build(tmp_path / "idx", chunks()[:2])
     assert LoadedIndex(tmp_path / "idx").chunks == tuple(items)
@@ -272,7 +273,7 @@ def test_vectors_read_back_are_counted_by_window(tmp_path: Path, monkeypatch: py
     from index.runtime import import_faiss
 
     vectors, owners = np.eye(3, 4, dtype=np.float32), np.array([0, 0, 1])
-    store._write_vectors(tmp_path / "whole.faiss", vectors, owners)
+    writer._write_vectors(tmp_path / "whole.faiss", vectors, owners)
     faiss = import_faiss()
     real_write = faiss.write_index
 
@@ -282,12 +283,12 @@ def test_vectors_read_back_are_counted_by_window(tmp_path: Path, monkeypatch: py
 
     monkeypatch.setattr(faiss, "write_index", drop_last)
     with pytest.raises(OSError, match="vectors.faiss came back incomplete"):
-        store._write_vectors(tmp_path / "vectors.faiss", vectors, owners)
+        writer._write_vectors(tmp_path / "vectors.faiss", vectors, owners)
 
 
 def test_every_sentence_is_embedded_at_build_time_for_the_answers(tmp_path: Path) -> None:
     from corpus.sentences import split_sentences
-    from index.layout import SENTENCE_FILES as FILES
+    from index.store.layout import SENTENCE_FILES as FILES
 
     items = chunks()
     report, encoder = build(tmp_path / "idx", items)
@@ -303,7 +304,7 @@ def test_every_sentence_is_embedded_at_build_time_for_the_answers(tmp_path: Path
 
 def test_a_damaged_sentence_file_is_corrupt_not_a_crash(tmp_path: Path) -> None:
     from index.errors import IndexCorrupt
-    from index.layout import SENTENCE_VECTORS
+    from index.store.layout import SENTENCE_VECTORS
 
     _, encoder = build(tmp_path / "idx", chunks())
     path = tmp_path / "idx" / SENTENCE_VECTORS

@@ -7,9 +7,9 @@ import sys
 import numpy as np
 import pytest
 
-from index import dense
-from index.dense import DenseIndex
-from index.stores import open_store, release
+from index.retrieve import dense
+from index.retrieve.dense import DenseIndex
+from index.store.stores import open_store, release
 
 
 def _resident_mb() -> float:

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from index import build as store
-from index.reader import LoadedIndex
-from index.search import Searcher, stub_mask
+from index.build import pipeline as store
+from index.retrieve.reader import LoadedIndex
+from index.retrieve.filters import stub_mask
+from index.retrieve.search import Searcher
 from tests.support.fakes import FakeEncoder, make_chunk
 
 CORPUS = {"fingerprint": "f0", "inputs": ["<test>"], "documents": {"d": {"source": "x", "sha256": "0"}}}

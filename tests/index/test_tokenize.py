@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from index.tokenizer import TOKENIZER_VERSION, make_tokenizer, tokenize, tokenizer_settings
+from index.retrieve.tokenizer import TOKENIZER_VERSION, make_tokenizer, tokenize, tokenizer_settings
 
 CASES = {
     "torch.compile": ["torch.compile", "torch", "compil"],

@@ -210,7 +210,7 @@ def test_nothing_heavy_is_imported_before_the_handshake() -> None:
         "from qa.serving.background import BackgroundService\n"
         "from qa.mcp.server import build_server\n"
         "build_server(BackgroundService(lambda: None))\n"
-        "heavy = [m for m in ('torch', 'faiss', 'sentence_transformers', 'onnxruntime', 'numpy', 'index.reader')"
+        "heavy = [m for m in ('torch', 'faiss', 'sentence_transformers', 'onnxruntime', 'numpy', 'index.retrieve.reader')"
         " if m in sys.modules]\n"
         "print(heavy)\n"
     )

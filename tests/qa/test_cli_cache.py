@@ -30,7 +30,7 @@ def listed() -> list[dict]:
 
 
 def test_list_then_prune_the_idle_and_keep_the_one_in_use() -> None:
-    from index.usage import mark_used, used_file
+    from index.housekeeping.usage import mark_used, used_file
 
     widgetlib, gadget = DATA / "releases" / "widgetlib", DATA / "releases" / "gadget"
     assert CliRunner().invoke(cli, ["cache", "list"]).output.startswith("No index in ")
@@ -66,11 +66,11 @@ def test_prune_needs_to_be_told_what() -> None:
 
 
 def test_looking_never_writes_and_a_never_opened_index_ages_by_its_folder(tmp_path: Path) -> None:
-    from index.cache import list_indexes, prune
+    from index.housekeeping.cache import list_indexes, prune
 
     build(DATA / "releases" / "widgetlib")
     (entry,) = list_indexes()
-    from index.usage import used_file
+    from index.housekeeping.usage import used_file
 
     used_file(entry.directory).unlink()  # as if built by a relnotes before the stamp
     old = time.time() - 40 * 86400

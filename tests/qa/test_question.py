@@ -123,7 +123,7 @@ def test_a_question_is_a_frozen_value_with_everything_downstream_needs(gizmo) ->
 
 
 def test_a_chat_question_is_read_once(monkeypatch) -> None:
-    from qa.service import Conversation
+    from qa.conversation import Conversation
 
     backend = FakeBackend()
     talk = Conversation(backend)

@@ -210,7 +210,7 @@ def test_ask_since_until_on_the_cli(tmp_path: Path, fake_model) -> None:
 
 
 def test_a_range_in_a_conversation_is_no_release_filter(engine: Engine) -> None:
-    from qa.service import Conversation
+    from qa.conversation import Conversation
 
     talk = Conversation(engine)
     talk.ask("what changed in widgetlib 1.2.0?", mode="bm25")
@@ -221,7 +221,7 @@ def test_a_range_in_a_conversation_is_no_release_filter(engine: Engine) -> None:
 
 
 def test_a_follow_up_is_asked_over_the_previous_questions_range(engine: Engine) -> None:
-    from qa.service import Conversation
+    from qa.conversation import Conversation
 
     talk = Conversation(engine)
     talk.ask("what changed in widgetlib from 1.0 to 2.0?", mode="bm25")
@@ -252,7 +252,7 @@ def test_a_long_range_shows_few_items_a_release_and_no_empty_one(engine: Engine)
 
 
 def test_after_a_range_question_no_release_filter_is_left_and_the_product_stays(engine: Engine) -> None:
-    from qa.service import Conversation
+    from qa.conversation import Conversation
 
     talk = Conversation(engine)
     talk.ask("what changed in widgetlib 2.1.0?", mode="bm25")

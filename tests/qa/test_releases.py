@@ -91,11 +91,16 @@ def test_a_cut_py_prefix_names_no_product_in_release_cues() -> None:
     assert find_releases("torch 2.13 compile", known=("2.13",), products=("PyTorch",)).releases == ("2.13",)
 
 
-def test_a_foreign_product_only_in_release_overview_wordings() -> None:
-    from qa.question.releases import foreign_product
+def test_a_foreign_product_is_one_the_wording_names_and_the_corpus_lacks() -> None:
+    from types import SimpleNamespace
 
-    assert foreign_product("what's new in Django 5.1?", ("PyTorch",)) == "Django"
-    assert foreign_product("what changed in pydantic 2.0", ("Rust", "pydantic")) is None  # held
-    assert foreign_product("does pydantic 2.0 validate faster", ("Rust",)) is None  # not an overview wording
-    assert foreign_product("what is new in Python 3.13", ("PyTorch",)) is None  # a platform, not a product here
-    assert foreign_product("what is new in Django 5", ()) is None  # a corpus naming no product: nothing to say
+    from qa.question import read
+
+    def foreign(question: str, products: tuple[str, ...] = ("PyTorch",)) -> tuple[str, ...]:
+        return read(question, SimpleNamespace(releases=("2.0", "2.13", "5.1"), products=products)).foreign
+
+    assert foreign("what's new in Django 5.1?") == ("Django",)
+    assert foreign("what changed in pydantic 2.0", ("Rust", "pydantic")) == ()  # held
+    assert foreign("does pydantic 2.0 validate faster", ("Rust",)) == ("pydantic",)  # any naming wording, not only overviews
+    assert foreign("what is new in Python 3.13") == ()  # a platform, not a product here
+    assert foreign("what is new in Django 5", ()) == ()  # a corpus naming no product: nothing to say

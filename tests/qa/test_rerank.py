@@ -145,7 +145,7 @@ def test_scores_fall_with_rank_whatever_moved_first(engine, question: str) -> No
 
 def test_falling_lifts_only_what_was_moved() -> None:
     from tests.support.fakes import make_chunk
-    from index.search import Hit
+    from index.retrieve.search import Hit
     from qa.answer.engine import SCORE_STEP, _falling
 
     hits = [Hit(make_chunk(i, "x"), s) for i, s in enumerate([0.749, 0.8999, 0.38, 0.5, 0.1])]

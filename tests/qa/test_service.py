@@ -11,7 +11,8 @@ from qa.question import Turn
 from qa.errors import BadQuestion
 from qa.history import History
 from qa.model import Answer
-from qa.service import AnswerService, Conversation
+from qa.conversation import Conversation
+from qa.service import AnswerService
 from qa.tui.app import make_app
 from tests.support.pilot import ask
 

@@ -59,8 +59,8 @@ def make_chunk(n: int, text: str, version: str = "2.14", title: str = "PyTorch 2
 def fake_engine(chunks, directory: Path, corpus: dict | None = None):
     """An Engine over ``chunks`` indexed in ``directory`` with the FakeEncoder (quick: no model);
     ``corpus`` is the manifest's corpus record (default: a fake one)."""
-    from index import build as store
-    from index.reader import LoadedIndex
+    from index.build import pipeline as store
+    from index.retrieve.reader import LoadedIndex
     from qa.answer.engine import Engine
 
     store.build_index(directory, chunks, encoder=FakeEncoder(),

@@ -37,10 +37,10 @@ def write_notes(folder: Path, notes: dict[str, str] = NOTES) -> Path:
 @pytest.fixture
 def fake_model(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every Encoder the CLI creates is a FakeEncoder (as tests/support/hardening_run.py does out of process)."""
-    import index.encoders
+    import index.encode.encoders
 
     monkeypatch.setattr(
-        index.encoders, "Encoder",
+        index.encode.encoders, "Encoder",
         lambda model_path=None: FakeEncoder(name=Path(model_path).name if model_path else "fake-encoder"),
     )
 
@@ -125,7 +125,7 @@ def unprivileged() -> Iterator[None]:
         yield
         return
     # Modules imported lazily under /root would be unreadable as nobody: import them first.
-    import index.fusion, index.lexical, index.search, index.lifecycle, qa.answer.engine, qa.present.terminal  # noqa: E401,F401
+    import index.retrieve.fusion, index.retrieve.lexical, index.retrieve.search, index.lifecycle.opening, qa.answer.engine, qa.present.terminal  # noqa: E401,F401
 
     os.setegid(65534)
     os.seteuid(65534)
@@ -145,5 +145,5 @@ def read_only(*paths: Path) -> None:
 
 def listing(folder: Path) -> list[str]:
     """Names in ``folder``, sorted (temporary litter shows up here); an index's last-use stamp
-    ``.NAME.used`` (``index.usage``) is no litter and left out."""
+    ``.NAME.used`` (``index.housekeeping.usage``) is no litter and left out."""
     return sorted(p.name for p in folder.iterdir() if not (p.name.startswith(".") and p.name.endswith(".used")))

@@ -86,18 +86,18 @@ def install_fake_encoder() -> None:
     """Every model is tests/support/fakes.py's FakeEncoder (named after the --model folder, if any)."""
     from tests.support.fakes import FakeEncoder
 
-    import index.encoders
+    import index.encode.encoders
 
     dim = int(os.environ.get("RELNOTES_TEST_FAKE_DIM", "32"))
-    index.encoders.Encoder = lambda model_path=None: FakeEncoder(  # type: ignore[assignment]
+    index.encode.encoders.Encoder = lambda model_path=None: FakeEncoder(  # type: ignore[assignment]
         name=Path(model_path).name if model_path else "fake-encoder", dim=dim
     )
 
 
 def install_pause(point: str, seconds: float) -> None:
     """Stop at ``point`` of an index build: print ``PAUSE point`` on stderr, then sleep."""
-    import index.lifecycle as service
-    import index.build as store
+    import index.lifecycle.opening as service
+    import index.build.writer as store
 
     def pause() -> None:
         sys.stderr.write(f"PAUSE {point}\n")
@@ -129,7 +129,7 @@ def install_pause(point: str, seconds: float) -> None:
 
         store.embed = embed
     elif point == "write":
-        store._write_chunks = after(store._write_chunks)
+        store.write_chunks = after(store.write_chunks)
     elif point == "manifest":
         store.write_manifest = after(store.write_manifest)
     elif point == "swap":

@@ -1,0 +1,1 @@
+"""The build: chunks in, an index directory out."""

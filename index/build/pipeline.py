@@ -1,0 +1,110 @@
+"""The build pipeline: chunks in, an index directory out (BM25 statistics, window and sentence
+vectors, manifest), reusing the vectors of unchanged texts; written atomically (``index.store.atomic``)."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+
+from corpus.model import Chunk
+
+from ..errors import IndexWriteError
+from ..store.atomic import build_lock, make_tmp, recover, sigterm_as_interrupt, swap_into_place
+from .embedding import Progress
+from .writer import BuildSettings, Texts, write_index
+
+__all__ = ["BuildReport", "Progress", "build_index"]  # Progress: the type open_index passes on
+
+
+@dataclass(frozen=True, slots=True)
+class BuildReport:
+    """What a build did, for the one-line summary the CLI prints."""
+
+    directory: Path
+    documents: int
+    chunks: int
+    embedded: int  # window vectors computed (a chunk has one or more windows)
+    reused: int  # window vectors kept from the previous index (a text repeated in this build is neither)
+    seconds: float
+
+
+def build_index(
+    directory: Path,
+    chunks: Sequence[Chunk],
+    *,
+    encoder,
+    corpus: dict,
+    previous: dict[str, np.ndarray] | None = None,
+    previous_sentences: dict[str, np.ndarray] | None = None,
+    progress: Progress | None = None,
+    bm25_params=None,
+    lock: bool = True,
+    notify: Callable[[str], None] | None = None,
+) -> BuildReport:
+    """Build (or incrementally rebuild) the index for ``chunks`` at ``directory``.
+
+    Args:
+        directory: the index directory; replaced atomically.
+        chunks: every chunk of the corpus, in corpus order.
+        encoder: an ``index.encode.encoders.Encoder`` (its ``name``, ``path``, ``dim``, ``encode``).
+        corpus: the corpus description for the manifest (fingerprint, inputs, documents).
+        previous: embedding key -> vector from the index being replaced (incremental).
+        previous_sentences: sentence key -> vector from the index being replaced.
+        progress: called with (done, total, what) while embedding: texts encoded, texts to
+            encode, and the document(s) being embedded.
+        bm25_params: ``index.retrieve.bm25.BM25Params``; the measured default when None.
+        lock: take the build lock (False when the caller already holds it).
+        notify: called with a one-line notice when the ONNX query encoder cannot be exported.
+
+    Returns:
+        A BuildReport with counts and the time taken.
+
+    Raises:
+        IndexWriteError: the directory is not writable or the disk is full; the old index stays.
+        IndexBusy: another process kept the build lock too long.
+    """
+    from ..encode.choice import build_encoders
+    from ..retrieve.bm25 import DEFAULT_PARAMS
+
+    started = time.perf_counter()
+    directory = Path(directory)
+    texts = Texts.windows_of(chunks, encoder)
+    with build_lock(directory) if lock else contextlib.nullcontext(), sigterm_as_interrupt():
+        recover(directory)
+        texts = texts.with_sentences(chunks)
+        todo = sum(k not in (previous or {}) for k in texts.window_keys)
+        todo += sum(k not in (previous_sentences or {}) for k in texts.sentence_keys)
+        query, quantized, embedder = build_encoders(encoder, todo, notify)
+        tmp = make_tmp(directory)
+        try:
+            settings = BuildSettings(encoder, embedder, query, quantized, todo, corpus, bm25_params or DEFAULT_PARAMS,
+                                     progress, notify)
+            embedded = write_index(tmp, chunks, texts, settings, previous or {}, previous_sentences or {})
+            swap_into_place(tmp, directory)
+        except OSError as exc:
+            shutil.rmtree(tmp, ignore_errors=True)
+            reason = "disk full" if exc.errno == errno.ENOSPC else (exc.strerror or str(exc))
+            raise IndexWriteError(
+                f"Could not write the index at {directory} ({reason}); the previous index is unchanged. "
+                "Free space or choose another place with --index DIR"
+            ) from None
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+    return BuildReport(
+        directory=directory,
+        documents=len(corpus.get("documents", {})),
+        chunks=len(chunks),
+        embedded=embedded,
+        reused=sum(key in (previous or {}) for key in texts.window_keys),
+        seconds=time.perf_counter() - started,
+    )
+
+

@@ -1,0 +1,1 @@
+"""The user cache of indexes and adapted models: listing, in-use stamps, pruning."""

@@ -1,0 +1,178 @@
+"""Opening the index of a corpus, building or updating it first when it is missing, stale or
+damaged (``index.lifecycle.freshness`` says which), under the build lock."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Sequence
+
+from corpus import CorpusInput, Document, chunk_sections, load_documents, parse_sections
+
+from ..build.pipeline import BuildReport, Progress, build_index
+from ..encode.choice import choose_encoder, restore_query_encoder
+from ..errors import IndexCorrupt, IndexMissing, IndexStale
+from ..retrieve.reader import LoadedIndex
+from ..store.atomic import build_lock, recover
+from .freshness import NO_INDEX, REBUILD, check, default_index_dir, describe_corpus
+
+Notify = Callable[[str], None]
+
+
+def open_index(paths: Sequence[Path | CorpusInput] | None = None, **options) -> tuple[LoadedIndex, BuildReport | None]:
+    """The index of a corpus, built or updated first as needed (``_open_index``'s arguments and
+    errors), stamped as in use by this process (``index.housekeeping.usage``: ``relnotes cache prune`` keeps it)."""
+    from ..housekeeping.usage import mark_used
+
+    index_dir = options.get("index_dir")
+    directory = Path(index_dir) if index_dir else default_index_dir(paths, options.get("model_path"))
+    mark_used(directory)  # before reading it
+    return _open_index(paths, **{**options, "index_dir": directory})
+
+
+def _open_index(
+    paths: Sequence[Path | CorpusInput] | None = None,
+    *,
+    index_dir: Path | None = None,
+    model_path: Path | None = None,
+    rebuild: bool = False,
+    update: bool = True,
+    skip_bad: bool = False,
+    on_skip: Notify | None = None,
+    notify: Notify | None = None,
+    progress: Progress | None = None,
+    dense: bool = False,
+    adapt: bool | None = None,
+    quantize: bool | None = None,
+) -> tuple[LoadedIndex, BuildReport | None]:
+    """Load the index for a corpus, (re)building it when missing, stale, corrupt or asked to.
+
+    Args:
+        paths: corpus files or folders (a CorpusInput names their product); None for the
+            bundled release notes.
+        index_dir: where the index lives; default_index_dir() when None.
+        model_path: a local sentence-transformers model; the bundled model when None.
+        rebuild: build from scratch even when the index is fresh.
+        update: when False, a stale or missing index raises instead of being rebuilt.
+        skip_bad: report bad input files through ``on_skip`` and go on without them.
+        notify: called with a one-line notice when the index is rebuilt and why.
+        progress: called with (done, total, what) while embedding (``index.build.embedding``).
+        dense: the caller will search the vectors: check them now, so a damaged vectors file
+            is rebuilt like any other instead of failing the first query.
+        adapt: True embeds with the model adapted to this corpus (``index.encode.adapt``: trained now
+            unless the cache holds it), False with the base model; None keeps what the index was
+            built with.
+        quantize: True embeds through the int8 export (``index.encode.quantize``; the caller checks the
+            answers, as ``qa.eval.quantcheck`` does), False at full precision; None keeps what the
+            index was built with.
+
+    Returns:
+        The loaded index and the build report (None when nothing was built).
+
+    Raises:
+        CorpusError: an input file is bad (and skip_bad is off).
+        IndexMissing: there is no index and update is False.
+        IndexStale: the index is stale or damaged and update is False.
+        IndexWriteError, IndexBusy, ModelNotFound: as raised by the build.
+        AdaptError: ``adapt`` on a corpus with too few list items.
+    """
+    documents = load_documents(paths, skip_bad=skip_bad, on_skip=on_skip)
+    corpus = describe_corpus(documents, paths)
+    directory = Path(index_dir) if index_dir else default_index_dir(paths, model_path)
+    chunks = _LazyChunks(documents)
+    del documents  # the chunks hold their text: a large corpus's files are not kept beside them
+    encoder = choose_encoder(directory, model_path, chunks, corpus["fingerprint"], adapt=adapt, quantize=quantize,
+                             notify=notify)
+    current, reasons = (None, [REBUILD]) if rebuild else check(directory, corpus, encoder, dense)
+    if not reasons:
+        if update:
+            restore_query_encoder(current, encoder, notify)
+        return current, None
+    if not update:
+        if reasons == [NO_INDEX]:
+            raise IndexMissing(f"No index at {directory}; build it with: relnotes index")
+        raise IndexStale(f"Index at {directory} is stale ({'; '.join(reasons)}); update it with: relnotes index")
+
+    def as_built_now():
+        """The encoder once the lock is ours: as the index is built now (an --adapt may just have
+        landed), unless this open asked for one."""
+        if adapt is None and quantize is None:
+            return choose_encoder(directory, model_path, chunks, corpus["fingerprint"], notify=notify)
+        return encoder
+
+    return _update(directory, corpus, chunks, (encoder, current, reasons), again=None if rebuild else as_built_now,
+                   dense=dense, notify=notify, progress=progress)
+
+
+def _update(directory: Path, corpus: dict, chunks: _LazyChunks, found: tuple, *, again: Callable | None,
+            dense: bool, notify: Notify | None, progress: Progress | None) -> tuple[LoadedIndex, BuildReport | None]:
+    """Build the index under its lock, reusing what ``found`` (encoder, current index, reasons)
+    holds; ``again`` gives the encoder to check the index with once more after the lock is taken
+    (None for a rebuild asked for)."""
+    encoder, current, reasons = found
+    waiting = (lambda: notify(f"Waiting for another relnotes process that is building {directory} ...")) if notify else None
+    with build_lock(directory, on_wait=waiting):
+        recover(directory)  # a build killed mid-swap left the index beside its place: put it back
+        if again is not None:  # another process may have rebuilt it while we waited for the lock
+            encoder = again()
+            current, reasons = check(directory, corpus, encoder, dense)
+            if not reasons:
+                restore_query_encoder(current, encoder, notify)
+                return current, None
+        if notify and reasons == [NO_INDEX]:  # a first build takes a while: say so, terminal or not
+            notify(f"Building the index at {directory} (the first use of this corpus) ...")
+        elif notify and reasons != [REBUILD]:  # a rebuild asked for is known already
+            notify(f"Rebuilding index at {directory}: {'; '.join(reasons)}")
+        previous, previous_sentences = _reusable(current, encoder)
+        report = build_index(
+            directory,
+            chunks(),
+            encoder=encoder,
+            corpus=corpus,
+            previous=previous,
+            previous_sentences=previous_sentences,
+            progress=progress,
+            lock=False,
+            notify=notify,
+        )
+    chunks.drop()  # the index reads its own from disk
+    loaded = LoadedIndex(directory)
+    loaded.set_encoder(encoder)
+    return loaded, report
+
+
+def _reusable(current: LoadedIndex | None, encoder) -> tuple[dict, dict]:
+    """The window vectors and the sentence vectors of the index being replaced, by key, that the
+    build may reuse (none from a damaged file)."""
+    previous, previous_sentences = {}, {}
+    if current is not None:
+        try:
+            previous = current.previous_vectors()
+        except IndexCorrupt:
+            previous = {}
+        try:  # sentence keys name the text, not the model: reuse only under the same model
+            model = current.manifest.model
+            same_model = (model.get("name"), model.get("path"), model.get("dim")) == (
+                encoder.name, str(encoder.path), encoder.dim)
+            previous_sentences = current.previous_sentence_vectors() if same_model else {}
+        except IndexCorrupt:
+            previous_sentences = {}
+    return previous, previous_sentences
+
+
+class _LazyChunks:
+    """Every chunk of the corpus, in corpus order, made on the first call (a fresh index needs none)."""
+
+    def __init__(self, documents: Sequence[Document]) -> None:
+        self._documents, self._chunks = documents, None
+
+    def __call__(self) -> list:
+        if self._chunks is None:
+            if self._documents is None:
+                raise RuntimeError("the chunks were dropped after the build")
+            self._chunks = [c for d in self._documents for c in chunk_sections(d, parse_sections(d))]
+            self._documents = None  # what the build needs of them is in the chunks now
+        return self._chunks
+
+    def drop(self) -> None:
+        """Forget the chunks (and the documents, if they were never chunked)."""
+        self._documents = self._chunks = None

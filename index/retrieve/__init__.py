@@ -1,0 +1,1 @@
+"""Ranking: the tokenizer, BM25, dense and sentence vectors, fusion, filters and the searcher."""

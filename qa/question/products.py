@@ -1,0 +1,262 @@
+"""The software products a question names: those the corpus holds (by name or alias, anywhere in
+the question) and those it does not (well-known names, only where the wording names a product).
+
+A well-known name (``data/products.tsv``: the most used PyPI, npm and crates packages, tools;
+``data/aliases.tsv``; the packages installed here) is a product the question is about only in a
+naming position, so "rich text", "click handlers", "requests per second" or "a flask of tea" name
+nothing:
+
+- followed by a version ("numpy 2.0", "rich 14", "pydantic v2") or a possessive ("Django's");
+- followed by a release word ("scikit-learn release", "jax release notes", "the safetensors library"),
+  or after one ("the next release of flask");
+- after an upgrade verb ("upgrading pandas from 2.1"), or the subject opening a question ("does jax
+  support ...", "did urllib3 drop ...", not "do click handlers fire");
+- compared with a product named ("httpx vs requests");
+- last in the question after a preposition ("how do I set a proxy in urllib3?");
+- first in the question before a colon or a dash ("pandas: ...").
+
+A name that is also a common English word (``data/common.txt``; unless written as a name, "...
+in React?") counts only after a version, a possessive or a release word, or as the subject of
+"does X ...": "double click to select?" names nothing. A name the corpus's own notes use (a
+dependency of a held product: "triton" in PyTorch's, "urllib3" in httpx's) counts likewise, and
+after an upgrade verb, or last after "in" in a how-to or a "what's new in" question: "what
+triton version is pinned" asks about PyTorch, "Triton 3.7 release notes" about Triton.
+
+Platforms a release supports or runs on (Python, CUDA, macOS, Windows, ...) are never products.
+A name the corpus holds counts wherever it stands ("torch" names PyTorch, "cargo" Rust's
+toolchain); "pydantic-core" is not "pydantic", nor "PyTorch Lightning" PyTorch.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from importlib import resources
+from typing import Callable, Sequence
+
+from corpus.versions import product_names
+
+from .vocabulary import NOT_NAMES, is_howto
+
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[.+\-_][A-Za-z0-9]+)*\+*")
+MOST_WORDS = 3  # the longest name looked up ("hugging face transformers")
+# "numpy 2.0", "aiohttp 3.10.1rc1", "pydantic v2", "rich 14"; not "8 GPUs" or "2x"
+_VERSION_AFTER = re.compile(r"\s*v?(?:\d+(?:\.\d+)+[a-z]*\d*(?![\w.%]|\.\d)|\d+(?![\w.%]|\s*(?:x|times|%|ms|s|gb|mb|"
+                            r"gpus?|cores?|threads?|models?|files?|items?|users?|steps?|years?|days?|hours?|minutes?)\b))",
+                            re.IGNORECASE)
+_POSSESSIVE_AFTER = re.compile(r"['\u2019]s\b")
+_OWN_RELEASE_AFTER = re.compile(r"\s+(?:releases?|changelogs?|release\s+notes)\b", re.IGNORECASE)
+_USED_AS_AFTER = re.compile(r"\s+(?:versions?|library|package|crate)\b", re.IGNORECASE)  # a dependency's words
+_NEW_IN = re.compile(r"\bwhat(?:'s|\u2019s|\s+is|\s+are)?\s+(?:new|changed)\s+in\s+(?:the\s+)?$", re.IGNORECASE)
+_UPGRADE_BEFORE = re.compile(r"\b(?:upgrad|updat|bump|migrat|downgrad)\w*\s+(?:to\s+|my\s+|our\s+|the\s+)?$",
+                             re.IGNORECASE)
+_ASKS_BEFORE = re.compile(r"(?:^|\b(?:when|why|how|where)\s+)(?:does|do|did|is|are|was|were|can|could|will|would|has|have|should)"
+                          r"\s+$", re.IGNORECASE)
+# "does jax support ...", "did urllib3 drop ...", "was X merged": the name is the subject when a verb
+# follows (not "do click handlers fire", where it names a kind of handler)
+_VERB_AFTER = re.compile(
+    r"\s+(?:still\s+|now\s+|also\s+|already\s+|really\s+|finally\s+|ever\s+|yet\s+)?"
+    r"(?:supports?|works?|handles?|has|have|runs?|drops?|adds?|ships?|includes?|uses?|needs?|requires?|allows?|"
+    r"breaks?|provides?|accepts?|installs?|fix(?:es)?|deprecates?|removes?|stabili[sz]es?|gets?|returns?|comes?|"
+    r"offers?|lets?|compiles?|builds?|loads?|reads?|writes?|sends?|parses?|validates?|play|plays|know|knows|"
+    r"want|wants|do|does|[a-z]+ed)\b", re.IGNORECASE)
+_CONTEXT_BEFORE = re.compile(r"\b(?:in|for|on|using|via|with|from|to|than|like|vs\.?|versus)\s+(?:the\s+)?$",
+                             re.IGNORECASE)
+_RELEASE_OF_BEFORE = re.compile(r"\b(?:releases?|versions?|changelogs?|release\s+notes|notes|docs)\s+(?:of|for|in)\s+(?:the\s+)?$",
+                                re.IGNORECASE)
+_VS_AFTER = re.compile(r"\s+(?:vs\.?|versus)\s", re.IGNORECASE)
+_END_AFTER = re.compile(r"\s*[?!.]*\s*$")
+_LEAD_AFTER = re.compile(r"\s*(?::|,|\s-\s)")
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """A product a question names: as typed, where, and whether the corpus holds it (then ``product``
+    is its name there)."""
+
+    typed: str
+    span: tuple[int, int]
+    product: str | None = None  # the held product, as the corpus spells it; None for a foreign one
+
+    @property
+    def held(self) -> bool:
+        return self.product is not None
+
+
+@functools.lru_cache(maxsize=1)
+def vocabulary() -> tuple[dict[str, frozenset[str]], dict[str, str]]:
+    """(name -> its sources, alias -> name) of ``data/products.tsv`` and ``data/aliases.tsv``."""
+    folder = resources.files(__package__) / "data"
+    sources: dict[str, set[str]] = {}
+    for line in (folder / "products.tsv").read_text(encoding="utf-8").splitlines():
+        name, source, _ = line.split("\t")
+        sources.setdefault(name, set()).add(source)
+    aliases = dict(line.split("\t") for line in (folder / "aliases.tsv").read_text(encoding="utf-8").splitlines())
+    return {n: frozenset(s) for n, s in sources.items()}, aliases
+
+
+@functools.lru_cache(maxsize=1)
+def _common() -> frozenset[str]:
+    return frozenset((resources.files(__package__) / "data" / "common.txt").read_text(encoding="utf-8").split())
+
+
+def common(name: str) -> bool:
+    """Whether ``name`` is also a common English word ("click", "rich", "select": ``data/common.txt``)."""
+    return name in _common()
+
+
+@functools.lru_cache(maxsize=1)
+def installed() -> frozenset[str]:
+    """The names of the packages installed beside relnotes (the person's environment), lower case
+    as PEP 503 spells them: read from the names of the ``*.dist-info`` / ``*.egg-info`` folders on
+    ``sys.path`` (reading each package's metadata would take a quarter of a second)."""
+    import os
+    import sys
+
+    names = set()
+    for folder in sys.path:
+        try:
+            entries = os.scandir(folder or ".")
+        except OSError:
+            continue
+        with entries:
+            for entry in entries:
+                if entry.name.endswith((".dist-info", ".egg-info")):
+                    name = entry.name.rsplit(".", 1)[0].split("-")[0].lower()
+                    if len(name) > 1 and not name.isdigit():
+                        names.add(re.sub(r"[-_.]+", "-", name))
+    return frozenset(names)
+
+
+def _canonical(name: str) -> str:
+    """A name as the vocabulary keys it: lower case, an alias resolved."""
+    aliases = vocabulary()[1]
+    return aliases.get(name, name)
+
+
+def is_platform(name: str) -> bool:
+    """Whether ``name`` (lower case) is a platform a release supports (Python, CUDA, macOS, ...)."""
+    sources = vocabulary()[0]
+    return "platform" in sources.get(_canonical(name), ()) or "platform" in sources.get(name, ())
+
+
+def known(name: str) -> bool:
+    """Whether ``name`` (lower case) is a well-known software product (not a platform, nor a word
+    questions are made of, like "which" or "next", which are also npm packages): in the
+    vocabulary, else installed here."""
+    if name in NOT_NAMES or is_platform(name):
+        return False
+    sources, aliases = vocabulary()
+    return name in sources or name in aliases or re.sub(r"[-_.]+", "-", name) in installed()
+
+
+def _proper(typed: str, name: str, after: str) -> bool:
+    """A tool whose name is also a word of questions ("go") written as a name: capitalised and
+    followed by a version ("what's new in Go 1.22?")."""
+    return (typed[:1].isupper() and "tool" in vocabulary()[0].get(name, ()) and not is_platform(name)
+            and bool(_VERSION_AFTER.match(after)))
+
+
+def held_names(products: Sequence[str]) -> dict[str, str]:
+    """Every lower-case name of the held ``products`` -> the product: its own, its known aliases
+    ("torch" for PyTorch) and the parts written up in its notes ("cargo" for Rust)."""
+    aliases = vocabulary()[1]
+    names: dict[str, str] = {}
+    for product in products:
+        own = {product.lower(), *product_names(product)}
+        own |= {alias for alias, name in aliases.items() if name in own}
+        own |= {aliases[n] for n in list(own) if n in aliases}
+        for name in own:
+            names.setdefault(name, product)
+    return names
+
+
+def named(text: str, products: Sequence[str], mentions: Callable[[str], bool] | None = None) -> tuple[Named, ...]:
+    """The products ``text`` names, held and foreign, in order (see the module docstring);
+    ``mentions(name)``: whether the corpus's notes use the name (a dependency of a held product)."""
+    held = held_names(products)
+    tokens = list(_TOKEN.finditer(text))
+    found: list[Named] = []
+    at = 0
+    while at < len(tokens):
+        for size in range(min(MOST_WORDS, len(tokens) - at), 0, -1):
+            group = tokens[at: at + size]
+            if size > 1 and any(not text[a.end(): b.start()].isspace() for a, b in zip(group, group[1:])):
+                continue  # words of one name are apart by spaces only
+            start, end = group[0].start(), group[-1].end()
+            typed = text[start:end]
+            name = " ".join(t.group(0).lower() for t in group)
+            if name in held:
+                found.append(Named(typed, (start, end), held[name]))
+            elif _canonical(name) in held and not is_platform(name):
+                found.append(Named(typed, (start, end), held[_canonical(name)]))
+            elif _naming(text, start, end, _kind(text, start, name, mentions)) and (
+                    known(name) or _proper(typed, name, text[end:])):
+                found.append(Named(typed, (start, end)))
+            elif size == 1 and not is_platform(name) and "." in name and name.split(".")[0] in held:
+                found.append(Named(typed, (start, end), held[name.split(".")[0]]))  # torch.compile: PyTorch's API
+            else:
+                continue
+            at += size
+            break
+        else:
+            at += 1
+    return _with_vs(text, tuple(found), held)
+
+
+def _naming(text: str, start: int, end: int, kind: str = "plain") -> bool:
+    """Whether the words at ``text[start:end]`` stand where a question names a product.
+
+    ``kind`` is "plain" for a distinctive name, "common" for a common English word ("select",
+    "requests") and "mentioned" for a name the corpus's notes use (a dependency: "triton" in
+    PyTorch's, "urllib3" in httpx's): those two count only where the question is about the
+    product's own releases or workings ("Triton 3.7", "urllib3's proxies", "does click support",
+    "how do I set a proxy in urllib3?"), not where they name what the held product uses ("what
+    triton version is pinned", "the safetensors package", "nvshmem plugin for triton")."""
+    before, after = text[:start], text[end:]
+    if _VERSION_AFTER.match(after) or _POSSESSIVE_AFTER.match(after) or _OWN_RELEASE_AFTER.match(after):
+        return True
+    if _RELEASE_OF_BEFORE.search(before) or (_ASKS_BEFORE.search(before) and _VERB_AFTER.match(after)):
+        return True
+    if kind == "common":
+        return False
+    if _UPGRADE_BEFORE.search(before):
+        return True
+    end_of_question = bool(_END_AFTER.fullmatch(after))
+    if kind == "mentioned":
+        return end_of_question and bool(re.search(r"\bin\s+(?:the\s+)?$", before, re.IGNORECASE)) and bool(
+            is_howto(text) or _NEW_IN.search(before))
+    if _USED_AS_AFTER.match(after) or (_CONTEXT_BEFORE.search(before) and end_of_question):
+        return True
+    return not before.strip() and bool(_LEAD_AFTER.match(after))
+
+
+def _kind(text: str, start: int, name: str, mentions: Callable[[str], bool] | None) -> str:
+    """How sure a name is to name a product (``_naming``): "common", "mentioned" or "plain"."""
+    if common(name) and not _capitalised(text, start):
+        return "common"
+    if mentions is not None and mentions(name):
+        return "mentioned"
+    return "plain"
+
+
+def _capitalised(text: str, start: int) -> bool:
+    """Whether the word at ``start`` is written as a name: capitalised, and not opening a sentence."""
+    return text[start].isupper() and bool(text[:start].strip()) and not re.search(r"[.!?:]\s*$", text[:start])
+
+
+def _with_vs(text: str, found: tuple[Named, ...], held: dict[str, str]) -> tuple[Named, ...]:
+    """``found`` and a well-known name compared with a named product ("httpx vs requests")."""
+    out = list(found)
+    taken = {n.span for n in found}
+    for m in _TOKEN.finditer(text):
+        name = m.group(0).lower()
+        if m.span() in taken or name in held or not known(name):  # compared with a product: a product, word or not
+            continue
+        left = re.search(r"(" + _TOKEN.pattern + r")\s+(?:vs\.?|versus)\s+$", text[: m.start()], re.IGNORECASE)
+        right = _VS_AFTER.match(text, m.end())
+        if (left and any(n.span[1] == left.end(1) for n in found)) or (
+                right and any(n.span[0] > m.end() for n in found)):
+            out.append(Named(m.group(0), m.span()))
+    return tuple(sorted(out, key=lambda n: n.span))
