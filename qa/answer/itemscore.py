@@ -146,23 +146,30 @@ _UNRELEASED = re.compile(r"\bunreleased\b|\bnot\s+(?:yet\s+)?released\b|\bupcomi
 
 def _holding(entries: Sequence[Entry], pool: list[int], exact: Sequence[str]) -> list[int]:
     """The entries of ``pool`` holding the rarest of ``exact`` that any of them holds (the longest
-    first: "descending=true" before "np.sort"); ``pool`` when nothing is named exactly, none when
-    what is named is in none of them."""
-    texts = {i: index_form(item_words(entries[i].text)).lower() for i in pool}
+    first: "descending=true" before "np.sort"); ``pool`` when nothing is named exactly, or only
+    names none of them holds, none when a version named is in none of them."""
+    texts = {i: index_form(item_words(entries[i].text) + " " + " ".join(entries[i].chunk.section[-1:])).lower()
+             for i in pool}
     for thing in exact:
         holding = [i for i in pool if _holds(texts[i], thing)]
         if holding:
             return holding
-    return [] if exact else pool
+    # a version asked for ("dropped Python 3.8") that no item names: no item states it; a name
+    # written as code in the question ("`Some(x) && ...`") may be worded otherwise in the notes
+    return [] if any(re.fullmatch(r"\d+(?:\.\d+)+", thing) for thing in exact) else pool
 
 
 def _holds(text: str, thing: str) -> bool:
-    """Whether an item's text holds ``thing``: as written, or a dotted name by its parts
-    ("monkeypatch.context" in "``monkeypatch`` now supports a ``context()`` function")."""
+    """Whether an item's text (and heading) holds ``thing``: as written, or a dotted name by its
+    parts ("monkeypatch.context" in "``monkeypatch`` now supports a ``context()`` function") or by
+    its last one ("np.cov" in "*cov* has new ``fweights``")."""
     if re.search(r"(?<![\w.])" + re.escape(thing) + r"(?![\w])", text):
         return True
     parts = [p for p in re.split(r"[.:]+", thing) if p]
-    return len(parts) > 1 and all(re.search(r"(?<![\w])" + re.escape(p) + r"(?![\w])", text) for p in parts)
+    if len(parts) < 2:
+        return False
+    held = [bool(re.search(r"(?<![\w])" + re.escape(p) + r"(?![\w])", text)) for p in parts]
+    return all(held) or (held[-1] and len(parts[-1]) > 2)
 
 
 def earliest(entries: Sequence[Entry], scores: Sequence[float], kind: str | None = None, *,
