@@ -96,7 +96,7 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
 
 def _says(entry: Entry, change: str, about: frozenset[str]) -> bool:
     """Whether an entry says ``change`` of what the question is ``about``: a sentence of it naming
-    half the topic's words or more, worded so (or the item is of that kind, or under a heading so
+    two thirds of the topic's words or more, worded so (or the item is of that kind, or under a heading so
     worded: "Stabilized APIs"), and not outdone by a sentence saying the thing is not there
     ("There are no Windows or macOS 3.15 wheels" names more of "Python 3.15 wheels for Windows and
     macOS" than "wheels now support Python 3.15"). A long old-style summary with "stabilization"
@@ -104,9 +104,10 @@ def _says(entry: Entry, change: str, about: frozenset[str]) -> bool:
     pattern = CHANGES_STATED[change]
     kind_says = entry.item.kind == change or bool(pattern.search(" ".join(entry.chunk.section[-1:])))
     stated = negated = 0
+    about = frozenset({_stem(w): w for w in about}.values())  # "let" and "lets" are one word of the topic
     for sentence in _SENTENCE_END.split(item_words(entry.text)):
         named = _named(sentence, about)
-        if about and (not named or 2 * named < len(about)):
+        if about and (not named or 3 * named < 2 * len(about)):
             continue
         says = kind_says or bool(pattern.search(sentence))
         if change != "removed" and not says and NEGATED.search(sentence):  # "no longer supported" says a removal
