@@ -18,6 +18,7 @@ from corpus.textform import index_form
 from corpus.versions import version_key
 from index import tokenize
 
+from ..question.products import known
 from ..question.vocabulary import CHANGES_REQUIRED, CHANGES_STATED, NEGATED, content_words
 from .digest import Entry
 from .evidence import LEXICAL_WEIGHT, coverage_scorer
@@ -81,10 +82,11 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
         return []  # what the question names exactly ("Python 3.8") is in no item: say nothing of a release
     if change is not None:
         about = content_words(topic)
-        saying = [i for i in pool if _says(entries[i], change, about)]
+        said = {i: _says(entries[i], change, about) for i in pool}
+        saying = [i for i in pool if said[i] == SAYS]
         if not saying and change in CHANGES_REQUIRED:
             return []  # "which release stabilized X": no item says it was stabilized; say nothing of a release
-        pool = saying or pool
+        pool = saying or [i for i in pool if said[i] != DENIES]  # never one saying the thing is not there
     boosted = {i: scores[i] + (KIND_BONUS if kind and entries[i].item.kind == kind else 0.0) for i in pool}
     if not boosted or max(boosted.values()) <= 0:
         return []
@@ -94,13 +96,17 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
     return of_kind or strong  # "which release dropped X": the removal, not an earlier mention
 
 
-def _says(entry: Entry, change: str, about: frozenset[str]) -> bool:
+SAYS, DENIES, SILENT = "says", "denies", "silent"
+
+
+def _says(entry: Entry, change: str, about: frozenset[str]) -> str:
     """Whether an entry says ``change`` of what the question is ``about``: a sentence of it naming
     two thirds of the topic's words or more, worded so (or the item is of that kind, or under a heading so
     worded: "Stabilized APIs"), and not outdone by a sentence saying the thing is not there
     ("There are no Windows or macOS 3.15 wheels" names more of "Python 3.15 wheels for Windows and
-    macOS" than "wheels now support Python 3.15"). A long old-style summary with "stabilization"
-    in one sentence and the feature in another says nothing of it."""
+    macOS" than "wheels now support Python 3.15"): SAYS; DENIES when such a sentence outdoes every
+    one stating it; else SILENT. A long old-style summary with "stabilization" in one sentence and
+    the feature in another says nothing of it."""
     pattern = CHANGES_STATED[change]
     kind_says = entry.item.kind == change or bool(pattern.search(" ".join(entry.chunk.section[-1:])))
     stated = negated = 0
@@ -114,7 +120,9 @@ def _says(entry: Entry, change: str, about: frozenset[str]) -> bool:
             negated = max(negated, named)
         elif says:
             stated = max(stated, named if about else 1)
-    return stated > 0 and stated >= negated
+    if stated > 0 and stated >= negated:
+        return SAYS
+    return DENIES if negated > stated else SILENT
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n\s*\n")
@@ -122,9 +130,11 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n\s*\n")
 
 def _named(sentence: str, about: frozenset[str]) -> int:
     """How many words of ``about`` ``sentence`` names, stem for stem ("selection" is "select"); a
-    compound asked ("let-else") is named by its parts ("`let else`"), but a compound of the
-    sentence ("pytest-subtests") not by its parts."""
+    compound asked ("let-else") is named by its parts ("`let else`"), and a compound of the
+    sentence names its parts ("C-string" names "string") unless it is a product's name
+    ("pytest-subtests" does not name "subtests")."""
     words = {_stem(w) for w in content_words(sentence)}
+    words |= {_stem(p) for w in content_words(sentence) if "-" in w and not known(w) for p in w.split("-") if len(p) > 1}
     return sum(1 for w in about if _stem(w) in words or ("-" in w and all(_stem(p) in words for p in w.split("-"))))
 
 
