@@ -37,7 +37,11 @@ class Response:
 
 
 def _open(url: str, accept: str, what: str):
-    request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT, "Accept": accept})
+    try:
+        request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT, "Accept": accept})
+    except ValueError:
+        raise IndexRefused(f"{what}: the index gave a URL that cannot be fetched ({url!r}); check the index "
+                           "URL (--index-url, --registry)") from None
     try:
         return urllib.request.urlopen(request, timeout=TIMEOUT)  # noqa: S310 - http(s) and file URLs of indexes
     except urllib.error.HTTPError as exc:

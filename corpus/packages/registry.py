@@ -59,7 +59,7 @@ def _pypi(ref: PackageRef, index: str) -> Archive | None:
     answer = get(url, str(ref))
     if answer.status == 200 and "json" in answer.content_type:
         try:
-            return _from_json_api(ref, answer.json(), index)
+            return _from_json_api(ref, answer.json(), index, url)
         except (ValueError, KeyError, TypeError, AttributeError):
             pass  # not the JSON API's shape: ask the simple index
     files = simple_files(index, name, str(ref))
@@ -68,7 +68,7 @@ def _pypi(ref: PackageRef, index: str) -> Archive | None:
     return _from_simple(ref, files, index)
 
 
-def _from_json_api(ref: PackageRef, data: dict, index: str) -> Archive:
+def _from_json_api(ref: PackageRef, data: dict, index: str, base: str) -> Archive:
     info = data["info"]
     version = info["version"]
     sdists = [f for f in data["urls"] if f.get("packagetype") == "sdist" and not f.get("yanked")]
@@ -76,7 +76,8 @@ def _from_json_api(ref: PackageRef, data: dict, index: str) -> Archive:
         raise NoSourceArchive(f"{info['name']} {version}: the index has no source archive for it (wheels only), "
                               f"so no notes to read{_see(changelog_url(info.get('project_urls')))}")
     best = sdists[0]
-    return Archive("pypi", info["name"], version, best["url"], best["filename"], "sha256", best["digests"]["sha256"],
+    return Archive("pypi", info["name"], version, urllib.parse.urljoin(base, best["url"]), best["filename"], "sha256",
+                   best["digests"]["sha256"],
                    index, best.get("size"), changelog_url(info.get("project_urls")))
 
 

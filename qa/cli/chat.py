@@ -8,7 +8,7 @@ import click
 
 from index import MODES
 
-from .common import corpus_option, index_option, kind_option, model_option
+from .common import corpus_option, current_project, index_option, kind_option, model_option, project_option
 
 TOP_K_CHOICES = click.IntRange(1, 50)
 
@@ -24,6 +24,7 @@ TOP_K_CHOICES = click.IntRange(1, 50)
 @click.option("--no-update", is_flag=True, help="Show an error instead of rebuilding a missing or stale index.")
 @click.option("--export-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Where Ctrl+S writes the transcript. Default: the current folder.")
+@project_option
 def chat_cmd(corpus_paths, index_dir, model_path, mode, top_k, releases, kinds, no_update, export_dir) -> None:
     """Ask questions one after another and read cited answers, in the terminal.
 
@@ -39,11 +40,11 @@ def chat_cmd(corpus_paths, index_dir, model_path, mode, top_k, releases, kinds, 
 
     check_corpus(corpus_paths)  # a bad --corpus is one line and exit 1, before the window opens
     chat_app(corpus_paths, index_dir, model_path, mode=mode, top_k=top_k, releases=releases, kinds=kinds,
-             update=not no_update, export_dir=export_dir).run()
+             update=not no_update, export_dir=export_dir, project=current_project()).run()
 
 
 def chat_app(corpus_paths=(), index_dir=None, model_path=None, *, mode="hybrid", top_k=5, releases=(), kinds=(),
-             update=True, export_dir=None):
+             update=True, export_dir=None, project=None):
     """The chat app as ``relnotes chat`` runs it (benchmarks/startup.py drives it headless)."""
     from ..question import release_name
     from ..service import AnswerService
@@ -51,7 +52,7 @@ def chat_app(corpus_paths=(), index_dir=None, model_path=None, *, mode="hybrid",
 
     def factory(notify):  # the chat searches the vectors: a damaged vectors file is rebuilt, not a failed question
         return AnswerService.open(corpus_paths, index_dir, model_path, update=update, dense=True, warm=True,
-                                  notify=notify, progress=_progress(notify))
+                                  notify=notify, progress=_progress(notify), project=project)
 
     return make_app(factory, mode=mode, top_k=top_k, releases=tuple(release_name(r) for r in releases),
                     kinds=tuple(kinds), export_dir=export_dir)
