@@ -81,6 +81,7 @@ def candidates(names: list[str]) -> tuple[list[Candidate], list[tuple[str, str]]
         elif folders and (folders[0] in DOCS_TREES or len(folders) == 1) and (
                 fragment := next((f for f in path.parts[:-1] if FRAGMENT_FOLDER.match(f)), None)):
             fragments.append((member, f"an unreleased fragment ({fragment}/)"))
+    kept.sort(key=lambda c: (c.path.count("/"), c.path))  # root files first: of two copies, the root's is kept
     return kept, fragments
 
 

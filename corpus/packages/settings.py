@@ -53,7 +53,8 @@ def pip_default_index() -> str | None:
 def pypi_indexes(index_url: str | None = None) -> tuple[str, ...]:
     """The PyPI-style indexes to ask, the main one first, then pip's extra indexes.
 
-    ``index_url`` (``--index-url``) overrides everything and is the only one asked.
+    ``index_url`` (``--index-url``) overrides everything and is the only one asked; with
+    ``PIP_INDEX_URL`` set, the environment alone says (``PIP_EXTRA_INDEX_URL`` for extras).
 
     Raises:
         NoIndexConfigured: pip has no index URL and cannot be asked for its default.
@@ -62,7 +63,7 @@ def pypi_indexes(index_url: str | None = None) -> tuple[str, ...]:
         return (index_url,)
     main = os.environ.get("PIP_INDEX_URL", "").strip()
     extras = os.environ.get("PIP_EXTRA_INDEX_URL", "").split()
-    if not main or not extras:
+    if not main:  # pip's files (and its default) only when the environment does not say
         config = pip_config()
         for scope in ("download", "install", "global"):
             main = main or config.get(f"{scope}.index-url", "")
