@@ -42,7 +42,7 @@ STUB_WORDS = 40  # a file with at most this many words of its own that includes 
 DIRECTIVE = re.compile(r"^\.\.\s+([\w:-]+)::")
 UNDERLINE = re.compile(r"^\s*([=\-~^\"'`#*+.:_])\1{2,}\s*$")
 MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
-URL = re.compile(r"https?://\S+|<[^>]+>`_")
+URL = re.compile(r"https?://[^\s)<>\]`]+|<[^>]+>`_")
 INCLUDE = re.compile(r"^\.\.\s+(include|literalinclude|mdinclude|toctree)::|\{include\}|\{toctree\}", re.M)
 
 
@@ -79,7 +79,8 @@ def candidates(names: list[str]) -> tuple[list[Candidate], list[tuple[str, str]]
                 continue
             kept.append(Candidate(member, rel if path.suffix else rel + ".txt"))
         elif folders and (folders[0] in DOCS_TREES or len(folders) == 1) and (
-                fragment := next((f for f in path.parts[:-1] if FRAGMENT_FOLDER.match(f)), None)):
+                fragment := next((f for f in path.parts[:-1] if FRAGMENT_FOLDER.match(f)), None)
+                or (FRAGMENT_FILE.match(path.name) and path.parts[-2])):
             fragments.append((member, f"an unreleased fragment ({fragment}/)"))
     kept.sort(key=lambda c: (c.path.count("/"), c.path))  # root files first: of two copies, the root's is kept
     return kept, fragments
@@ -118,7 +119,7 @@ def stub_reason(text: str) -> str | None:
         target = text[included.end():].split("\n", 1)[0].strip()
         return f"a stub that includes {target or 'other files'}" if "toctree" not in included.group(0) else \
             "a table of contents of other files"
-    if URL.search(body) and not VERSION.search(URL.sub("", body)):
+    if URL.search(body) and not VERSION.search(URL.sub("", text)):
         return "a stub that points elsewhere (" + URL.search(body).group(0).strip("<>`_") + ")"
     if words == 0:
         return "no text of its own"
