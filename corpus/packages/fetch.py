@@ -43,7 +43,8 @@ def now() -> str:
 
 def fetch(ref: PackageRef, indexes: tuple[str, ...], *, limit: int = MAX_ARCHIVE_BYTES) -> Fetched:
     """The notes of ``ref`` (its newest release, or ``ref.version``) from the first of ``indexes``
-    that knows it, kept in the store; a version kept with the same hash is not fetched again.
+    that knows it, kept in the store; a version kept with the same hash (picked by the same
+    rules) is not fetched again.
 
     Raises:
         PackageError: unknown package, unreachable or refusing index, no source archive, over
@@ -52,7 +53,7 @@ def fetch(ref: PackageRef, indexes: tuple[str, ...], *, limit: int = MAX_ARCHIVE
     """
     archive = find_archive(ref, indexes)
     kept = store.find(archive.ecosystem, archive.name, archive.version)
-    if kept is not None and kept.hash_value == archive.hash_value:
+    if kept is not None and kept.hash_value == archive.hash_value and kept.rules == pick.RULES:
         return Fetched(ref, kept, "up to date")
     what = f"{archive.name} {archive.version}"
     if archive.size is not None and archive.size > limit:

@@ -95,6 +95,7 @@ class NotesRecord:
     files: tuple[NotesFile, ...] = ()
     skipped: tuple[Skipped, ...] = ()
     changelog_url: str | None = None
+    rules: int = 0  # the version of the picking rules that chose ``files`` (``pick.RULES``)
 
     @property
     def files_dir(self) -> Path:

@@ -21,8 +21,11 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+# A name, then at most a version ("changelog-5.0", "whatsnew_20"): "release-process", "release_guide" are not notes.
+RULES = 2  # bump when the rules below change: a version picked by older rules is fetched again
 NOTES_NAME = re.compile(
-    r"^(changelog|changes|change[-_]log|history|news|release[-_]?notes|releases?|whats[-_]?new)([-_.][\w.-]*)?$", re.I)
+    r"^(changelog|changes|change[-_]log|history|news|release[-_]?notes|releases?|whats[-_]?new)"
+    r"([-_.]?v?\d[\w.-]*)?$", re.I)
 NOTES_FOLDER = re.compile(
     r"^(releases?|release[-_]?notes|changelogs?|changes|history|news|whats[-_]?new|prev[-_]whats[-_]new|"
     r"prev[-_]api[-_]changes|api[-_]changes.*)$", re.I)
@@ -40,6 +43,7 @@ SUFFIXES = frozenset({".md", ".markdown", ".rst", ".txt", ""})
 VERSION = re.compile(r"\d+[._]\d+")
 STUB_WORDS = 40  # a file with at most this many words of its own that includes or points elsewhere is a stub
 DIRECTIVE = re.compile(r"^\.\.\s+([\w:-]+)::")
+SKIPPED_DIRECTIVES = frozenset({"include", "literalinclude", "mdinclude", "toctree"})
 UNDERLINE = re.compile(r"^\s*([=\-~^\"'`#*+.:_])\1{2,}\s*$")
 MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 URL = re.compile(r"https?://[^\s)<>\]`]+|<[^>]+>`_")
@@ -130,8 +134,12 @@ def _own_words(text: str) -> tuple[int, str]:
     """How many words ``text`` has outside headings, underlines and directives, and that text."""
     kept, in_directive, lines = [], False, text.splitlines()
     for number, line in enumerate(lines):
-        if DIRECTIVE.match(line) or line.startswith(".. "):
-            in_directive = True
+        directive = DIRECTIVE.match(line)
+        if line.startswith(".. ") and (not directive or directive.group(1) in SKIPPED_DIRECTIVES):
+            in_directive = True  # a comment, target, include or toctree: its body is not the file's own text
+            continue
+        if directive:  # ".. changelog::", ".. note::": the body is text of its own
+            in_directive = False
             continue
         if in_directive and (not line.strip() or line[:1].isspace()):
             continue

@@ -23,6 +23,7 @@ from pathlib import Path, PurePosixPath
 from packaging.version import InvalidVersion, Version
 
 from .model import Archive, NotesFile, NotesRecord, Skipped, normalized
+from .pick import RULES
 
 FORMAT = 1
 RECORD = "record.json"
@@ -57,7 +58,8 @@ def read_record(folder: Path) -> NotesRecord | None:
             data["ecosystem"], data["name"], data["version"], folder, data["index_url"], data["file_url"],
             data["hash_name"], data["hash_value"], data["fetched"],
             tuple(NotesFile(f["path"], f["member"]) for f in data.get("files", ())),
-            tuple(Skipped(s["member"], s["why"]) for s in data.get("skipped", ())), data.get("changelog_url"))
+            tuple(Skipped(s["member"], s["why"]) for s in data.get("skipped", ())), data.get("changelog_url"),
+            int(data.get("rules", 0)))
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -102,7 +104,7 @@ def write_version(archive: Archive, files: list[tuple[NotesFile, bytes]], skippe
         (staging / "files").mkdir(exist_ok=True)
         record = NotesRecord(archive.ecosystem, archive.name, archive.version, final, archive.index_url, archive.url,
                              archive.hash_name, archive.hash_value, fetched, tuple(f for f, _ in files),
-                             tuple(skipped), archive.changelog_url)
+                             tuple(skipped), archive.changelog_url, RULES)
         (staging / RECORD).write_text(json.dumps(_as_json(record), indent=1, ensure_ascii=False), encoding="utf-8")
         old = None
         if final.exists():

@@ -19,6 +19,7 @@ from .conftest import CHANGES_RST, STUB_INCLUDE, STUB_POINTER
     ("doc/users/prev_whats_new/whats_new_3.9.0.rst", "doc/users/prev_whats_new/whats_new_3.9.0.rst"),
     ("doc/api/prev_api_changes/api_changes_3.9.0/behavior.rst", "doc/api/prev_api_changes/api_changes_3.9.0/behavior.rst"),
     ("docs/history/changelog-5.0.rst", "docs/history/changelog-5.0.rst"),
+    ("doc/build/changelog/changelog_14.rst", "doc/build/changelog/changelog_14.rst"),
 ], ids=lambda v: v if "/" in v or "." in v else None)
 def test_notes_files_are_kept(path: str, kept_as: str) -> None:
     kept, fragments = candidates([f"pkg-1.0/{path}", "pkg-1.0/PKG-INFO"])
@@ -28,7 +29,8 @@ def test_notes_files_are_kept(path: str, kept_as: str) -> None:
 @pytest.mark.parametrize("path", [
     "RELEASING.md", "README.rst", "src/pkg/CHANGES.rst", "tests/CHANGES.rst", "docs/releases/index.txt",
     "docs/index.rst", "docs/_vendor/x/CHANGES.rst", "CHANGES.html", "docs/releases/security.txt",
-    "node_modules/x/CHANGELOG.md",
+    "node_modules/x/CHANGELOG.md", "docs/internals/release-process.txt", "doc/devel/release_guide.rst",
+    "doc/RELEASE_WALKTHROUGH.rst", "docs/contributing/release_process.md",
 ])
 def test_other_files_are_not_notes(path: str) -> None:
     assert candidates([f"pkg-1.0/{path}", "pkg-1.0/PKG-INFO"]) == ([], [])
@@ -67,6 +69,8 @@ def test_stubs_are_told_apart(text: bytes, why: str) -> None:
 @pytest.mark.parametrize("text", [
     CHANGES_RST, b"# Changelog\n\n## 1.0.0\n\n- First release, see https://x.test/docs\n",
     b"Changes\n=======\n\n1.0 (2024-01-01)\n----------------\n\n* Initial release.\n",
-], ids=["flask-like", "short-with-url", "short"])
+    b"=============\n1.4 Changelog\n=============\n\n.. changelog::\n    :version: 1.4.54\n    :released: 2024\n\n"
+    b"    .. change::\n        :tags: bug, orm\n\n        Fixed a regression.\n",
+], ids=["flask-like", "short-with-url", "short", "sphinx-changelog-blocks"])
 def test_short_real_notes_are_not_stubs(text: bytes) -> None:
     assert stub_reason(text.decode()) is None
