@@ -45,7 +45,7 @@ class DependencyReport:
                 -(self.releases_between or 0), self.dependency.name.lower())
 
 
-def report(service: AnswerService, names: tuple[str, ...] = ()) -> tuple[DependencyReport, ...]:
+def report(service: AnswerService, names: tuple[str, ...] = (), mode: str = "hybrid") -> tuple[DependencyReport, ...]:
     """The report of every dependency of the service's project (or of those ``names``), attention first.
 
     Raises:
@@ -63,11 +63,11 @@ def report(service: AnswerService, names: tuple[str, ...] = ()) -> tuple[Depende
             raise BadQuestion(f"{name!r} is no dependency of {project.directory}; its dependencies: "
                               + ", ".join(d.name for d in project.dependencies))
         wanted.append(found)
-    reports = [one(service, d) for d in (wanted or project.dependencies)]
+    reports = [one(service, d, mode) for d in (wanted or project.dependencies)]
     return tuple(sorted(reports, key=DependencyReport.attention))
 
 
-def one(service: AnswerService, dependency: Dependency) -> DependencyReport:
+def one(service: AnswerService, dependency: Dependency, mode: str = "hybrid") -> DependencyReport:
     """The report of one dependency (no digest when it has no pin or no notes held)."""
     if dependency.notes is None or not dependency.notes.shipped or dependency.product not in service.products:
         return DependencyReport(dependency)
@@ -84,7 +84,7 @@ def one(service: AnswerService, dependency: Dependency) -> DependencyReport:
     if not between:
         return DependencyReport(dependency, newest, 0, pin_ahead=_at_most(newest, dependency.pin)
                                 and newest != dependency.pin)
-    digest = service.changes(span, dependency.product).digest
+    digest = service.changes(span, dependency.product, mode=mode).digest
     counts: dict[str, int] = {}
     items: list[DigestItem] = []
     for release in digest.releases if digest else ():

@@ -23,7 +23,7 @@ from .model import Archive, NotesFile, NotesRecord, PackageRef, Skipped
 from .registry import find_archive
 
 # Refused before downloading when the index says so, and cut off while streaming otherwise
-# (the largest sdists of well-known packages are a few hundred MB): docs/decisions/0013-fetch-limits.md
+# (the largest sdists of well-known packages are a few hundred MB): docs/decisions/0013-notes-from-source-archives.md
 MAX_ARCHIVE_BYTES = 2 * 1024**3
 Action = Literal["fetched", "up to date"]
 
