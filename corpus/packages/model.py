@@ -140,12 +140,6 @@ class Dependency:
         """The product its notes are read as: the package name as the index spells it."""
         return self.notes.name if self.notes else self.name
 
-    def describe_pin(self) -> str:
-        """``1.26.15 (uv.lock)``, or why there is none."""
-        if self.pin is None:
-            return f"no pin ({self.requirement or 'any version'}; no lockfile, exact pin or installed version)"
-        return f"{self.pin} ({self.pin_source}: {self.pin_file})"
-
 
 @dataclass(frozen=True, slots=True)
 class Project:

@@ -3,7 +3,9 @@ nothing written outside the package's folder, and the notes fetched before kept.
 
 from __future__ import annotations
 
+import io
 import random
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -47,6 +49,9 @@ def _bad(index, case: str) -> str:
         release = index.publish("victim", "2.0.0", GOOD)
         index.lies[release.filename] = {"size": 3 * 1024**3}
         return "over the limit of 2147483648; not downloaded"
+    if case in ("zip-traversal", "zip-symlink"):
+        index.publish_raw("victim", "2.0.0", _zip(case), filename="victim-2.0.0.zip")
+        return "a member outside its folder" if case == "zip-traversal" else "a link"
     members = {
         "path-traversal": {f"{TOP}/CHANGES.rst": CHANGES_RST, "../../x": b"escaped"},
         "traversal-inside": {f"{TOP}/CHANGES.rst": CHANGES_RST, f"{TOP}/../../x": b"escaped"},
@@ -60,7 +65,21 @@ def _bad(index, case: str) -> str:
 
 
 CASES = ["refused-403", "refused-500", "file-404", "hash-mismatch", "not-an-archive", "too-large-by-metadata",
-         "path-traversal", "traversal-inside", "absolute-path", "symlink", "hardlink"]
+         "path-traversal", "traversal-inside", "absolute-path", "symlink", "hardlink", "zip-traversal", "zip-symlink"]
+
+
+def _zip(case: str) -> bytes:
+    """A zip sdist with a ``../../x`` member, or with CHANGES.rst a symbolic link."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        if case == "zip-traversal":
+            archive.writestr(f"{TOP}/CHANGES.rst", CHANGES_RST)
+            archive.writestr("../../x", b"escaped")
+        else:
+            link = zipfile.ZipInfo(f"{TOP}/CHANGES.rst")
+            link.external_attr = (0o120777 << 16)
+            archive.writestr(link, "/etc/passwd")
+    return buffer.getvalue()
 
 
 @pytest.mark.parametrize("case", CASES)
