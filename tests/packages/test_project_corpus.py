@@ -147,3 +147,12 @@ def test_the_http_deps_route(project: Path) -> None:
         assert len(json.dumps(small)) <= 1000 and small["omitted"] >= 1
         assert httpx.get(f"{base}/v1/deps", params={"name": "nope"}, timeout=60).status_code == 422
         assert "/v1/deps" in httpx.get(f"{base}/openapi.json", timeout=60).json()["paths"]
+
+
+@pytest.mark.parametrize("command", [["ask", "x"], ["search", "x"], ["batch", "-"], ["changes", "1.0", "2.0"], ["chat"],
+                                     ["mcp"], ["serve", "--port", "0"], ["deps"]], ids=lambda c: c[0])
+def test_every_command_with_project_opens_it_first(tmp_path: Path, command: list[str]) -> None:
+    (tmp_path / "requirements.txt").write_text("httpx==0.26.0\n")
+    result = CliRunner().invoke(cli, [*command, "--project", str(tmp_path)], input="")
+    assert result.exit_code == 1, result.output
+    assert result.stderr.startswith("error: No release notes fetched for the project ")
