@@ -73,11 +73,12 @@ def notes_text(d: Dependency) -> str:
     if d.status == "failed" and d.notes is None:
         return f"no notes: the fetch failed ({d.problem})"
     if d.notes is None:
-        return f"no notes fetched yet (run: relnotes add --project DIR)"
+        return "no notes fetched yet (run: relnotes add --project DIR)"
     if not d.notes.shipped:
         return not_shipped(d)
-    return f"notes of {d.notes.name} {d.notes.version} from {d.notes.file_url} (sha256/sha512 checked)" \
-        if d.notes.index_url != "local" else f"notes from {d.notes.file_url}"
+    if d.notes.index_url == "local":
+        return f"notes from {d.notes.file_url}"
+    return f"notes of {d.notes.name} {d.notes.version} from {d.notes.file_url} ({d.notes.hash_name} checked)"
 
 
 def counts_text(report: DependencyReport) -> str:
@@ -92,7 +93,8 @@ def report_text(reports: Sequence[DependencyReport], project: Path) -> str:
         d = r.dependency
         head = f"{d.product}  {pin_text(d)}"
         if r.newest is None:
-            lines += [head, f"  {notes_text(d)}", ""]
+            unread = "; no release is read in them" if d.notes and d.notes.shipped else ""
+            lines += [head, f"  {notes_text(d)}{unread}", ""]
             continue
         if r.releases_between is None:
             lines += [f"{head}  newest in its notes: {r.newest}", ""]
