@@ -121,6 +121,8 @@ class AnswerService:
         progress: Progress | None = None,
         quantize: bool | None = None,
         project: Project | None = None,
+        skip_bad: bool = False,
+        on_skip: Notify | None = None,
     ) -> AnswerService:
         """Open (building or updating when ``update``) the index of a corpus and the engine over it.
 
@@ -139,6 +141,8 @@ class AnswerService:
                 the index was built (None); see ``qa.eval.quantcheck``.
             project: a project's dependencies (``corpus.packages.open_project``): its notes are the
                 corpus (``corpus_paths`` must be empty), and ``service.project`` holds the pins.
+            skip_bad: leave bad input files out (each reported through ``on_skip``); files an
+                index was built without are left out again while unchanged, even without it.
 
         Raises:
             CorpusError, RelnotesIndexError: as ``index.open_index``.
@@ -152,7 +156,8 @@ class AnswerService:
             corpus_paths = project_corpus(project)
 
         loaded, _ = open_corpus_index(corpus_paths, index_dir, model_path, update=update, dense=dense,
-                                notify=notify, progress=progress, quantize=quantize)
+                                      notify=notify, progress=progress, quantize=quantize, skip_bad=skip_bad,
+                                      on_skip=on_skip)
         counts = loaded.manifest.counts
         info = IndexInfo(
             corpus=", ".join(as_input(p).label for p in corpus_paths) if corpus_paths else BUNDLED_LABEL,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from .common import corpus_option, index_option, kind_option, mode_option, model_option, no_update_option
-from .common import open_service, project_option, release_range
+from .common import open_service, project_option, release_range, skip_bad_corpus_option
 
 
 @click.command("changes")
@@ -17,6 +17,7 @@ from .common import open_service, project_option, release_range
 @mode_option
 @no_update_option
 @corpus_option
+@skip_bad_corpus_option
 @index_option
 @model_option
 @project_option
