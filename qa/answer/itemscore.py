@@ -106,7 +106,7 @@ def _says(entry: Entry, change: str, about: frozenset[str]) -> bool:
         named = _named(sentence, about)
         if about and (not named or 2 * named < len(about)):
             continue
-        if NEGATED.search(sentence):
+        if change != "removed" and NEGATED.search(sentence):  # "no longer supported" is how a removal is said
             negated = max(negated, named)
         elif kind_says or pattern.search(sentence):
             stated = max(stated, named if about else 1)
