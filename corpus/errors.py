@@ -47,3 +47,51 @@ class MalformedReST(CorpusError):
 
 class DraftsOnly(CorpusError):
     """Raised when a JSON file holds only draft GitHub releases (drafts are skipped, so nothing is left)."""
+
+
+class PackageError(CorpusError):
+    """Base class: fetching a package's release notes failed in a way the user can fix."""
+
+
+class NoIndexConfigured(PackageError):
+    """Raised when no package index URL can be found (no setting, and pip or npm cannot say)."""
+
+
+class UnknownPackage(PackageError):
+    """Raised when the index has no such package, or no such version of it."""
+
+
+class IndexUnreachable(PackageError):
+    """Raised when the index or the file cannot be reached (no network, DNS, timeout)."""
+
+
+class IndexRefused(PackageError):
+    """Raised when the index answers a request with an error status (403, 404 for a file, 500)."""
+
+
+class NoSourceArchive(PackageError):
+    """Raised when a release has no source archive (only wheels) to read notes from."""
+
+
+class HashMismatch(PackageError):
+    """Raised when a downloaded archive's hash differs from the one the index published."""
+
+
+class ArchiveTooLarge(PackageError):
+    """Raised when an archive is over the size limit, by the index's metadata or while downloading."""
+
+
+class BadArchive(PackageError):
+    """Raised when a download is not a tar or zip archive, or cannot be read as one."""
+
+
+class UnsafeArchive(PackageError):
+    """Raised when an archive holds a member outside its folder, an absolute path or a link."""
+
+
+class ProjectError(PackageError):
+    """Raised when a project folder holds no dependency files, or one that does not parse."""
+
+
+class NothingFetched(PackageError):
+    """Raised when a project's dependencies have no notes fetched yet (run relnotes add --project)."""

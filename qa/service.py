@@ -22,6 +22,7 @@ from .question import Question, read
 if TYPE_CHECKING:  # pragma: no cover
     from corpus import CorpusInput
     from corpus.model import Chunk
+    from corpus.packages import Project
     from index import BuildReport, LoadedIndex
 
     from .answer.catalogue import Catalogue
@@ -78,12 +79,27 @@ def open_corpus_index(corpus_paths: Sequence[Path | CorpusInput] = (), index_dir
     return open_index(list(corpus_paths) or None, index_dir=index_dir, model_path=model_path, **options)
 
 
+def project_corpus(project: Project) -> tuple[CorpusInput, ...]:
+    """The notes of ``project``'s dependencies as corpus inputs (each its package's product).
+
+    Raises:
+        NothingFetched: no dependency of the project has notes (none fetched, or none shipped).
+    """
+    if not project.corpus:
+        from corpus.errors import NothingFetched
+
+        raise NothingFetched(f"No dependency of {project.directory} has release notes fetched (none fetched yet, or "
+                             f"none ships them); run: relnotes add --project {project.directory}")
+    return project.corpus
+
+
 class AnswerService:
     """Answers over one opened index; safe to call from worker threads (one question at a time)."""
 
     def __init__(self, engine: Engine, info: IndexInfo, corpus_paths: Sequence[Path | CorpusInput] = (),
-                 model_path: Path | None = None) -> None:
+                 model_path: Path | None = None, project: Project | None = None) -> None:
         self.engine = engine
+        self.project = project  # opened with --project: the dependencies, their pins and notes
         self.info = info
         self.corpus_paths = tuple(corpus_paths)
         self.model_path = model_path
@@ -104,6 +120,7 @@ class AnswerService:
         notify: Notify | None = None,
         progress: Progress | None = None,
         quantize: bool | None = None,
+        project: Project | None = None,
         skip_bad: bool = False,
         on_skip: Notify | None = None,
     ) -> AnswerService:
@@ -122,15 +139,21 @@ class AnswerService:
             progress: (done, total, what) while embedding.
             quantize: build through the int8 export (True), at full precision (False), or as
                 the index was built (None); see ``qa.eval.quantcheck``.
+            project: a project's dependencies (``corpus.packages.open_project``): its notes are the
+                corpus (``corpus_paths`` must be empty), and ``service.project`` holds the pins.
             skip_bad: leave bad input files out (each reported through ``on_skip``); files an
                 index was built without are left out again while unchanged, even without it.
 
         Raises:
             CorpusError, RelnotesIndexError: as ``index.open_index``.
+            NothingFetched: ``project`` has no dependency with notes.
         """
         from corpus import as_input
 
         from .answer.engine import Engine
+
+        if project is not None:
+            corpus_paths = project_corpus(project)
 
         loaded, _ = open_corpus_index(corpus_paths, index_dir, model_path, update=update, dense=dense,
                                       notify=notify, progress=progress, quantize=quantize, skip_bad=skip_bad,
@@ -143,7 +166,9 @@ class AnswerService:
             created=loaded.manifest.created or None,
             directory=str(loaded.directory),
         )
-        service = cls(Engine(loaded), info, corpus_paths, model_path)
+        if project is not None:
+            info = replace(info, corpus=f"the dependencies of {project.directory}")
+        service = cls(Engine(loaded), info, corpus_paths, model_path, project)
         if warm:
             service.engine.warm_up()
         return service

@@ -5,8 +5,7 @@ from __future__ import annotations
 import click
 
 from .common import corpus_option, index_option, kind_option, mode_option, model_option, no_update_option
-from .common import skip_bad_corpus_option
-from .common import open_service, release_range
+from .common import open_service, project_option, release_range, skip_bad_corpus_option
 
 
 @click.command("changes")
@@ -21,6 +20,7 @@ from .common import open_service, release_range
 @skip_bad_corpus_option
 @index_option
 @model_option
+@project_option
 def changes_cmd(args, kinds, topic, as_json, fmt, mode, no_update, corpus_paths, index_dir, model_path) -> None:
     """What changed after release FROM up to and including TO (of PRODUCT, needed in a corpus of several).
 

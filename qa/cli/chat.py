@@ -8,7 +8,8 @@ import click
 
 from index import MODES
 
-from .common import corpus_option, index_option, kind_option, model_option, skip_bad_corpus_option, skip_bad_given
+from .common import corpus_option, current_project, index_option, kind_option, model_option, project_option
+from .common import skip_bad_corpus_option, skip_bad_given
 
 TOP_K_CHOICES = click.IntRange(1, 50)
 
@@ -26,6 +27,7 @@ TOP_K_CHOICES = click.IntRange(1, 50)
 @click.option("--export-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
               help="Where Ctrl+S writes the transcript. Default: transcripts/ in the user data folder "
                    "(~/.local/share/relnotes-qa/ on Linux).")
+@project_option
 def chat_cmd(corpus_paths, index_dir, model_path, mode, top_k, releases, kinds, no_update, export_dir) -> None:
     """Ask questions one after another and read cited answers, in the terminal.
 
@@ -41,14 +43,14 @@ def chat_cmd(corpus_paths, index_dir, model_path, mode, top_k, releases, kinds, 
 
     check_corpus(corpus_paths)  # a bad --corpus is one line and exit 1, before the window opens
     app = chat_app(corpus_paths, index_dir, model_path, mode=mode, top_k=top_k, releases=releases, kinds=kinds,
-                   update=not no_update, export_dir=export_dir, skip_bad=skip_bad_given())
+                   update=not no_update, export_dir=export_dir, skip_bad=skip_bad_given(), project=current_project())
     app.run()
     if not app.wait_for_loading():  # quit while the index opened, and it is still at a step that reports nothing
         _leave()
 
 
 def chat_app(corpus_paths=(), index_dir=None, model_path=None, *, mode="hybrid", top_k=5, releases=(), kinds=(),
-             update=True, export_dir=None, skip_bad=False):
+             update=True, export_dir=None, skip_bad=False, project=None):
     """The chat app as ``relnotes chat`` runs it (benchmarks/startup.py drives it headless)."""
     from ..question import release_name
     from ..service import AnswerService
@@ -57,7 +59,7 @@ def chat_app(corpus_paths=(), index_dir=None, model_path=None, *, mode="hybrid",
     def factory(opening):  # the chat searches the vectors: a damaged vectors file is rebuilt, not a failed question
         return AnswerService.open(corpus_paths, index_dir, model_path, update=update, dense=True, warm=True,
                                   notify=opening, progress=_progress(opening, opening.check), skip_bad=skip_bad,
-                                  on_skip=lambda exc: opening(f"skipped: {exc}"))
+                                  on_skip=lambda exc: opening(f"skipped: {exc}"), project=project)
 
     return make_app(factory, mode=mode, top_k=top_k, releases=tuple(release_name(r) for r in releases),
                     kinds=tuple(kinds), export_dir=export_dir)

@@ -3,6 +3,7 @@ the index or the answering service with notices and a progress bar on stderr."""
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
@@ -139,7 +140,40 @@ def retrieval_options(func):
         corpus_option, index_option, model_option,
     ]):
         func = option(func)
-    return func
+    return project_option(func)
+
+
+PROJECT = "relnotes.project"  # the opened --project, in the click context's meta
+
+
+def project_option(func):
+    """--project DIR: the corpus is the notes of that project's dependencies (fetched by ``relnotes
+    add --project DIR``), and the service knows their pins (``current_project``)."""
+
+    @functools.wraps(func)
+    def command(*args, project_dir=None, **kwargs):
+        if project_dir is not None:
+            if kwargs.get("corpus_paths"):
+                raise click.UsageError("--project and --corpus cannot be used together: the project's corpus is "
+                                       "its dependencies' notes")
+            from corpus.packages import open_project
+
+            from ..service import project_corpus
+
+            project = open_project(project_dir)
+            kwargs["corpus_paths"] = project_corpus(project)
+            click.get_current_context().meta[PROJECT] = project
+        return func(*args, **kwargs)
+
+    return click.option("--project", "project_dir", type=click.Path(path_type=Path, file_okay=False), default=None,
+                        metavar="DIR", help="Answer from the release notes of DIR's dependencies "
+                                            "(fetched with: relnotes add --project DIR).")(command)
+
+
+def current_project():
+    """The project ``--project`` opened for this command, or None."""
+    context = click.get_current_context(silent=True)
+    return context.meta.get(PROJECT) if context else None
 
 
 def skipped(exc: Exception) -> None:
@@ -174,4 +208,5 @@ def open_service(corpus_paths, index_dir, model_path, no_update, quiet=False, de
     with embedding_progress(quiet) as progress:
         return AnswerService.open(corpus_paths, index_dir, model_path, update=not no_update, dense=dense,
                                   notify=None if quiet else notice, progress=progress,
-                                  skip_bad=skip_bad or skip_bad_given(), on_skip=skipped)
+                                  skip_bad=skip_bad or skip_bad_given(), on_skip=skipped,
+                                  project=current_project())

@@ -62,9 +62,9 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from . import ask, batch, cache, changes, chat, evaluate, indexing, mcp, search, sections, serve, show
+    from . import add, ask, batch, cache, changes, chat, deps, evaluate, indexing, mcp, search, sections, serve, show
 
-    for module in (sections, indexing, search, ask, batch, changes, show, evaluate, chat, mcp, serve, cache):
+    for module in (sections, indexing, search, ask, batch, changes, show, evaluate, chat, mcp, serve, cache, add, deps):
         for command in module.COMMANDS:
             cli.add_command(command)
 

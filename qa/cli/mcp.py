@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from .common import corpus_option, index_option, model_option, no_update_option, skip_bad_corpus_option, skip_bad_given, skipped
+from .common import corpus_option, current_project, index_option, model_option, no_update_option, project_option
+from .common import skip_bad_corpus_option, skip_bad_given, skipped
 from .progress import notice
 
 
@@ -14,6 +15,7 @@ from .progress import notice
 @index_option
 @model_option
 @no_update_option
+@project_option
 def mcp_cmd(corpus_paths, index_dir, model_path, no_update) -> None:
     """Serve the release notes to an agent over MCP (stdio): tools ask_release_notes,
     search_release_notes, list_releases, release_changes and resources relnotes://PRODUCT/VERSION.
@@ -33,15 +35,17 @@ def mcp_cmd(corpus_paths, index_dir, model_path, no_update) -> None:
     from ..mcp.server import build_server
     from ..serving.background import BackgroundService
 
+    project = current_project()
     skip_bad = skip_bad_given()
 
     def opener():
         from ..service import AnswerService
 
         return AnswerService.open(corpus_paths, index_dir, model_path, update=not no_update, warm=True, notify=notice,
-                                  skip_bad=skip_bad, on_skip=skipped)
+                                  skip_bad=skip_bad, on_skip=skipped,
+                                  project=project)
 
-    build_server(BackgroundService(opener).start()).run("stdio")
+    build_server(BackgroundService(opener).start(), dependencies=project is not None).run("stdio")
 
 
 COMMANDS = [mcp_cmd]

@@ -9,7 +9,7 @@ import click
 from ..present import cite, notes
 from ..text import safe
 from .common import corpus_option, index_option, kind_option, load, mode_option, model_option, no_update_option
-from .common import skip_bad_corpus_option
+from .common import project_option, skip_bad_corpus_option
 from .progress import notice
 
 
@@ -25,6 +25,7 @@ from .progress import notice
 @kind_option
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per hit.")
 @no_update_option
+@project_option
 def search_cmd(query, corpus_paths, index_dir, model_path, mode, top_k, releases, kinds, as_json, no_update) -> None:
     """Show the top chunks for QUERY (raw retrieval, no answer extraction)."""
     from index import Searcher

@@ -7,7 +7,8 @@ import os
 import click
 
 from ..http import is_loopback
-from .common import corpus_option, index_option, model_option, no_update_option, skip_bad_corpus_option, skip_bad_given, skipped
+from .common import corpus_option, current_project, index_option, model_option, no_update_option, project_option
+from .common import skip_bad_corpus_option, skip_bad_given, skipped
 from .progress import notice
 
 TOKEN_ENV = "RELNOTES_TOKEN"
@@ -25,6 +26,7 @@ TOKEN_ENV = "RELNOTES_TOKEN"
 @index_option
 @model_option
 @no_update_option
+@project_option
 def serve_cmd(host, port, token, workers, exit_after, corpus_paths, index_dir, model_path, no_update) -> None:
     """Serve the answers over HTTP: /v1/ask, /v1/search, /v1/releases, /v1/changes, /v1/batch,
     /v1/health, the OpenAPI document at /docs, and the MCP tools at /mcp (streamable HTTP).
@@ -50,15 +52,18 @@ def serve_cmd(host, port, token, workers, exit_after, corpus_paths, index_dir, m
     from ..http.app import make_app
     from ..serving.reloading import ReloadingService
 
+    project = current_project()
     skip_bad = skip_bad_given()
 
     def opener(update: bool):
         from ..service import AnswerService
 
         return AnswerService.open(corpus_paths, index_dir, model_path, update=update and not no_update, warm=True,
-                                  notify=notice, skip_bad=skip_bad, on_skip=skipped)
+                                  notify=notice, skip_bad=skip_bad, on_skip=skipped,
+                                  project=project)
 
-    app = make_app(ReloadingService(opener).start(), token=token, host=host, workers=workers)
+    app = make_app(ReloadingService(opener).start(), token=token, host=host, workers=workers,
+                   dependencies=project is not None)
     server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
     if exit_after is not None:
         import threading

@@ -1,7 +1,7 @@
 """The HTTP API: an ASGI app (Starlette) over ``qa.serving.api``, the same JSON as the CLI and the MCP tools.
 
 Routes: ``GET /v1/health``, ``POST /v1/ask``, ``POST /v1/search``, ``GET /v1/releases``,
-``POST /v1/changes``, ``POST /v1/batch`` (JSONL in, JSONL out), ``GET /openapi.json`` and
+``POST /v1/changes``, ``GET /v1/deps`` (a server started with ``--project``), ``POST /v1/batch`` (JSONL in, JSONL out), ``GET /openapi.json`` and
 ``/docs`` (the OpenAPI document), and the MCP server over streamable HTTP at ``/mcp``.
 With a token every route but health needs ``Authorization: Bearer TOKEN`` (else 401). Bodies
 over ``max_body`` bytes are 413; a bad argument or question (too long, empty, a release the
@@ -40,12 +40,13 @@ class HTTPError(Exception):
 
 
 def make_app(service, *, token: str | None = None, max_body: int = MAX_BODY, host: str = "127.0.0.1",
-             workers: int | None = None) -> Starlette:
-    """The app over ``service`` (a started ``ReloadingService``, or anything with ``get(timeout)``)."""
+             workers: int | None = None, dependencies: bool = False) -> Starlette:
+    """The app over ``service`` (a started ``ReloadingService``, or anything with ``get(timeout)``);
+    ``dependencies``: it answers for a project (``--project``), so MCP serves the dependencies tool."""
     from ..mcp.server import build_server
 
     limiter = anyio.CapacityLimiter(workers or os.cpu_count() or 2)  # REST and MCP calls alike
-    mcp_app = build_server(service, limiter).streamable_http_app(
+    mcp_app = build_server(service, limiter, dependencies=dependencies).streamable_http_app(
         streamable_http_path="/mcp", stateless_http=True, json_response=True, max_request_body_size=max_body,
         host=host)
     # one app: the MCP server's lifespan runs its session manager
@@ -69,6 +70,7 @@ class _Routes:
             Route("/v1/search", handler(self.search), methods=["POST"]),
             Route("/v1/releases", handler(self.releases), methods=["GET"]),
             Route("/v1/changes", handler(self.changes), methods=["POST"]),
+            Route("/v1/deps", handler(self.deps), methods=["GET"]),
             Route("/v1/batch", handler(self.batch), methods=["POST"]),
             Route("/openapi.json", docs, methods=["GET"]),
             Route("/docs", docs, methods=["GET"]),
@@ -130,6 +132,13 @@ class _Routes:
         except ValueError:
             raise HTTPError(422, f"max_chars must be a whole number, got {given!r}") from None
         return JSONResponse(await self.run(lambda s: api.releases(s, product, max_chars=max_chars)))
+
+    async def deps(self, request: Request) -> Response:
+        names = request.query_params.getlist("name")
+        given = request.query_params.get("max_chars", str(api.DEFAULT_MAX_CHARS))
+        if not given.isdigit():
+            raise HTTPError(422, f"max_chars must be a whole number, got {given!r}")
+        return JSONResponse(await self.run(lambda s: api.deps(s, names, max_chars=int(given))))
 
     async def changes(self, request: Request) -> Response:
         data = arguments(await self.json_of(request), ("since", "until"),

@@ -53,6 +53,12 @@ def openapi() -> dict:
                                  {"product": _OPT_STR, "kinds": {"type": ["array", "null"], "items": _STR},
                                   "topic": _OPT_STR, "max_chars": SEARCHING["max_chars"], "detail": SEARCHING["detail"]},
                                  "the answer record with its digest"),
+            "/v1/deps": {"get": {"summary": "The project's dependencies, what needs attention first (relnotes deps "
+                                            "--json as 'dependencies'; a server started with --project)",
+                                 "parameters": [{"name": "name", "in": "query", "schema": _STR,
+                                                 "description": "only this dependency (repeatable)"},
+                                                {"name": "max_chars", "in": "query", "schema": SEARCHING["max_chars"]}],
+                                 "responses": {"200": {"description": "{project, dependencies: [...]}"}, **ERRORS}}},
             "/v1/batch": {"post": {"summary": "Many questions: JSONL in ({\"id\", \"question\", ...} a line), JSONL out",
                                    "requestBody": {"required": True, "content": {"application/x-ndjson": {"schema": _STR}}},
                                    "responses": {"200": {"description": "one record (or {\"id\", \"error\"}) a line"},

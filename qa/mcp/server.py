@@ -1,4 +1,5 @@
-"""The MCP server: four read-only tools and one resource template over ``qa.serving.api``.
+"""The MCP server: four read-only tools (five with ``--project``: ``dependencies``) and one
+resource template over ``qa.serving.api``.
 
 Built on the official SDK (mcp 2.x, ``MCPServer``). Nothing heavy is imported before the
 handshake: the index and the model open on a background thread (``BackgroundService``) and the
@@ -56,9 +57,12 @@ Kind = Arg(_TEXT_OR_NULL, "Only sections of this kind: added, changed, deprecate
                           "performance, docs, other.")
 
 
-def build_server(service: BackgroundService, limiter: anyio.CapacityLimiter | None = None) -> MCPServer:
+def build_server(service: BackgroundService, limiter: anyio.CapacityLimiter | None = None, *,
+                 dependencies: bool = False) -> MCPServer:
     """The server over ``service`` (started by the caller; anything with ``get(timeout)``);
-    ``limiter`` bounds the threads answering (the HTTP server shares its pool with REST)."""
+    ``limiter`` bounds the threads answering (the HTTP server shares its pool with REST);
+    ``dependencies``: the service answers for a project (``--project``), so the
+    ``dependencies`` tool is served too."""
     server = MCPServer(name="relnotes", instructions=INSTRUCTIONS, version=_version(), log_level="WARNING")
 
     async def tool(fn: Callable[[object], dict]) -> CallToolResult:
@@ -100,6 +104,16 @@ def build_server(service: BackgroundService, limiter: anyio.CapacityLimiter | No
         """What changed after `since` up to `until`: each release's breaking, removed and deprecated
         items (or those of `kinds`; with `topic`, the range's items on it), oldest first, cited."""
         return await tool(lambda s: api.changes(s, product, since, until, kinds, topic, max_chars=max_chars, detail=detail))
+
+    if dependencies:
+        @server.tool(name="dependencies", annotations=READ_ONLY)
+        async def dependencies_report(
+                names: Annotated[list[str] | None, Field(description="Only these dependencies (all when omitted).")] = None,
+                max_chars: MaxChars = api.DEFAULT_MAX_CHARS) -> CallToolResult:
+            """The project's dependencies, what needs attention first: each one's pin (lockfile, exact pin
+            or installed version), the newest release in its notes, how many releases lie between, and
+            the breaking, removed and deprecated items among them (counts, the first few cited)."""
+            return await tool(lambda s: api.deps(s, names, max_chars=max_chars))
 
     @server.resource("relnotes://{product}/{version}", name="release-notes", mime_type="text/markdown",
                      description="One release's notes, each section headed by its citation.")

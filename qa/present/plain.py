@@ -16,6 +16,15 @@ def _citation(c: dict) -> str:
 
 def render(record: dict) -> str:
     """The answer, note, digest items and passages of a record, one line each; or the release list."""
+    if "dependencies" in record:
+        return "\n".join(
+            f"{d['product']}: pinned {d['pinned'] or 'nowhere'}, newest {d['newest'] or 'unknown'}, "
+            f"{d['releases_between'] if d['releases_between'] is not None else '?'} releases between, "
+            + (", ".join(f"{n} {k}" for k, n in d["counts"].items()) or "nothing listed")
+            + "".join(f"\n- [{i['kind']}] {i['text'].splitlines()[0] if i['text'] else ''} ({_citation(i['citation'])})"
+                      for i in d["items"])
+            for d in record["dependencies"]
+        ) or "The project has no dependencies."
     if "products" in record and "passages" not in record:
         return "\n".join(
             f"{p['product'] or '(no product)'}: {p['count']} releases, newest "

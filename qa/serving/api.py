@@ -191,6 +191,36 @@ def release_notes(service, product: str, version: str) -> str:
     return "\n".join(parts)
 
 
+def deps(service, names: Sequence[str] | None = None, *, max_chars: int = DEFAULT_MAX_CHARS) -> dict:
+    """The dependencies report of the project the service was opened with (``relnotes deps --json``
+    as ``dependencies``), attention first; item texts cut to cards, then items and dependencies
+    left out from the end (counted in ``"omitted"``) to fit ``max_chars``."""
+    check_budget(max_chars, "cards")
+    given = [names] if isinstance(names, str) else names or []
+    if not isinstance(given, list) or not all(isinstance(n, str) for n in given):
+        raise BadArgument(f"names must be a dependency name or a list of them, got {json.dumps(names)[:40]}")
+    from ..deps import report
+    from ..present.deps import report_record
+
+    try:
+        reports = report(service, tuple(given))
+    except BadQuestion as exc:
+        raise BadArgument(str(exc)) from None
+    record = {"project": str(service.project.directory), "dependencies": [report_record(r) for r in reports]}
+    for entry in record["dependencies"]:
+        for item in entry["items"]:
+            if len(item["text"]) > CARD_CHARS:
+                item["text"], item["truncated"] = item["text"][:CARD_CHARS].rstrip() + " …", True
+    omitted, listed = 0, record["dependencies"]
+    while size(record) > max_chars - len(', "omitted": 100000') and listed:
+        with_items = [e for e in listed if e["items"]]
+        (with_items[-1]["items"] if with_items else listed).pop()
+        omitted += 1
+    if omitted:
+        record["omitted"] = omitted
+    return record
+
+
 def size(record) -> int:
     return len(json.dumps(record, ensure_ascii=False))
 

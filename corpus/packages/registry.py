@@ -1,0 +1,165 @@
+"""What an index publishes for a package: the source archive of its newest (or a given) release,
+with its hash, size and the changelog URL of its metadata.
+
+PyPI-style indexes: the JSON API beside the simple index (``<root>/pypi/NAME/json``, or
+``/pypi/NAME/VERSION/json``) where the index has one; else the simple API itself (PEP 691 JSON,
+else PEP 503 HTML), the newest release read from the sdist file names. npm-style registries:
+the package document (``<registry>/NAME``), its ``dist-tags.latest`` and the version's
+``dist.tarball`` and ``dist.integrity`` (sha512). Only metadata is read; nothing is built or run.
+"""
+
+from __future__ import annotations
+
+import re
+import urllib.parse
+
+from packaging.utils import InvalidSdistFilename, parse_sdist_filename
+from packaging.version import InvalidVersion, Version
+
+from ..errors import NoSourceArchive, UnknownPackage
+from .http import get
+from .model import Archive, PackageRef, normalized
+from .simple import simple_files
+
+CHANGELOG_LABELS = ("changelog", "changes", "release notes", "releasenotes", "release-notes", "history",
+                    "news", "what's new", "whatsnew")
+SDIST_SUFFIXES = (".tar.gz", ".tgz", ".zip", ".tar.bz2", ".tar.xz")
+
+
+def find_archive(ref: PackageRef, indexes: tuple[str, ...]) -> Archive:
+    """The source archive of ``ref`` on the first of ``indexes`` (PyPI-style, or one npm
+    registry for an npm package) that knows the package.
+
+    Raises:
+        UnknownPackage: no index knows the package, or the version asked.
+        NoSourceArchive: the release has only wheels.
+        IndexRefused, IndexUnreachable: as ``http.get``.
+    """
+    if ref.ecosystem == "npm":
+        return _npm(ref, indexes[0])
+    asked = [i for i in indexes if i.startswith(("http://", "https://"))]
+    for index in asked:
+        found = _pypi(ref, index)
+        if found is not None:
+            return found
+    where = ", ".join(asked) or "no http(s) index"
+    raise UnknownPackage(f"{ref}: no such package{' version' if ref.version else ''} on {where}; check the "
+                         "name (and version), or the index (--index-url)")
+
+
+def _root(index: str) -> str:
+    """The server a simple index lives on: ``https://host/simple/`` -> ``https://host``."""
+    base = index.rstrip("/")
+    return base[: -len("/simple")] if base.endswith("/simple") else base
+
+
+def _pypi(ref: PackageRef, index: str) -> Archive | None:
+    name = ref.key
+    url = f"{_root(index)}/pypi/{urllib.parse.quote(name)}/{urllib.parse.quote(ref.version) + '/' if ref.version else ''}json"
+    answer = get(url, str(ref))
+    if answer.status == 200 and "json" in answer.content_type:
+        try:
+            return _from_json_api(ref, answer.json(), index, url)
+        except (ValueError, KeyError, TypeError, AttributeError):
+            pass  # not the JSON API's shape: ask the simple index
+    files = simple_files(index, name, str(ref))
+    if files is None:
+        return None
+    return _from_simple(ref, files, index)
+
+
+def _from_json_api(ref: PackageRef, data: dict, index: str, base: str) -> Archive:
+    info = data["info"]
+    version = info["version"]
+    sdists = [f for f in data["urls"] if f.get("packagetype") == "sdist" and not f.get("yanked")]
+    if not sdists:
+        raise NoSourceArchive(f"{info['name']} {version}: the index has no source archive for it (wheels only), "
+                              f"so no notes to read{_see(changelog_url(info.get('project_urls')))}")
+    best = sdists[0]
+    return Archive("pypi", info["name"], version, urllib.parse.urljoin(base, best["url"]), best["filename"], "sha256",
+                   best["digests"]["sha256"],
+                   index, best.get("size"), changelog_url(info.get("project_urls")))
+
+
+def _see(url: str | None) -> str:
+    return f"; its changelog: {url}" if url else ""
+
+
+def changelog_url(project_urls) -> str | None:
+    """The changelog link of a package's metadata (``Changelog``, ``Release notes``, ...), if any."""
+    if not isinstance(project_urls, dict):
+        return None
+    for label, url in project_urls.items():
+        words = re.sub(r"[\s_-]+", " ", str(label)).strip().lower()
+        if isinstance(url, str) and any(words == w or words.startswith(w) for w in CHANGELOG_LABELS):
+            return url
+    return None
+
+
+def _from_simple(ref: PackageRef, files: list[dict], index: str) -> Archive:
+    releases: dict[Version, list[dict]] = {}
+    for f in files:
+        try:
+            name, version = parse_sdist_filename(f["filename"])
+        except (InvalidSdistFilename, InvalidVersion, KeyError):
+            continue
+        if normalized("pypi", str(name)) == ref.key and not f.get("yanked"):
+            releases.setdefault(version, []).append(f)
+    if ref.version:
+        wanted = [v for v in releases if str(v) == ref.version or v == _version(ref.version)]
+        if not wanted:
+            raise UnknownPackage(f"{ref}: the index {index} lists no source archive of that version; check the version")
+        version = wanted[0]
+    else:
+        final = [v for v in releases if not v.is_prerelease] or list(releases)
+        if not final:
+            raise NoSourceArchive(f"{ref}: the index {index} lists no source archive (wheels only), so no notes to read")
+        version = max(final)
+    chosen = releases[version][0]
+    hashes = chosen.get("hashes") or {}
+    if "sha256" not in hashes:
+        raise NoSourceArchive(f"{ref}: the index {index} publishes no sha256 for {chosen['filename']}; "
+                              "not downloading an archive it cannot check")
+    url = urllib.parse.urljoin(chosen.get("base", index), chosen["url"])
+    return Archive("pypi", ref.name, str(version), url.split("#")[0], chosen["filename"], "sha256", hashes["sha256"],
+                   index, chosen.get("size"))
+
+
+def _version(text: str) -> Version | None:
+    try:
+        return Version(text)
+    except InvalidVersion:
+        return None
+
+
+def _npm(ref: PackageRef, registry: str) -> Archive:
+    name = ref.name if not ref.name.startswith("@") else "@" + urllib.parse.quote(ref.name[1:], safe="")
+    answer = get(f"{registry.rstrip('/')}/{name}", str(ref))
+    if answer.status == 404:
+        raise UnknownPackage(f"{ref}: no such package on {registry}; check the name (npm view {ref.name})")
+    try:
+        data = answer.json()
+        version = ref.version or data["dist-tags"]["latest"]
+        meta = data["versions"].get(version)
+    except (ValueError, KeyError, TypeError, AttributeError):
+        raise UnknownPackage(f"{ref}: the registry {registry} answered with no package document; check --registry") from None
+    if not isinstance(meta, dict):
+        raise UnknownPackage(f"{ref}: {registry} has no version {version}; check the version (npm view {ref.name} versions)")
+    dist = meta.get("dist") or {}
+    integrity = str(dist.get("integrity") or "")
+    if not integrity.startswith("sha512-") or not dist.get("tarball"):
+        raise NoSourceArchive(f"{ref}: {registry} publishes no sha512 integrity for {version}; not downloading "
+                              "an archive it cannot check")
+    tarball = str(dist["tarball"])
+    return Archive("npm", data.get("name", ref.name), version, tarball, tarball.rsplit("/", 1)[-1], "sha512",
+                   integrity[len("sha512-"):], registry, None, _repository_releases(meta.get("repository")))
+
+
+def _repository_releases(repository) -> str | None:
+    """A GitHub repository's releases page (where npm packages keep their notes), from ``repository``."""
+    url = repository.get("url") if isinstance(repository, dict) else repository
+    if not isinstance(url, str):
+        return None
+    match = re.search(r"github\.com[/:]([\w.-]+)/([\w.-]+?)(?:\.git)?/?$", url) or re.fullmatch(
+        r"(?:github:)?([\w.-]+)/([\w.-]+)", url)
+    return f"https://github.com/{match.group(1)}/{match.group(2)}/releases" if match else None
