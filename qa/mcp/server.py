@@ -108,7 +108,7 @@ def build_server(service: BackgroundService, limiter: anyio.CapacityLimiter | No
     if dependencies:
         @server.tool(name="dependencies", annotations=READ_ONLY)
         async def dependencies_report(
-                names: Annotated[list[str] | None, Field(description="Only these dependencies (all when omitted).")] = None,
+                names: Arg(_KINDS, "Only these dependencies (all when omitted).") = None,
                 max_chars: MaxChars = api.DEFAULT_MAX_CHARS) -> CallToolResult:
             """The project's dependencies, what needs attention first: each one's pin (lockfile, exact pin
             or installed version), the newest release in its notes, how many releases lie between, and
