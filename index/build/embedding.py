@@ -18,6 +18,9 @@ from ..store.stores import release
 Progress = Callable[[int, int, str], None]
 
 BLOCK = 1024  # texts; grouping by length needs a few batches' worth, a changelog has thousands
+# Texts encoded between two saves of what is embedded: at most this many are embedded again after
+# an interruption. 256 is the slice sentence-transformers is given when progress is shown (8 batches).
+PIECE = 256
 
 
 @dataclass(frozen=True)
@@ -101,24 +104,33 @@ def plan(streams: Sequence[Stream], order: Sequence[str], labels: Mapping[str, s
     return blocks
 
 
-def embed(streams: Sequence[Stream], blocks: Sequence[Block], encoder, progress: Progress | None) -> list[int]:
+def embed(streams: Sequence[Stream], blocks: Sequence[Block], encoder, progress: Progress | None,
+          on_piece: Callable[[int, Sequence[int]], None] | None = None) -> list[int]:
     """Encode every block's rows with ``encoder`` (written in place where it can), then fill
-    the copies; how many texts of each stream were encoded."""
+    the copies; how many texts of each stream were encoded.
+
+    A block's rows are encoded longest first (as the encoder would order them) in pieces of at
+    most ``PIECE`` texts; ``on_piece(stream, rows)`` is called after each, so the build can keep
+    what is embedded (``index.store.shards``) before going on.
+    """
     total = sum(b.size for b in blocks)
     done = 0
     for block in blocks:
         if progress is not None:
             progress(done, total, block.label)  # named before its first slice is back
-        for stream, rows in zip(streams, block.rows):
-            if not rows:
-                continue
-            texts = [stream.texts[i] for i in rows]
-            tick = _offset(progress, done, total, block.label) if progress is not None else None
-            if hasattr(encoder, "encode_into"):
-                encoder.encode_into(texts, stream.out, rows, progress=tick)
-            else:
-                stream.out[list(rows)] = encoder.encode(texts, progress=tick)
-            done += len(rows)
+        for s, (stream, rows) in enumerate(zip(streams, block.rows)):
+            ordered = sorted(rows, key=lambda i: -len(stream.texts[i]))  # pieces of similar length pad little
+            for start in range(0, len(ordered), PIECE):
+                piece = ordered[start : start + PIECE]
+                texts = [stream.texts[i] for i in piece]
+                tick = _offset(progress, done, total, block.label) if progress is not None else None
+                if hasattr(encoder, "encode_into"):
+                    encoder.encode_into(texts, stream.out, piece, progress=tick)
+                else:
+                    stream.out[list(piece)] = encoder.encode(texts, progress=tick)
+                done += len(piece)
+                if on_piece is not None:
+                    on_piece(s, piece)
         for stream in streams:  # written vectors leave memory for the file: RSS stays flat
             release(stream.out)
     for stream in streams:

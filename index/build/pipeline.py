@@ -17,6 +17,7 @@ from corpus.model import Chunk
 
 from ..errors import IndexWriteError
 from ..store.atomic import build_lock, make_tmp, recover, sigterm_as_interrupt, swap_into_place
+from ..store.shards import Shards, model_identity
 from .embedding import Progress
 from .writer import BuildSettings, Texts, write_index
 
@@ -33,6 +34,8 @@ class BuildReport:
     embedded: int  # window vectors computed (a chunk has one or more windows)
     reused: int  # window vectors kept from the previous index (a text repeated in this build is neither)
     seconds: float
+    texts_embedded: int = 0  # distinct windows and sentences encoded by this build
+    resumed: int = 0  # distinct texts an interrupted build had embedded (``index.store.shards``), not encoded again
 
 
 def build_index(
@@ -79,14 +82,24 @@ def build_index(
     with build_lock(directory) if lock else contextlib.nullcontext(), sigterm_as_interrupt():
         recover(directory)
         texts = texts.with_sentences(chunks)
-        todo = sum(k not in (previous or {}) for k in texts.window_keys)
-        todo += sum(k not in (previous_sentences or {}) for k in texts.sentence_keys)
+        shards = Shards(directory)
+        identity = {**model_identity(encoder), "quantized": bool(getattr(encoder, "quantized", None))}
+        stored = shards.vectors(identity)  # what an interrupted build embedded: never encoded again
+        previous, previous_sentences = {**stored["windows"], **(previous or {})}, {
+            **stored["sentences"], **(previous_sentences or {})}
+        needed = set(texts.window_keys), set(texts.sentence_keys)
+        resumed = len(needed[0] & stored["windows"].keys()) + len(needed[1] & stored["sentences"].keys())
+        todo = sum(k not in previous for k in texts.window_keys)
+        todo += sum(k not in previous_sentences for k in texts.sentence_keys)
+        if todo:
+            shards.set_plan(identity, len(needed[0]) + len(needed[1]))
         query, quantized, embedder = build_encoders(encoder, todo, notify)
         tmp = make_tmp(directory)
         try:
             settings = BuildSettings(encoder, embedder, query, quantized, todo, corpus, bm25_params or DEFAULT_PARAMS,
-                                     progress, notify)
-            embedded = write_index(tmp, chunks, texts, settings, previous or {}, previous_sentences or {})
+                                     progress, notify, lambda kind, keys, vectors: shards.save(kind, keys, vectors,
+                                                                                               identity))
+            embedded = write_index(tmp, chunks, texts, settings, previous, previous_sentences)
             swap_into_place(tmp, directory)
         except OSError as exc:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -98,13 +111,16 @@ def build_index(
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
+        shards.clear()  # the index holds every vector now
     return BuildReport(
         directory=directory,
         documents=len(corpus.get("documents", {})),
         chunks=len(chunks),
-        embedded=embedded,
-        reused=sum(key in (previous or {}) for key in texts.window_keys),
+        embedded=embedded[0],
+        reused=sum(key in previous and key not in stored["windows"] for key in texts.window_keys),
         seconds=time.perf_counter() - started,
+        texts_embedded=sum(embedded),
+        resumed=resumed,
     )
 
 

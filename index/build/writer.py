@@ -79,12 +79,13 @@ class BuildSettings:
     params: Any
     progress: Progress | None
     notify: Callable[[str], None] | None
+    keep: Callable[[str, list, np.ndarray], None] | None = None  # (kind, keys, vectors) of each piece embedded
 
 
 def write_index(tmp: Path, chunks: Sequence[Chunk], texts: Texts, build: BuildSettings, previous: dict,
-                previous_sentences: dict) -> int:
-    """Write every file of the new index into ``tmp`` (fsynced, ready to swap in); the window
-    vectors computed."""
+                previous_sentences: dict) -> list[int]:
+    """Write every file of the new index into ``tmp`` (fsynced, ready to swap in); the distinct
+    windows and sentences computed."""
     from ..retrieve.lexical import LexicalIndex
 
     write_chunks(tmp / CHUNKS, chunks, texts.keys)
@@ -131,7 +132,7 @@ def write_index(tmp: Path, chunks: Sequence[Chunk], texts: Texts, build: BuildSe
     return embedded
 
 
-def _embed(streams: tuple[Stream, ...], chunks: Sequence[Chunk], build: BuildSettings) -> tuple[int, dict | None]:
+def _embed(streams: tuple[Stream, ...], chunks: Sequence[Chunk], build: BuildSettings) -> tuple[list[int], dict | None]:
     """Embed the windows and sentences (now, so answers need no model pass; the map makes them a
     retriever too), document by document: the window vectors computed, and the int8 recipe
     when the vectors came through the int8 export (None when sentence-transformers made them)."""
@@ -140,14 +141,18 @@ def _embed(streams: tuple[Stream, ...], chunks: Sequence[Chunk], build: BuildSet
     labels = {chunk.document: document_label(chunk.source) for chunk in chunks}
     blocks = plan(streams, order, labels)
     by_float = bool(build.todo) and embedder is encoder  # sentence-transformers embeds: no int8 vector
+    keep = None
+    if build.keep is not None:
+        def keep(s: int, rows) -> None:
+            build.keep(("windows", "sentences")[s], [streams[s].keys[i] for i in rows], streams[s].out[list(rows)])
     try:
-        embedded = embed(streams, blocks, embedder, build.progress)[0]
+        embedded = embed(streams, blocks, embedder, build.progress, keep)
     except Exception as exc:  # noqa: BLE001 - the export failed mid-way: sentence-transformers instead
         if embedder is encoder or isinstance(exc, OSError):
             raise
         if notify:
             notify(f"The ONNX export failed while embedding ({type(exc).__name__}); using sentence-transformers")
-        embedded, by_float = embed(streams, blocks, encoder, build.progress)[0], True
+        embedded, by_float = embed(streams, blocks, encoder, build.progress, keep), True
     if quantized and by_float:
         quantized = None  # not recorded as int8: the next open rebuilds at full precision
         if notify:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import IndexCorrupt, IndexMissing
-from ..store.layout import cache_root, lock_file, tmp_prefix
+from ..store.layout import cache_root, lock_file, shards_dir, tmp_prefix
 from ..store.manifest import read_manifest
 from .usage import NOT_OPENED, last_used, try_exclusive
 
@@ -131,6 +131,7 @@ def prune(older_than_days: float | None, *, everything: bool = False, dry_run: b
             try:
                 entry.directory.rename(doomed)  # gone at once for openers; a failed delete leaves build litter
                 shutil.rmtree(doomed)
+                shutil.rmtree(shards_dir(entry.directory), ignore_errors=True)  # an unfinished build's vectors
             except OSError:
                 busy.append(entry)
                 continue

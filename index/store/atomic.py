@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from ..errors import IndexBusy, IndexWriteError
-from .layout import lock_file, old_prefix, tmp_prefix, used_file
+from .layout import lock_file, old_prefix, shards_dir, tmp_prefix, used_file
 
 LOCK_TIMEOUT_S = 600.0
 
@@ -182,5 +182,6 @@ def discard_index(directory: Path) -> None:
     and its in-use stamp."""
     directory = Path(directory)
     shutil.rmtree(directory, ignore_errors=True)
+    shutil.rmtree(shards_dir(directory), ignore_errors=True)
     for path in (lock_file(directory), used_file(directory)):
         path.unlink(missing_ok=True)

@@ -21,8 +21,9 @@ def write_chunks(path: Path, chunks: Sequence[Chunk], keys: Sequence[Sequence[st
             fh.write(json.dumps({**chunk.to_json(), "embed_keys": list(chunk_keys)}, ensure_ascii=False) + "\n")
 
 
-def read_chunks(path: Path) -> tuple[tuple[Chunk, ...], tuple[tuple[str, ...], ...]]:
-    """Parse chunks.jsonl (each chunk with its windows' embedding keys); a damaged line is corruption."""
+def read_chunks(path: Path, keyed: bool = True) -> tuple[tuple[Chunk, ...], tuple[tuple[str, ...], ...]]:
+    """Parse chunks.jsonl (each chunk with its windows' embedding keys; none before the vectors are
+    built, ``keyed`` False); a damaged line is corruption."""
     chunks: list[Chunk] = []
     keys: list[tuple[str, ...]] = []
     try:
@@ -32,7 +33,7 @@ def read_chunks(path: Path) -> tuple[tuple[Chunk, ...], tuple[tuple[str, ...], .
                     obj = json.loads(line)
                     chunks.append(Chunk.from_json(obj))
                     chunk_keys = obj["embed_keys"]
-                    if not isinstance(chunk_keys, list) or not chunk_keys:
+                    if not isinstance(chunk_keys, list) or (keyed and not chunk_keys):
                         raise ValueError("a chunk needs at least one embedding key")
                     keys.append(tuple(str(k) for k in chunk_keys))
                 except (json.JSONDecodeError, KeyError, TypeError, ValueError, IndexError):

@@ -63,6 +63,12 @@ def tmp_prefix(directory: Path) -> str:
     return f".{directory.name}.tmp-"
 
 
+def shards_dir(directory: Path) -> Path:
+    """The folder beside an index directory holding the vectors of a build in progress
+    (``index.store.shards``): kept when a build is interrupted, deleted when one completes."""
+    return directory.parent / f".{directory.name}.shards"
+
+
 def old_prefix(directory: Path) -> str:
     """Name prefix of the previous index while a swap is under way."""
     return f".{directory.name}.old-"

@@ -15,6 +15,10 @@ from .layout import MANIFEST
 INDEX_FORMAT_VERSION = 2  # 2: chunks.jsonl holds embed_keys, one per embedded window
 
 
+STAGE_COMPLETE, STAGE_LEXICAL = "complete", "lexical"
+_OPTIONAL = {"stage"}  # fields a manifest may lack (written before they existed)
+
+
 @dataclass(frozen=True, slots=True)
 class Manifest:
     """Everything needed to decide whether an index still answers for a corpus."""
@@ -28,6 +32,13 @@ class Manifest:
     corpus: dict  # {"fingerprint", "inputs", "documents": {id: {"source", "sha256"}}}
     counts: dict
     files: dict = field(default_factory=dict)  # file name -> sha256
+    # "complete", or "lexical": chunks and BM25 only, the vectors still to come (index.build.staged)
+    stage: str = STAGE_COMPLETE
+
+    @property
+    def complete(self) -> bool:
+        """Whether the index holds its vectors (else only chunks and BM25: a staged first build)."""
+        return self.stage != STAGE_LEXICAL
 
     def to_json(self) -> dict:
         """The manifest as a JSON-ready dict."""
@@ -75,7 +86,7 @@ def read_manifest(directory: Path) -> Manifest:
     if not isinstance(raw, dict):
         raise IndexCorrupt(f"{path} is not a JSON object; rebuild it with: relnotes index --rebuild")
     names = Manifest.__dataclass_fields__.keys()
-    missing = [name for name in names if name not in raw]
+    missing = [name for name in names if name not in raw and name not in _OPTIONAL]
     if missing and raw.get("format_version") == INDEX_FORMAT_VERSION:
         raise IndexCorrupt(f"{path} lacks {', '.join(missing)}; rebuild it with: relnotes index --rebuild")
     if missing:  # another format: let the staleness check name the version difference
@@ -83,7 +94,10 @@ def read_manifest(directory: Path) -> Manifest:
     wrong = [k for k, v in _EMPTY.items() if not isinstance(raw.get(k), type(v))]
     if wrong:
         raise IndexCorrupt(f"{path} has damaged fields ({', '.join(wrong)}); rebuild it with: relnotes index --rebuild")
-    return Manifest(**{k: raw[k] for k in names})
+    stage = raw.get("stage", STAGE_COMPLETE)
+    if stage not in (STAGE_COMPLETE, STAGE_LEXICAL):
+        raise IndexCorrupt(f"{path} has an unknown stage {stage!r}; rebuild it with: relnotes index --rebuild")
+    return Manifest(**{k: raw[k] for k in names if k not in _OPTIONAL}, stage=stage)
 
 
 _EMPTY = {

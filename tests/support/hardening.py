@@ -145,5 +145,7 @@ def read_only(*paths: Path) -> None:
 
 def listing(folder: Path) -> list[str]:
     """Names in ``folder``, sorted (temporary litter shows up here); an index's last-use stamp
-    ``.NAME.used`` (``index.housekeeping.usage``) is no litter and left out."""
-    return sorted(p.name for p in folder.iterdir() if not (p.name.startswith(".") and p.name.endswith(".used")))
+    ``.NAME.used`` (``index.housekeeping.usage``) and the vectors an unfinished build keeps for the
+    next one, ``.NAME.shards`` (``index.store.shards``), are no litter and left out."""
+    return sorted(p.name for p in folder.iterdir()
+                  if not (p.name.startswith(".") and p.name.endswith((".used", ".shards"))))
