@@ -123,6 +123,7 @@ class AnswerService:
         project: Project | None = None,
         skip_bad: bool = False,
         on_skip: Notify | None = None,
+        staged: bool = False,
     ) -> AnswerService:
         """Open (building or updating when ``update``) the index of a corpus and the engine over it.
 
@@ -143,6 +144,8 @@ class AnswerService:
                 corpus (``corpus_paths`` must be empty), and ``service.project`` holds the pins.
             skip_bad: leave bad input files out (each reported through ``on_skip``); files an
                 index was built without are left out again while unchanged, even without it.
+            staged: a corpus with no vectors yet gets its chunks and BM25 only, at once; answers
+                are BM25 with a "dense_pending" note until the vectors are built (``index.open_index``).
 
         Raises:
             CorpusError, RelnotesIndexError: as ``index.open_index``.
@@ -157,7 +160,7 @@ class AnswerService:
 
         loaded, _ = open_corpus_index(corpus_paths, index_dir, model_path, update=update, dense=dense,
                                       notify=notify, progress=progress, quantize=quantize, skip_bad=skip_bad,
-                                      on_skip=on_skip)
+                                      on_skip=on_skip, staged=staged)
         counts = loaded.manifest.counts
         info = IndexInfo(
             corpus=", ".join(as_input(p).label for p in corpus_paths) if corpus_paths else BUNDLED_LABEL,
@@ -169,7 +172,7 @@ class AnswerService:
         if project is not None:
             info = replace(info, corpus=f"the dependencies of {project.directory}")
         service = cls(Engine(loaded), info, corpus_paths, model_path, project)
-        if warm:
+        if warm and loaded.complete:
             service.engine.warm_up()
         return service
 

@@ -4,8 +4,6 @@ vectors, manifest), reusing the vectors of unchanged texts; written atomically (
 from __future__ import annotations
 
 import contextlib
-import errno
-import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,8 +13,7 @@ import numpy as np
 
 from corpus.model import Chunk
 
-from ..errors import IndexWriteError
-from ..store.atomic import build_lock, make_tmp, recover, sigterm_as_interrupt, swap_into_place
+from ..store.atomic import build_lock, recover, sigterm_as_interrupt, written_in_place
 from ..store.shards import Shards, model_identity
 from .embedding import Progress
 from .writer import BuildSettings, Texts, write_index
@@ -94,23 +91,11 @@ def build_index(
         if todo:
             shards.set_plan(identity, len(needed[0]) + len(needed[1]))
         query, quantized, embedder = build_encoders(encoder, todo, notify)
-        tmp = make_tmp(directory)
-        try:
+        with written_in_place(directory) as tmp:
             settings = BuildSettings(encoder, embedder, query, quantized, todo, corpus, bm25_params or DEFAULT_PARAMS,
                                      progress, notify, lambda kind, keys, vectors: shards.save(kind, keys, vectors,
                                                                                                identity))
             embedded = write_index(tmp, chunks, texts, settings, previous, previous_sentences)
-            swap_into_place(tmp, directory)
-        except OSError as exc:
-            shutil.rmtree(tmp, ignore_errors=True)
-            reason = "disk full" if exc.errno == errno.ENOSPC else (exc.strerror or str(exc))
-            raise IndexWriteError(
-                f"Could not write the index at {directory} ({reason}); the previous index is unchanged. "
-                "Free space or choose another place with --index DIR"
-            ) from None
-        except BaseException:
-            shutil.rmtree(tmp, ignore_errors=True)
-            raise
         shards.clear()  # the index holds every vector now
     return BuildReport(
         directory=directory,

@@ -100,7 +100,7 @@ def write_index(tmp: Path, chunks: Sequence[Chunk], texts: Texts, build: BuildSe
                _sentence_documents(chunks, texts.sentence_map, len(texts.sentences)), previous_sentences),
     )
     embedded, quantized = _embed(streams, chunks, build)
-    model = _model_record(build.encoder, quantized, build.query)
+    model = model_record(build.encoder, quantized, build.query)
     lexical_files = LexicalIndex.build((tokenize(c.index_text) for c in chunks), build.params).save(tmp)
     n = len(texts.window_keys)
     if build.notify and n >= dense.approximate_from():
@@ -160,7 +160,7 @@ def _embed(streams: tuple[Stream, ...], chunks: Sequence[Chunk], build: BuildSet
     return embedded, quantized
 
 
-def _model_record(encoder, quantized: dict | None, query: dict | None) -> dict:
+def model_record(encoder, quantized: dict | None, query: dict | None) -> dict:
     """The manifest's ``model``: what embedded the vectors, and the query encoder that asks them."""
     model = {"name": encoder.name, "path": str(encoder.path), "dim": int(encoder.dim)}
     if getattr(encoder, "adapted", None):

@@ -63,7 +63,9 @@ def stale_reasons(manifest: Manifest, corpus: dict, encoder, bm25: dict) -> list
         reasons.append("tokenizer settings changed")
     if manifest.bm25 != bm25:
         reasons.append("BM25 parameters changed")
-    if SENTENCE_VECTORS not in manifest.files:
+    if not manifest.complete:
+        pass  # a first stage (chunks and BM25): its vectors are to come, not out of date
+    elif SENTENCE_VECTORS not in manifest.files:
         reasons.append("no sentence vectors (built by an older relnotes)")
     elif SENTENCE_CHUNKS not in manifest.files:
         reasons.append("no sentence map (built by an older relnotes)")
@@ -78,6 +80,7 @@ def stale_reasons(manifest: Manifest, corpus: dict, encoder, bm25: dict) -> list
 
 NO_INDEX = "no index yet"
 REBUILD = "rebuild requested"
+NO_VECTORS = "its vectors are not built yet"
 _FIX = re.compile(r"; rebuild it with: relnotes index( --rebuild)?$")
 
 
@@ -100,7 +103,7 @@ def check(directory: Path, corpus: dict, encoder, dense: bool = False) -> tuple[
         if manifest.format_version != INDEX_FORMAT_VERSION:
             return None, reasons
         loaded = LoadedIndex(directory)
-        if dense and not reasons:
+        if dense and not reasons and loaded.complete:
             loaded.dense()
             loaded.sentence_vectors()
         return loaded, reasons

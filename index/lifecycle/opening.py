@@ -13,7 +13,7 @@ from ..encode.choice import choose_encoder, restore_query_encoder
 from ..errors import IndexCorrupt, IndexMissing, IndexStale
 from ..retrieve.reader import LoadedIndex
 from ..store.atomic import build_lock, recover
-from .freshness import NO_INDEX, REBUILD, check, default_index_dir, describe_corpus
+from .freshness import NO_INDEX, NO_VECTORS, REBUILD, check, default_index_dir, describe_corpus
 from .skips import load_skipping
 
 Notify = Callable[[str], None]
@@ -44,6 +44,7 @@ def _open_index(
     dense: bool = False,
     adapt: bool | None = None,
     quantize: bool | None = None,
+    staged: bool = False,
 ) -> tuple[LoadedIndex, BuildReport | None]:
     """Load the index for a corpus, (re)building it when missing, stale, corrupt or asked to.
 
@@ -66,6 +67,10 @@ def _open_index(
         quantize: True embeds through the int8 export (``index.encode.quantize``; the caller checks the
             answers, as ``qa.eval.quantcheck`` does), False at full precision; None keeps what the
             index was built with.
+        staged: where there is no index with vectors (none, a damaged one, or a first stage), build
+            (or keep) only its chunks and BM25 (``index.build.staged``) and return that: it answers
+            in bm25 mode (``LoadedIndex.complete`` False) until an open without ``staged`` builds the
+            vectors, resuming from what an interrupted build embedded.
 
     Returns:
         The loaded index and the build report (None when nothing was built).
@@ -85,10 +90,13 @@ def _open_index(
     encoder = choose_encoder(directory, model_path, chunks, corpus["fingerprint"], adapt=adapt, quantize=quantize,
                              notify=notify)
     current, reasons = (None, [REBUILD]) if rebuild else check(directory, corpus, encoder, dense)
-    if not reasons:
-        if update:
+    first_stage = current is None or not current.complete
+    if not reasons and (current.complete or staged):
+        if update and current.complete:
             restore_query_encoder(current, encoder, notify)
         return current, None
+    if not reasons:
+        reasons = [NO_VECTORS]
     if not update:
         if reasons == [NO_INDEX]:
             raise IndexMissing(f"No index at {directory}; build it with: relnotes index")
@@ -101,8 +109,29 @@ def _open_index(
             return choose_encoder(directory, model_path, chunks, corpus["fingerprint"], notify=notify)
         return encoder
 
+    if staged and first_stage and not rebuild:
+        return _first_stage(directory, corpus, chunks, encoder, notify)
     return _update(directory, corpus, chunks, (encoder, current, reasons), again=None if rebuild else as_built_now,
                    dense=dense, notify=notify, progress=progress)
+
+
+def _first_stage(directory: Path, corpus: dict, chunks: _LazyChunks, encoder,
+                 notify: Notify | None) -> tuple[LoadedIndex, BuildReport | None]:
+    """Build the chunks and BM25 of a corpus with no vectors yet, under the lock (unless another
+    process built them while we waited)."""
+    from ..build.staged import build_lexical
+
+    waiting = (lambda: notify(f"Waiting for another relnotes process that is building {directory} ...")) if notify else None
+    with build_lock(directory, on_wait=waiting):
+        recover(directory)
+        current, reasons = check(directory, corpus, encoder)
+        if not reasons:
+            return current, None
+        if notify:
+            notify(f"Building the BM25 part of the index at {directory} (the first use of this corpus) ...")
+        report = build_lexical(directory, chunks(), encoder=encoder, corpus=corpus, lock=False)
+    chunks.drop()
+    return LoadedIndex(directory), report
 
 
 def _update(directory: Path, corpus: dict, chunks: _LazyChunks, found: tuple, *, again: Callable | None,
@@ -117,11 +146,14 @@ def _update(directory: Path, corpus: dict, chunks: _LazyChunks, found: tuple, *,
         if again is not None:  # another process may have rebuilt it while we waited for the lock
             encoder = again()
             current, reasons = check(directory, corpus, encoder, dense)
-            if not reasons:
+            if not reasons and current.complete:
                 restore_query_encoder(current, encoder, notify)
                 return current, None
+            reasons = reasons or [NO_VECTORS]
         if notify and reasons == [NO_INDEX]:  # a first build takes a while: say so, terminal or not
             notify(f"Building the index at {directory} (the first use of this corpus) ...")
+        elif notify and reasons == [NO_VECTORS]:
+            notify(f"Building the vectors of the index at {directory} (resuming what an earlier build embedded) ...")
         elif notify and reasons != [REBUILD]:  # a rebuild asked for is known already
             notify(f"Rebuilding index at {directory}: {'; '.join(reasons)}")
         previous, previous_sentences = _reusable(current, encoder)
@@ -146,7 +178,7 @@ def _reusable(current: LoadedIndex | None, encoder) -> tuple[dict, dict]:
     """The window vectors and the sentence vectors of the index being replaced, by key, that the
     build may reuse (none from a damaged file)."""
     previous, previous_sentences = {}, {}
-    if current is not None:
+    if current is not None and current.complete:
         try:
             previous = current.previous_vectors()
         except IndexCorrupt:

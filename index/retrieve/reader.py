@@ -8,10 +8,11 @@ from typing import Callable
 
 import numpy as np
 
-from ..errors import DenseIndexFileError, IndexCorrupt
+from ..errors import DenseIndexFileError, IndexCorrupt, IndexMissing
 from ..store.chunks import read_chunks
 from ..store.layout import CHUNKS, LAZY_FILES, OPTIONAL_FILES, SENTENCE_CHUNKS, SENTENCE_FILES, SENTENCE_VECTORS, VECTORS
 from ..store.manifest import Manifest, read_manifest, verify_files
+from ..store.shards import DenseProgress, Shards
 from .sentence_vectors import SentenceVectors
 
 _REBUILD = "rebuild it with: relnotes index --rebuild"
@@ -47,7 +48,7 @@ class LoadedIndex:
         names = [name for name in self.manifest.files if name not in lazy]
         if verify:
             verify_files(self.directory, self.manifest, names)
-        self.chunks, self.embed_keys = read_chunks(self.directory / CHUNKS)
+        self.chunks, self.embed_keys = read_chunks(self.directory / CHUNKS, keyed=self.manifest.complete)
         try:
             self.lexical = LexicalIndex.load(self.directory)
         except (OSError, ValueError, KeyError) as exc:
@@ -65,6 +66,18 @@ class LoadedIndex:
         self._sentences: SentenceVectors | None = None
 
     @property
+    def complete(self) -> bool:
+        """Whether the vectors are built (else chunks and BM25 only: ``index.build.staged``)."""
+        return self.manifest.complete
+
+    def pending(self) -> DenseProgress | None:
+        """How many of the texts the vectors need are embedded so far; None when they are built."""
+        if self.complete:
+            return None
+        model = {k: self.manifest.model.get(k) for k in ("name", "path", "dim")}
+        return Shards(self.directory).progress(model)
+
+    @property
     def model_path(self) -> str:
         """The model folder that built the vectors."""
         return str(self.manifest.model.get("path", ""))
@@ -74,6 +87,9 @@ class LoadedIndex:
         if self._dense is None:
             from .dense import DenseIndex
 
+            if not self.complete:
+                raise IndexMissing(f"The vectors of the index at {self.directory} are not built yet; "
+                                   "build them with: relnotes index")
             if self._verify:
                 verify_files(self.directory, self.manifest, [VECTORS])
             owners = np.repeat(np.arange(len(self.chunks)), [len(keys) for keys in self.embed_keys])
@@ -101,7 +117,7 @@ class LoadedIndex:
     def sentence_vectors(self) -> SentenceVectors | None:
         """The answer sentences' vectors made at build time (checked on first use); None if the
         index has none (then the engine embeds sentences per question)."""
-        if self._sentences is None and SENTENCE_VECTORS in self.manifest.files:
+        if self._sentences is None and self.complete and SENTENCE_VECTORS in self.manifest.files:
             mapped = SENTENCE_CHUNKS in self.manifest.files  # an index from before the map has none
             if self._verify:
                 verify_files(self.directory, self.manifest, [f for f in SENTENCE_FILES if f in self.manifest.files])

@@ -52,6 +52,15 @@ class Searcher:
         self.similarity = Similarity(index)
         self._masks: dict[tuple[tuple[str, ...], ...], np.ndarray | None] = {}
 
+    def usable(self, mode: str) -> str:
+        """``mode``, or "bm25" while the index has no vectors yet (``LoadedIndex.pending`` says how far they are).
+
+        Raises:
+            UnknownMode: ``mode`` is not one of MODES.
+        """
+        mode = check_mode(mode)
+        return mode if mode == "bm25" or self.index.complete else "bm25"
+
     def idf(self, tokens: Sequence[str]) -> list[float]:
         """BM25 idf of each token; a word the corpus never uses gets the highest weight."""
         return self.index.lexical.idf(tokens, missing=None)
@@ -123,7 +132,7 @@ class Searcher:
         Args:
             query: the question text.
             k: how many hits at most.
-            mode: "bm25", "dense" or "hybrid".
+            mode: "bm25", "dense" or "hybrid" (bm25 while the index has no vectors: ``usable``).
             versions: keep only chunks of these releases (applied in every retriever before fusion).
             products: keep only chunks of these products (and those of no known product), likewise.
             kinds: keep only chunks of sections of these kinds of change ("fixed"), likewise.
@@ -136,7 +145,7 @@ class Searcher:
         """
         from .fusion import fuse
 
-        mode = check_mode(mode)
+        mode = self.usable(mode)
         allowed = self.mask(versions, products, kinds)
         chunks = self.index.chunks
         if k <= 0 or not chunks:

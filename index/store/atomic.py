@@ -8,6 +8,7 @@ intact and two builders never mix files.
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
 import shutil
@@ -166,6 +167,30 @@ def make_tmp(directory: Path) -> Path:
         raise IndexWriteError(
             f"Cannot write in {directory.parent} ({exc.strerror}); choose a writable place with --index DIR"
         ) from None
+
+
+@contextlib.contextmanager
+def written_in_place(directory: Path) -> Iterator[Path]:
+    """A temporary sibling of ``directory`` to write a whole index into, swapped into place when
+    the block ends (deleted if it raises); call under the build lock.
+
+    Raises:
+        IndexWriteError: the directory is not writable or the disk is full; the old index stays.
+    """
+    tmp = make_tmp(directory)
+    try:
+        yield tmp
+        swap_into_place(tmp, directory)
+    except OSError as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        reason = "disk full" if exc.errno == errno.ENOSPC else (exc.strerror or str(exc))
+        raise IndexWriteError(
+            f"Could not write the index at {directory} ({reason}); the previous index is unchanged. "
+            "Free space or choose another place with --index DIR"
+        ) from None
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
 
 
 def replace_index(source: Path, directory: Path) -> None:

@@ -66,7 +66,8 @@ class Shards:
         _write_json(self.folder / f"{name}.json", {"kind": kind, "model": model, "keys": list(keys)})
 
     def _records(self, model: dict):
-        """(kind, keys, path of the vectors) of every complete shard made with ``model``."""
+        """(kind, keys, path of the vectors) of every complete shard made with ``model`` (whose
+        record holds each of its items)."""
         if not self.folder.is_dir():
             return
         for meta in sorted(self.folder.glob("*.json")):
@@ -76,7 +77,8 @@ class Shards:
                 record = json.loads(meta.read_text(encoding="utf-8"))
             except (OSError, UnicodeDecodeError, json.JSONDecodeError):
                 continue  # a damaged shard is re-embedded, never trusted
-            if isinstance(record, dict) and record.get("model") == model and record.get("kind") in KINDS:
+            made = record.get("model") if isinstance(record, dict) else None
+            if isinstance(made, dict) and all(made.get(k) == v for k, v in model.items()) and record.get("kind") in KINDS:
                 yield record["kind"], record.get("keys") or [], meta.with_suffix(".npy")
 
     def vectors(self, model: dict) -> dict[str, dict[str, np.ndarray]]:
@@ -108,7 +110,8 @@ class Shards:
         """How many of the texts the plan names are embedded (total 0 before any dense build)."""
         try:
             plan = json.loads((self.folder / PLAN).read_text(encoding="utf-8"))
-            total = int(plan["total"]) if plan.get("model") == model else 0
+            made = plan.get("model") or {}
+            total = int(plan["total"]) if all(made.get(k) == v for k, v in model.items()) else 0
         except (OSError, UnicodeDecodeError, ValueError, TypeError, KeyError, AttributeError):
             total = 0
         embedded = self.count(model)

@@ -160,6 +160,8 @@ class Engine:
         """
         started = time.perf_counter()
         mode = check_mode(mode)
+        pending = self.index.pending() if mode != "bm25" else None  # no vectors yet: BM25 answers, said so
+        mode = self.searcher.usable(mode)
         kinds = _kinds(kinds)
         if top_k < 1:
             raise BadQuestion(f"top_k must be at least 1, got {top_k}")
@@ -170,7 +172,8 @@ class Engine:
         if refusal is not None:  # a product or release the corpus does not hold: say so, answer nothing
             near = self.searcher.search(question.asked_as, k=min(top_k, NEARBY), mode=mode,
                                         products=question.products or None)
-            return Answer(**base, passages=(), sentences=(), confident=False, notes=(refusal,), nearby=_passages(near),
+            return Answer(**base, passages=(), sentences=(), confident=False, notes=_said(refusal, pending=pending),
+                          nearby=_passages(near),
                           timings_ms={"retrieve": 0.0, "answer": _ms(started)})
         # The question is the query, a release it names included (overview passages name their
         # release: "how many commits went into 2.14"); the release filter does the restricting.
@@ -209,7 +212,7 @@ class Engine:
         if question.foreign:  # "does torch 2.14 work with numpy 2.0?": answered from the held one, said so
             notes = (Note("products_not_covered", products=question.foreign, held=question.named), *notes)
         done = time.perf_counter()
-        return Answer(**base, passages=passages, sentences=sentences, confident=confident, notes=notes,
+        return Answer(**base, passages=passages, sentences=sentences, confident=confident, notes=_said(*notes, pending=pending),
                       earliest_release=earliest_release if confident else None, digest=digest,
                       timings_ms={"retrieve": round((retrieved - started) * 1000, 2),
                                   "answer": round((done - retrieved) * 1000, 2)})
@@ -284,3 +287,10 @@ def _passages(hits: Sequence[Hit]) -> tuple[Passage, ...]:
 
 def _ms(since: float) -> float:
     return round((time.perf_counter() - since) * 1000, 2)
+
+
+def _said(*notes: Note | None, pending=None) -> tuple[Note, ...]:
+    """The notes of an answer, and last, when the vectors are still to come (``pending``, an
+    ``index`` DenseProgress), that BM25 answered and how far the vectors are."""
+    waiting = (Note("dense_pending", count=pending.embedded, total=pending.total),) if pending is not None else ()
+    return (*filter(None, notes), *waiting)

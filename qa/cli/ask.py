@@ -41,7 +41,7 @@ def ask_cmd(question, top_k, mode, releases, since, until, kinds, no_update, cor
 
     span = release_range(since, until)
     history = History(warn=notice) if follow_up or not no_history else None
-    service = open_service(corpus_paths, index_dir, model_path, no_update, dense=mode != "bm25")
+    service = open_service(corpus_paths, index_dir, model_path, no_update, dense=mode != "bm25", staged=True)
     last = history.last() if follow_up else None
     if follow_up and last is None:
         notice("No earlier question in the history; asking this one on its own.")

@@ -39,7 +39,8 @@ def batch_cmd(source, top_k, mode, releases, since, until, kinds, no_update, cor
     except (OSError, UnicodeDecodeError) as exc:
         raise click.ClickException(f"Cannot read {name}: {exc}; pass a readable UTF-8 file or -") from None
     questions = read_questions(lines, name, skip_bad=skip_bad, report=notice)
-    service = open_service(corpus_paths, index_dir, model_path, no_update, dense=mode != "bm25", skip_bad=skip_bad)
+    service = open_service(corpus_paths, index_dir, model_path, no_update, dense=mode != "bm25", skip_bad=skip_bad,
+                           staged=True)
     from .progress import embedding_progress
 
     records, answered = [], []

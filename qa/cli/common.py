@@ -182,11 +182,12 @@ def skipped(exc: Exception) -> None:
 
 
 def load(corpus_paths, index_dir, model_path, *, skip_bad=False, quiet=False, rebuild=False, update=True,
-         dense=True, adapt=None, quantize=None):
+         dense=True, adapt=None, quantize=None, staged=False):
     """Open (building if needed) the index, with notices and progress on stderr.
 
     ``dense``: the vectors will be searched, so a damaged vectors file is rebuilt now (False
-    for bm25, which never loads faiss).
+    for bm25, which never loads faiss). ``staged``: a corpus with no vectors yet gets its chunks
+    and BM25 only (``index.open_index``); ``relnotes index`` builds the vectors.
     """
     from ..service import open_corpus_index
 
@@ -194,14 +195,17 @@ def load(corpus_paths, index_dir, model_path, *, skip_bad=False, quiet=False, re
         return open_corpus_index(corpus_paths, index_dir, model_path, rebuild=rebuild, update=update,
                                  skip_bad=skip_bad or skip_bad_given(), on_skip=skipped,
                                  notify=None if quiet else notice, progress=progress, dense=dense, adapt=adapt,
-                                 quantize=quantize)
+                                 quantize=quantize, staged=staged)
 
 
-def open_service(corpus_paths, index_dir, model_path, no_update, quiet=False, dense=True, skip_bad=False):
+def open_service(corpus_paths, index_dir, model_path, no_update, quiet=False, dense=True, skip_bad=False,
+                 staged=False):
     """The answering service over the (built or updated) index; notices and progress on stderr.
 
     ``dense=False`` (bm25 questions) leaves the vectors unchecked and faiss unloaded; bad input
     files are left out with ``skip_bad`` or --skip-bad (``skip_bad_given``), each one reported.
+    ``staged``: a corpus with no vectors yet answers by BM25 (the answer says so) and nothing
+    keeps running after the command: ``relnotes index`` builds the vectors.
     """
     from ..service import AnswerService
 
@@ -209,4 +213,4 @@ def open_service(corpus_paths, index_dir, model_path, no_update, quiet=False, de
         return AnswerService.open(corpus_paths, index_dir, model_path, update=not no_update, dense=dense,
                                   notify=None if quiet else notice, progress=progress,
                                   skip_bad=skip_bad or skip_bad_given(), on_skip=skipped,
-                                  project=current_project())
+                                  project=current_project(), staged=staged)

@@ -6,6 +6,7 @@ import json
 
 import click
 
+from ..model import Note
 from ..present import cite, notes
 from ..text import safe
 from .common import corpus_option, index_option, kind_option, load, mode_option, model_option, no_update_option
@@ -33,7 +34,10 @@ def search_cmd(query, corpus_paths, index_dir, model_path, mode, top_k, releases
     from ..answer.catalogue import Catalogue
     from ..question import release_name
 
-    loaded, _ = load(corpus_paths, index_dir, model_path, update=not no_update, dense=mode != "bm25")
+    loaded, _ = load(corpus_paths, index_dir, model_path, update=not no_update, dense=mode != "bm25", staged=True)
+    waiting = loaded.pending() if mode != "bm25" else None
+    if waiting is not None:  # no vectors yet: BM25 ranks, said so
+        notice(notes.text(Note("dense_pending", count=waiting.embedded, total=waiting.total)))
     releases = [release_name(r) for r in releases]
     catalogue = Catalogue(loaded.chunks)
     missing = [r for r in releases if not catalogue.held(r)]

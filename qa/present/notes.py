@@ -58,6 +58,13 @@ def _upgrade_some(n: Note) -> str:
     return f"{n.count} of the {n.total} releases {_range(n)} {verb} {' or '.join(n.kinds)} items."
 
 
+def _dense_pending(n: Note) -> str:
+    if not n.total:
+        return "Answered by BM25 alone: dense retrieval is not built yet; run `relnotes index` to build it."
+    return (f"Answered by BM25 alone: dense retrieval is still being built: {n.count:,} of {n.total:,} texts; "
+            "run `relnotes index` to finish it.")
+
+
 _WORDS = {
     "not_confident": lambda n: "No passage answers this confidently; the nearest passages follow.",
     "no_match": lambda n: "No passage matches this question.",
@@ -78,6 +85,7 @@ _WORDS = {
     "range_off_topic": lambda n: f"No item {_range(n)} is about {n.topic!r}; the range's digest follows.",
     "upgrade_none": lambda n: f"No item of the {n.total} releases {_range(n)} is {' or '.join(n.kinds)}.",
     "upgrade_some": _upgrade_some,
+    "dense_pending": _dense_pending,
     "range_more": lambda n: (f"{n.count} later releases ({n.releases[0]} to {n.releases[-1]}, {n.total} items) "
                              "are not shown; ask about a shorter range."),
     "topic_none": lambda n: f"No item {_range(n) + ' ' if n.range else ''}is about {n.topic!r}.",
