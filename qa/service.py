@@ -10,14 +10,15 @@ engine over it, and the facts a front end shows about the index (the follow-up s
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, replace
-from datetime import datetime, timezone
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Sequence
 
 from .errors import BadQuestion
 from .model import Answer, Passage, ReleaseRange
+from .info import IndexInfo
 from .question import Question, read
+from .staging import Retrieval, VectorsToCome
 
 if TYPE_CHECKING:  # pragma: no cover
     from corpus import CorpusInput
@@ -33,35 +34,6 @@ if TYPE_CHECKING:  # pragma: no cover
 Notify = Callable[[str], None]
 Progress = Callable[[int, int, str], None]  # done, total, the document(s) being embedded
 BUNDLED_LABEL = "bundled PyTorch notes"
-
-
-@dataclass(frozen=True, slots=True)
-class IndexInfo:
-    """The facts a front end shows about the index it answers from."""
-
-    corpus: str
-    documents: int
-    chunks: int
-    created: str | None = None
-    stale: bool = False
-    directory: str = ""
-
-    def age(self, now: datetime | None = None) -> str:
-        """How long ago the index was built, for people: "just now", "5 min ago", "3 days ago"."""
-        if not self.created:
-            return "unknown age"
-        try:
-            built = datetime.fromisoformat(self.created.replace("Z", "+00:00"))
-        except ValueError:
-            return "unknown age"
-        if built.tzinfo is None:
-            built = built.replace(tzinfo=timezone.utc)
-        seconds = max(0.0, ((now or datetime.now(timezone.utc)) - built).total_seconds())
-        for unit, size in (("day", 86400), ("h", 3600), ("min", 60)):
-            if seconds >= size:
-                count = int(seconds // size)
-                return f"{count} {unit}{'s' if unit == 'day' and count > 1 else ''} ago"
-        return "just now"
 
 
 def open_corpus_index(corpus_paths: Sequence[Path | CorpusInput] = (), index_dir: Path | None = None,
@@ -106,6 +78,10 @@ class AnswerService:
         self.releases: tuple[str, ...] = engine.releases
         self.products: tuple[str, ...] = engine.products
         self._lock = threading.Lock()  # the engine's caches are not shared between threads
+        self.coming: VectorsToCome | None = None  # the vectors, while the index has none (``build_vectors``)
+        if not engine.index.complete:
+            self.coming = VectorsToCome(info.directory, lambda progress: open_corpus_index(
+                self.corpus_paths, Path(info.directory), model_path, progress=progress))
 
     @classmethod
     def open(
@@ -213,7 +189,32 @@ class AnswerService:
         if not isinstance(question, Question):
             question = self.read(question, releases, products=products, span=span)
         with self._lock:
-            return self.engine.answer(question, top_k=top_k, mode=mode, kinds=kinds)
+            coming = self._switch()
+            answer = self.engine.answer(question, top_k=top_k, mode=mode, kinds=kinds)
+        return coming.said(answer, self.engine.index) if coming is not None else answer
+
+    def build_vectors(self, notify: Notify | None = None) -> None:
+        """Build the index's vectors on a thread of this process, if it has none yet (the chat and
+        the servers; answers are BM25, then hybrid once they are in, ``qa.staging``)."""
+        if self.coming is not None:
+            self.coming.start(notify)
+
+    def retrieval(self) -> Retrieval:
+        """What answers now: hybrid, or BM25 while the vectors are to come (and how far they are)."""
+        with self._lock:
+            coming = self._switch()
+        return coming.status(self.engine.index) if coming is not None else Retrieval("hybrid")
+
+    def _switch(self) -> VectorsToCome | None:
+        """Answer from the complete index once its vectors are in place (call under the lock);
+        what is still to come, if anything."""
+        from .answer.engine import Engine
+
+        loaded = self.coming.landed() if self.coming is not None else None
+        if loaded is not None:
+            self.engine, self.coming = Engine(loaded), None
+            self.info = replace(self.info, created=loaded.manifest.created or None)
+        return self.coming
 
     def changes(self, span: ReleaseRange, product: str | None = None, *, kinds: Sequence[str] = (),
                 topic: str = "", top_k: int = 5, mode: str = "hybrid") -> Answer:

@@ -65,6 +65,12 @@ def _dense_pending(n: Note) -> str:
             "run `relnotes index` to finish it.")
 
 
+def _dense_building(n: Note) -> str:
+    done = f": {n.count:,} of {n.total:,} texts" if n.total else ""
+    return (f"Answered by BM25 alone: dense retrieval is being built in the background{done}; "
+            "answers switch to hybrid when it is done.")
+
+
 _WORDS = {
     "not_confident": lambda n: "No passage answers this confidently; the nearest passages follow.",
     "no_match": lambda n: "No passage matches this question.",
@@ -86,6 +92,7 @@ _WORDS = {
     "upgrade_none": lambda n: f"No item of the {n.total} releases {_range(n)} is {' or '.join(n.kinds)}.",
     "upgrade_some": _upgrade_some,
     "dense_pending": _dense_pending,
+    "dense_building": _dense_building,
     "range_more": lambda n: (f"{n.count} later releases ({n.releases[0]} to {n.releases[-1]}, {n.total} items) "
                              "are not shown; ask about a shorter range."),
     "topic_none": lambda n: f"No item {_range(n) + ' ' if n.range else ''}is about {n.topic!r}.",
