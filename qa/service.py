@@ -201,9 +201,13 @@ class AnswerService:
 
     def retrieval(self) -> Retrieval:
         """What answers now: hybrid, or BM25 while the vectors are to come (and how far they are)."""
-        with self._lock:
-            coming = self._switch()
-        return coming.status(self.engine.index) if coming is not None else Retrieval("hybrid")
+        if self._lock.acquire(blocking=False):  # a question under way: look again next time
+            try:
+                self._switch()
+            finally:
+                self._lock.release()
+        coming, index = self.coming, self.engine.index
+        return coming.status(index) if coming is not None and not index.complete else Retrieval("hybrid")
 
     def _switch(self) -> VectorsToCome | None:
         """Answer from the complete index once its vectors are in place (call under the lock);

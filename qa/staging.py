@@ -11,6 +11,7 @@ service to switch to hybrid without a restart.
 from __future__ import annotations
 
 import threading
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -20,6 +21,13 @@ from .model import Answer, Note
 
 Notify = Callable[[str], None]
 Progress = Callable[[int, int, str], None]
+_STARTED: weakref.WeakSet = weakref.WeakSet()  # every VectorsToCome that started a build
+
+
+def building_now() -> bool:
+    """Whether a thread of this process is building an index's vectors (the process should end
+    with ``os._exit`` then: finalising the interpreter under onnxruntime or torch aborts)."""
+    return any(coming.building for coming in list(_STARTED))
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +80,7 @@ class VectorsToCome:
             pending = None
         self._base = pending.embedded if pending is not None else 0
         self._thread = threading.Thread(target=self._run, args=(notify,), name="relnotes-vectors", daemon=True)
+        _STARTED.add(self)
         self._thread.start()
 
     def _run(self, notify: Notify | None) -> None:

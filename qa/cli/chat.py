@@ -9,7 +9,7 @@ import click
 from index import MODES
 
 from .common import corpus_option, current_project, index_option, kind_option, model_option, project_option
-from .common import skip_bad_corpus_option, skip_bad_given
+from .common import leave_if_building, leave_now, skip_bad_corpus_option, skip_bad_given
 
 TOP_K_CHOICES = click.IntRange(1, 50)
 
@@ -46,7 +46,8 @@ def chat_cmd(corpus_paths, index_dir, model_path, mode, top_k, releases, kinds, 
                    update=not no_update, export_dir=export_dir, skip_bad=skip_bad_given(), project=current_project())
     app.run()
     if not app.wait_for_loading():  # quit while the index opened, and it is still at a step that reports nothing
-        _leave()
+        leave_now()
+    leave_if_building("chat")
 
 
 def chat_app(corpus_paths=(), index_dir=None, model_path=None, *, mode="hybrid", top_k=5, releases=(), kinds=(),
@@ -57,25 +58,15 @@ def chat_app(corpus_paths=(), index_dir=None, model_path=None, *, mode="hybrid",
     from ..tui.app import make_app
 
     def factory(opening):  # the chat searches the vectors: a damaged vectors file is rebuilt, not a failed question
-        return AnswerService.open(corpus_paths, index_dir, model_path, update=update, dense=True, warm=True,
-                                  notify=opening, progress=_progress(opening, opening.check), skip_bad=skip_bad,
-                                  on_skip=lambda exc: opening(f"skipped: {exc}"), project=project)
+        service = AnswerService.open(corpus_paths, index_dir, model_path, update=update, dense=True, warm=True,
+                                     notify=opening, progress=_progress(opening, opening.check), skip_bad=skip_bad,
+                                     on_skip=lambda exc: opening(f"skipped: {exc}"), project=project, staged=True)
+        if update:  # a new corpus answers by BM25 at once; its vectors are built here, then answers are hybrid
+            service.build_vectors()
+        return service
 
     return make_app(factory, mode=mode, top_k=top_k, releases=tuple(release_name(r) for r in releases),
                     kinds=tuple(kinds), export_dir=export_dir)
-
-
-def _leave() -> None:
-    """End the process now, leaving the thread that opens the index where it is (loading or
-    exporting the model): finalizing the interpreter under it aborts in native code ("terminate
-    called without an active exception"). Nothing is lost: the index and the encoder cache are
-    written to temporary folders and renamed into place, and their litter is removed by the next build."""
-    import os
-    import sys
-
-    for stream in (sys.stdout, sys.stderr):
-        stream.flush()
-    os._exit(0)
 
 
 def _progress(notify, check=None):

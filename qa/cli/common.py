@@ -214,3 +214,27 @@ def open_service(corpus_paths, index_dir, model_path, no_update, quiet=False, de
                                   notify=None if quiet else notice, progress=progress,
                                   skip_bad=skip_bad or skip_bad_given(), on_skip=skipped,
                                   project=current_project(), staged=staged)
+
+
+def leave_if_building(command: str) -> None:
+    """End the process now (``leave_now``) if a thread of it is building an index's vectors, and
+    say so: what it embedded is kept for the next build (``index.store.shards``)."""
+    from ..staging import building_now
+
+    if building_now():
+        notice(f"relnotes {command}: stopped while the vectors were being built; what was embedded is kept, "
+               "and the next relnotes index (or chat, serve, mcp) finishes them")
+        leave_now()
+
+
+def leave_now() -> None:
+    """End the process now, leaving the thread that opens the index where it is (loading or
+    exporting the model): finalizing the interpreter under it aborts in native code ("terminate
+    called without an active exception"). Nothing is lost: the index and the encoder cache are
+    written to temporary folders and renamed into place, and their litter is removed by the next build."""
+    import os
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    os._exit(0)

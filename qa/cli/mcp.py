@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from .common import corpus_option, current_project, index_option, model_option, no_update_option, project_option
-from .common import skip_bad_corpus_option, skip_bad_given, skipped
+from .common import leave_if_building, skip_bad_corpus_option, skip_bad_given, skipped
 from .progress import notice
 
 
@@ -41,11 +41,14 @@ def mcp_cmd(corpus_paths, index_dir, model_path, no_update) -> None:
     def opener():
         from ..service import AnswerService
 
-        return AnswerService.open(corpus_paths, index_dir, model_path, update=not no_update, warm=True, notify=notice,
-                                  skip_bad=skip_bad, on_skip=skipped,
-                                  project=project)
+        service = AnswerService.open(corpus_paths, index_dir, model_path, update=not no_update, warm=True,
+                                     notify=notice, skip_bad=skip_bad, on_skip=skipped, project=project, staged=True)
+        if not no_update:  # a new corpus answers by BM25 at once; hybrid once its vectors are built here
+            service.build_vectors(notice)
+        return service
 
     build_server(BackgroundService(opener).start(), dependencies=project is not None).run("stdio")
+    leave_if_building("mcp")
 
 
 COMMANDS = [mcp_cmd]

@@ -8,7 +8,7 @@ import click
 
 from ..http import is_loopback
 from .common import corpus_option, current_project, index_option, model_option, no_update_option, project_option
-from .common import skip_bad_corpus_option, skip_bad_given, skipped
+from .common import leave_if_building, skip_bad_corpus_option, skip_bad_given, skipped
 from .progress import notice
 
 TOKEN_ENV = "RELNOTES_TOKEN"
@@ -58,9 +58,11 @@ def serve_cmd(host, port, token, workers, exit_after, corpus_paths, index_dir, m
     def opener(update: bool):
         from ..service import AnswerService
 
-        return AnswerService.open(corpus_paths, index_dir, model_path, update=update and not no_update, warm=True,
-                                  notify=notice, skip_bad=skip_bad, on_skip=skipped,
-                                  project=project)
+        service = AnswerService.open(corpus_paths, index_dir, model_path, update=update and not no_update, warm=True,
+                                     notify=notice, skip_bad=skip_bad, on_skip=skipped, project=project, staged=True)
+        if update and not no_update:  # a new corpus answers by BM25 at once; hybrid once its vectors are built here
+            service.build_vectors(notice)
+        return service
 
     app = make_app(ReloadingService(opener).start(), token=token, host=host, workers=workers,
                    dependencies=project is not None)
@@ -73,6 +75,7 @@ def serve_cmd(host, port, token, workers, exit_after, corpus_paths, index_dir, m
         timer.start()
     click.echo(f"relnotes serve on http://{host}:{port} (docs at /docs, MCP at /mcp)", err=True)
     server.run()
+    leave_if_building("serve")
 
 
 COMMANDS = [serve_cmd]

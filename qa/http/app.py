@@ -114,7 +114,8 @@ class _Routes:
         info = self.service.get(0).info
         return JSONResponse({"status": "ok", "corpus": info.corpus, "documents": info.documents, "chunks": info.chunks,
                              "index": info.directory, "built": info.created,
-                             "reloads": getattr(self.service, "reloads", 0)})
+                             "reloads": getattr(self.service, "reloads", 0),
+                             "retrieval": self.service.get(0).retrieval().to_json()})
 
     async def ask(self, request: Request) -> Response:
         data = arguments(await self.json_of(request), ("question",), SEARCHING)

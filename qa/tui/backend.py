@@ -13,6 +13,7 @@ from ..model import Answer, Passage, ReleaseRange
 from ..question import Question
 from ..question.mentions import Catalogue
 from ..service import IndexInfo
+from ..staging import Retrieval
 
 
 class ChatBackend(Protocol):
@@ -38,3 +39,6 @@ class ChatBackend(Protocol):
 
     def refresh(self) -> IndexInfo:
         """The index facts again (age, and whether the corpus changed since the build)."""
+
+    def retrieval(self) -> Retrieval:
+        """What answers now: hybrid, or BM25 while the index's vectors are built (and how far they are)."""

@@ -20,6 +20,7 @@ from .screens import ErrorScreen
 from .widgets import StatusBar
 
 REFRESH_SECONDS = 60
+VECTORS_SECONDS = 1.0  # how often the status line says how far the vectors being built are
 POLL_SECONDS = 0.1  # how often the worker looks whether the chat has quit while the index opens
 STOP_GRACE_SECONDS = 2.0  # how long ``relnotes chat`` waits, after a quit, for a stepping build to stop cleanly
 
@@ -133,6 +134,8 @@ class ChatLoading:
         self._show_info(backend.info)
         self.query_one(StatusBar).state = "ready"
         self.set_interval(REFRESH_SECONDS, self.refresh_info)
+        self._vectors_timer = self.set_interval(VECTORS_SECONDS, self.refresh_retrieval)
+        self.refresh_retrieval()
         self._check_filter(self.release_filter)
         waiting, self.waiting = self.waiting, []
         for seq, question, card in waiting:
@@ -147,6 +150,23 @@ class ChatLoading:
         """Update the index age and whether the corpus changed since the build (every REFRESH_SECONDS)."""
         if self.backend is not None:
             self.call_from_thread(self._show_info, self.backend.refresh())
+
+    @work(thread=True, exclusive=True, group="retrieval")
+    def refresh_retrieval(self) -> None:
+        """Whether answers are still BM25 while the vectors are built (every VECTORS_SECONDS until they are in)."""
+        if self.backend is not None:
+            self.call_from_thread(self._show_retrieval, self.backend.retrieval())
+
+    def _show_retrieval(self, now) -> None:
+        bar = self.query_one(StatusBar)
+        if now.mode == "bm25":
+            bar.pending = (f"{now.embedded:,}/{now.total:,} texts" if now.total else "to come") + (
+                f", stopped: {now.failed}" if now.failed else "")
+            return
+        self._vectors_timer.stop()
+        if bar.pending:
+            self.notify(f"The vectors are built: answers are {bar.mode} now.", title="Vectors built", markup=False)
+        bar.pending = ""
 
     def _check_filter(self, releases: tuple[str, ...]) -> None:
         """Drop releases the corpus does not hold from the filter, and say which and what it has."""

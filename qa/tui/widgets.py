@@ -218,17 +218,22 @@ class ChipBar(Horizontal):
 
 
 class StatusBar(Static):
-    """Mode, top-k, corpus, chunk count, index age and whether the index is stale or still loading."""
+    """Mode (bm25 -> hybrid while the vectors are built), top-k, corpus, chunk count, index age and
+    whether the index is stale or still loading."""
 
     mode: reactive[str] = reactive("hybrid")
     top_k: reactive[int] = reactive(5)
     state: reactive[str] = reactive("loading")  # loading | ready | failed
     facts: reactive[str] = reactive("")
+    pending: reactive[str] = reactive("")  # while the vectors are built: "1,204/9,000 texts" (or "started")
 
     def render(self) -> Content:
         where = {"loading": ("loading model and index…", "$warning"), "failed": ("no index loaded", "$error")}
+        mode = (self.mode, "bold")
+        if self.pending and self.mode != "bm25":  # BM25 answers until the vectors are in, then the mode asked
+            mode = Content.assemble(("bm25", "bold"), (f" → {self.mode} (vectors {self.pending})", "$warning"))
         return Content.assemble(
-            ("mode ", "$text-muted"), (self.mode, "bold"),
+            ("mode ", "$text-muted"), mode,
             ("  top ", "$text-muted"), (str(self.top_k), "bold"),
             "  ",
             where.get(self.state, (safe(self.facts), "")),

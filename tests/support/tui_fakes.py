@@ -11,6 +11,7 @@ from qa.model import Answer, AnswerSentence, Citation, Digest, DigestItem, Note,
 from qa.question import Question, read
 from qa.answer.section import SectionView
 from qa.service import IndexInfo
+from qa.staging import Retrieval
 
 RELEASES = ("2.9", "2.13", "2.14")
 
@@ -57,6 +58,7 @@ class FakeBackend:
         self.fail = fail
         self.asked: list[tuple[str, int, str, tuple[str, ...]]] = []
         self.spans: list[ReleaseRange | None] = []  # the range each question was asked over
+        self.now = Retrieval("hybrid")
         self.info = IndexInfo(corpus="fake notes", documents=3, chunks=len(PASSAGES),
                               created="2026-11-29T10:00:00+00:00", directory="/fake")
 
@@ -112,6 +114,9 @@ class FakeBackend:
 
     def refresh(self) -> IndexInfo:
         return self.info
+
+    def retrieval(self) -> Retrieval:
+        return self.now  # a test sets it to Retrieval("bm25", ...) for an index whose vectors are building
 
     def section(self, passage: Passage) -> SectionView:
         return SectionView(passage.citation, "Text before the passage.\n\n" * 30, passage.text,

@@ -118,25 +118,32 @@ def test_alt_digits_from_tmux_open_passages(tmux, bundled_index: Path) -> None:
     assert PASSAGE_FOOTER not in screen
 
 
-def test_ctrl_q_while_the_index_builds_quits_at_once_and_says_so(tmux, tmp_path: Path) -> None:
-    """The first build of a corpus with an empty cache: Ctrl+Q while the model is exported (a step
-    that reports nothing) ends the program within seconds, with a line saying the build stopped,
-    and leaves no index behind (the next start builds it)."""
+def test_a_new_corpus_answers_by_bm25_at_once_and_ctrl_q_while_its_vectors_build(tmux, tmp_path: Path) -> None:
+    """The first chat on a corpus with an empty cache opens at once on BM25 (the status line says
+    bm25 -> hybrid while the vectors are built in the background, starting with the model's
+    export, a step that reports nothing); a question is answered by BM25 and says so; Ctrl+Q then
+    ends the program within seconds, saying what is kept, and leaves the BM25 index in place."""
     notes = tmp_path / "notes"
     notes.mkdir()
-    (notes / "CHANGELOG.md").write_text("# Changelog\n\n## 1.1.0\n\n- Added a frobnicator.\n\n"
-                                        "## 1.0.0\n\n- First release.\n", encoding="utf-8")
-    cache = tmp_path / "empty-cache"  # no encoder export: the build starts with one
+    releases = [f"## 1.{r}.0\n\n" + "".join(f"- Added widget option {r}-{i} for the {i}th frobnicator mode.\n"
+                                              for i in range(60)) for r in range(40, 0, -1)]
+    (notes / "CHANGELOG.md").write_text("# Changelog\n\n" + "\n".join(releases), encoding="utf-8")  # minutes of vectors
+    cache = tmp_path / "empty-cache"  # no encoder export: the vectors' build starts with one
     command = shlex.join([*relnotes(), "chat", "--corpus", str(notes)])
     tmux = tmux(["sh", "-c", f'{command}; echo "exit status $?"'], env={"XDG_CACHE_HOME": str(cache)})
-    tmux.wait_for("Building the index at", timeout=120)
+    tmux.wait_for("mode bm25 → hybrid (vectors", timeout=60)
+    tmux.type("which release added the frobnicator?")
+    tmux.send("Enter")
+    tmux.wait_for("Answered by BM25 alone", timeout=60)
+    assert "mode bm25 → hybrid (vectors" in tmux.screen()  # still building
     asked = time.monotonic()
     tmux.send("C-q")
     while not tmux.ended():
         assert time.monotonic() - asked < 8, f"still running 8 s after Ctrl+Q:\n{tmux.screen()}"
         time.sleep(0.1)
     screen = tmux.screen()
-    assert "quit before the index was ready; its build stopped, the index on disk is unchanged" in screen
+    assert "relnotes chat: stopped while the vectors were being built; what was embedded is kept" in screen
     assert "Traceback" not in screen and "terminate called" not in screen
     assert "exit status 0" in screen, screen  # not aborted by a thread left in native code at interpreter exit
-    assert not list(cache.glob("relnotes-qa/indexes/*/manifest.json"))
+    manifests = list(cache.glob("relnotes-qa/indexes/*/manifest.json"))
+    assert len(manifests) == 1 and '"stage": "lexical"' in manifests[0].read_text()
