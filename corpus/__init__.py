@@ -1,7 +1,14 @@
-"""Release notes in, sections and chunks out: the corpus package's public API."""
+"""Release notes in, sections and chunks out: the corpus package's public API.
 
-from .chunking import CHUNKER_VERSION, chunk_sections, estimate_tokens
-from .documents import load_documents
+The errors import at once (the CLI needs them for ``--help``); the readers, chunker and model,
+which bring regular expressions and tables that take tens of milliseconds, load on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
 from .errors import (
     BinaryFile,
     CorpusError,
@@ -15,12 +22,57 @@ from .errors import (
     NoSupportedFiles,
     UnreadableFile,
 )
-from .inputs import CorpusInput, as_input
-from .model import Chunk, Document, Section
-from .pipeline import Corpus, LoadedDocument, check_corpus, load_chunks, load_corpus
-from .readers import bundled_paths
-from .sections import chrome_lines, parse_sections, releases
-from .versions import detect_product, parse_version, version_key, version_matches
+
+_LAZY = {
+    "CHUNKER_VERSION": "chunking",
+    "chunk_sections": "chunking",
+    "estimate_tokens": "chunking",
+    "load_documents": "documents",
+    "CorpusInput": "inputs",
+    "as_input": "inputs",
+    "Chunk": "model",
+    "Document": "model",
+    "Section": "model",
+    "Corpus": "pipeline",
+    "LoadedDocument": "pipeline",
+    "check_corpus": "pipeline",
+    "load_chunks": "pipeline",
+    "load_corpus": "pipeline",
+    "bundled_paths": "readers",
+    "chrome_lines": "sections",
+    "parse_sections": "sections",
+    "releases": "sections",
+    "detect_product": "versions",
+    "parse_version": "versions",
+    "version_key": "versions",
+    "version_matches": "versions",
+}
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .chunking import CHUNKER_VERSION, chunk_sections, estimate_tokens
+    from .documents import load_documents
+    from .inputs import CorpusInput, as_input
+    from .model import Chunk, Document, Section
+    from .pipeline import Corpus, LoadedDocument, check_corpus, load_chunks, load_corpus
+    from .readers import bundled_paths
+    from .sections import chrome_lines, parse_sections, releases
+    from .versions import detect_product, parse_version, version_key, version_matches
+
+
+def __getattr__(name: str):
+    """Import the rest of the API on first use (PEP 562)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'corpus' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """The API names, loaded or not (PEP 562)."""
+    return sorted(set(__all__) | set(globals()))
+
 
 __all__ = [
     "CHUNKER_VERSION",

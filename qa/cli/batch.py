@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from ..present.formats import FORMATS
+from ..present import FORMATS
 from .common import open_service, release_range, retrieval_options
 from .progress import notice
 

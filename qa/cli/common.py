@@ -10,7 +10,6 @@ from pathlib import Path
 import click
 from click.shell_completion import CompletionItem
 
-from corpus import CorpusInput
 from index import MODES
 
 from .progress import embedding_progress, notice
@@ -23,6 +22,8 @@ class CorpusArgument(click.ParamType):
     name = "[NAME=]PATH"
 
     def convert(self, value, param, ctx):
+        from corpus import CorpusInput
+
         if isinstance(value, (Path, CorpusInput)):
             return value
         text = os.fsdecode(value)

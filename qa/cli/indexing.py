@@ -65,6 +65,8 @@ def index_cmd(corpus_paths, index_dir, model_path, skip_bad, rebuild, adapt, qua
         f"Indexed {report.documents} documents, {report.chunks} chunks "
         f"({report.embedded} windows embedded, {report.reused} reused) in {report.seconds:.1f} s at {report.directory}"
     )
+    if report.resumed:  # an interrupted build had embedded these: kept, not embedded again
+        click.echo(f"Resumed an interrupted build: {report.resumed} texts kept, {report.texts_embedded} embedded now")
 
 
 def _quantize(corpus_paths, index_dir, model_path, checks, quiet) -> None:

@@ -6,9 +6,6 @@ import json
 
 import click
 
-from ..model import Note
-from ..present import cite, notes
-from ..text import safe
 from .common import corpus_option, index_option, kind_option, load, mode_option, model_option, no_update_option
 from .common import project_option, skip_bad_corpus_option
 from .progress import notice
@@ -32,6 +29,9 @@ def search_cmd(query, corpus_paths, index_dir, model_path, mode, top_k, releases
     from index import Searcher
 
     from ..answer.catalogue import Catalogue
+    from ..model import Note
+    from ..present import cite, notes
+    from ..text import safe
     from ..question import release_name
 
     loaded, _ = load(corpus_paths, index_dir, model_path, update=not no_update, dense=mode != "bm25", staged=True)

@@ -11,7 +11,8 @@ from typing import Iterable, Sequence
 from ..model import Answer, Digest
 from . import cite, digest_text, notes
 
-FORMATS = ("jsonl", "json", "csv", "trec", "markdown")
+from . import FORMATS  # noqa: F401 - the names, defined where --help reads them
+
 CSV_FIELDS = (
     "id", "question", "rank", "score", "version", "title", "section", "source",
     "start_line", "end_line", "url", "answer", "text",

@@ -1,0 +1,150 @@
+"""First answer on a corpus never indexed, and start-up: one Markdown table for the code at --code.
+
+    .venv/bin/python benchmarks/first_answer.py [--code ROOT] [--runs 5] [--timeout 600] [--skip-cold]
+
+Rows: cold ``relnotes --help``; ``relnotes ask`` over the bundled index (bm25 and hybrid; the index
+is built first, untimed); ``relnotes mcp`` spawn -> initialize result (the real MCP client); each a
+median of --runs fresh processes. Then, from a cold start (an empty XDG_CACHE_HOME: no index, no
+encoder export), the wall time to the first cited answer on the Rust + pydantic changelogs and on
+the zoo; the time until answers are hybrid (the first ask, then ``relnotes index``); and a build
+killed with SIGINT at about half of its embedding time, then the texts the next build embeds.
+
+--code runs another checkout's code with this Python (PYTHONPATH=ROOT), e.g. the code before a
+change: ``git worktree add --detach /tmp/before COMMIT`` then ``--code /tmp/before``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
+CHANGELOGS = [SHARED / "changelogs" / "rust-RELEASES.md", SHARED / "changelogs" / "pydantic-HISTORY.md"]
+ZOO = [SHARED / "zoo"]
+QUESTIONS = {"changelogs": "cargo info subcommand", "zoo": "httpx proxies argument removed"}
+BUNDLED_QUESTION = "how do i turn on nvgemm in inductor"
+
+
+def command(code: Path | None, *args: str) -> list[str]:
+    """``relnotes ARGS`` as ``python -m qa`` of the code at ``code`` (this checkout's when None)."""
+    return [sys.executable, "-m", "qa", *args]
+
+
+def environment(code: Path | None, cache: Path, scratch: Path) -> dict[str, str]:
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache), "RELNOTES_HISTORY": str(scratch / "history.jsonl")}
+    if code is not None:
+        env["PYTHONPATH"] = str(code)
+    return env
+
+
+def timed(argv: list[str], env: dict[str, str], timeout: float | None = None) -> tuple[float, str]:
+    """Wall seconds and stdout+stderr of one run (raises on failure)."""
+    start = time.perf_counter()
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=timeout)
+    seconds = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}): {done.stderr.strip()[-400:]}")
+    return seconds, done.stdout + done.stderr
+
+
+def median(argv: list[str], env: dict[str, str], runs: int) -> float:
+    return statistics.median(timed(argv, env)[0] for _ in range(runs))
+
+
+def mcp_initialize(code: Path | None, env: dict[str, str], runs: int) -> float:
+    """Median seconds from spawning ``relnotes mcp`` to its initialize result (the real MCP client)."""
+    import anyio
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    async def once() -> float:
+        params = StdioServerParameters(command=sys.executable, args=["-m", "qa", "mcp"], env=env)
+        start = time.perf_counter()
+        with open(os.devnull, "w") as errlog:
+            async with stdio_client(params, errlog=errlog) as (read, write):
+                async with ClientSession(read, write) as client:
+                    await client.initialize()
+                    return time.perf_counter() - start
+
+    return statistics.median(anyio.run(once) for _ in range(runs))
+
+
+def corpus_args(paths: list[Path]) -> list[str]:
+    return [a for p in paths for a in ("--corpus", str(p))]
+
+
+def cold_answer(code, name: str, paths: list[Path], scratch: Path, timeout: float) -> tuple[str, Path, dict]:
+    """Seconds to the first cited answer from an empty cache (as text: "> N s" when it ran out)."""
+    cache = scratch / f"cold-{name}"
+    env = environment(code, cache, scratch)
+    try:
+        seconds, output = timed(command(code, "ask", QUESTIONS[name], *corpus_args(paths), "-k", "3"), env, timeout)
+    except subprocess.TimeoutExpired:
+        return f"> {timeout:.0f} s (stopped)", cache, env
+    cited = re.search(r"^\[1\] .*:\d+-\d+", output, re.M)
+    return (f"{seconds:.2f} s" if cited else f"{seconds:.2f} s (no citation!)"), cache, env
+
+
+def killed_at(argv: list[str], env: dict[str, str], after: float) -> None:
+    """Run ``argv`` and send it SIGINT (Ctrl+C) ``after`` seconds in; wait for it to stop."""
+    process = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        process.wait(timeout=after)
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=120)
+
+
+def embedded_by(output: str) -> str:
+    windows = re.search(r"\((\d+) windows embedded", output)
+    resumed = re.search(r"Resumed an interrupted build: (\d+) texts kept, (\d+) embedded now", output)
+    if resumed:
+        return f"{resumed.group(2)} texts ({windows.group(1)} windows); {resumed.group(1)} kept from the killed build"
+    return f"all: {windows.group(1)} windows and every sentence (nothing kept)" if windows else "?"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--code", type=Path, default=None, help="checkout whose code runs (default: this one)")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--timeout", type=float, default=600.0, help="seconds a cold first answer may take")
+    parser.add_argument("--skip-cold", action="store_true", help="start-up rows only")
+    ns = parser.parse_args()
+    code = ns.code.resolve() if ns.code else None
+    scratch = Path(tempfile.mkdtemp(prefix="first-answer-"))
+    env = environment(code, scratch / "cache", scratch)
+    rows: list[tuple[str, str]] = []
+    rows.append(("relnotes --help (median)", f"{median(command(code, '--help'), env, ns.runs):.3f} s"))
+    timed(command(code, "index", "--quiet"), env)  # the bundled index, untimed
+    for mode in ("bm25", "hybrid"):
+        argv = command(code, "ask", BUNDLED_QUESTION, "--mode", mode)
+        rows.append((f"ask over the bundled index, {mode} (median)", f"{median(argv, env, ns.runs):.3f} s"))
+    rows.append(("relnotes mcp: spawn -> initialize (median)", f"{mcp_initialize(code, env, ns.runs):.3f} s"))
+    if not ns.skip_cold:
+        for name, paths in (("changelogs", CHANGELOGS), ("zoo", ZOO)):
+            first, cache, cold_env = cold_answer(code, name, paths, scratch, ns.timeout)
+            rows.append((f"cold start -> first cited answer, {name}", first))
+            if name == "changelogs":
+                seconds, _ = timed(command(code, "index", *corpus_args(paths)), cold_env)
+                rows.append(("then relnotes index until hybrid (changelogs)", f"{seconds:.1f} s"))
+                resume_env = environment(code, scratch / "resume", scratch)
+                killed_at(command(code, "index", *corpus_args(paths)), resume_env, seconds / 2)
+                _, output = timed(command(code, "index", *corpus_args(paths)), resume_env)
+                rows.append((f"build killed (SIGINT) at {seconds / 2:.0f} s, next build embeds", embedded_by(output)))
+    print(f"code: {code or Path(__file__).resolve().parents[1]}; python: {sys.executable}")
+    print("| measure | value |")
+    print("|---|---|")
+    for label, value in rows:
+        print(f"| {label} | {value} |")
+
+
+if __name__ == "__main__":
+    main()
