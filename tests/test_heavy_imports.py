@@ -1,0 +1,53 @@
+"""Start-up stays low: each command, run whole in a fresh process, imports no heavy module it does
+not need (torch, sentence-transformers, onnxruntime, faiss; for --help not numpy either, nor the
+corpus readers)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = REPO / "tests" / "data"
+HEAVY = ("torch", "sentence_transformers", "transformers", "onnxruntime", "faiss", "numpy", "corpus.chunking")
+RUN = """
+import atexit, sys
+atexit.register(lambda: print("HEAVY:" + ",".join(m for m in {heavy!r} if m in sys.modules), file=sys.stderr))
+from qa.cli import main
+sys.argv = ["relnotes", *{args!r}]
+main()
+"""
+
+
+def imported(*args: str) -> set[str]:
+    """The heavy modules loaded by ``relnotes ARGS`` (it must succeed)."""
+    done = subprocess.run([sys.executable, "-c", RUN.format(heavy=HEAVY, args=list(args))], capture_output=True,
+                          text=True, cwd=REPO, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    line = [x for x in done.stderr.splitlines() if x.startswith("HEAVY:")][-1]
+    return set(filter(None, line[len("HEAVY:"):].split(",")))
+
+
+@pytest.mark.parametrize("args", [("--help",), ("ask", "--help"), ("chat", "--help"), ("mcp", "--help")],
+                         ids=["help", "ask-help", "chat-help", "mcp-help"])
+def test_help_imports_nothing_heavy(args) -> None:
+    assert imported(*args) == set()
+
+
+def test_a_bm25_ask_loads_no_model_and_no_faiss(bundled_index: Path) -> None:
+    found = imported("ask", "nccl2 backend", "--mode", "bm25", "--index", str(bundled_index), "--no-history")
+    assert found <= {"numpy", "corpus.chunking"}
+
+
+def test_a_hybrid_ask_loads_onnxruntime_never_torch(bundled_index: Path) -> None:
+    found = imported("ask", "nccl2 backend", "--index", str(bundled_index), "--no-history")
+    assert {"onnxruntime", "faiss"} <= found and not found & {"torch", "sentence_transformers", "transformers"}
+
+
+def test_a_first_ask_on_a_new_corpus_loads_no_model(tmp_path: Path) -> None:
+    found = imported("ask", "uncaught panics", "--corpus", str(DATA / "changelog-rust-mini.md"),
+                     "--index", str(tmp_path / "idx"), "--no-history")
+    assert found <= {"numpy", "corpus.chunking"}  # BM25 only: the vectors are left to relnotes index
