@@ -51,26 +51,23 @@ def _open_index(
     Args:
         paths: corpus files or folders (a CorpusInput names their product); None for the
             bundled release notes.
-        index_dir: where the index lives; default_index_dir() when None.
-        model_path: a local sentence-transformers model; the bundled model when None.
+        index_dir, model_path: where the index lives (default_index_dir() when None); a local
+            sentence-transformers model (the bundled model when None).
         rebuild: build from scratch even when the index is fresh.
         update: when False, a stale or missing index raises instead of being rebuilt.
-        skip_bad: report bad input files through ``on_skip`` and go on without them (recorded in
-            the manifest: a later open without ``skip_bad`` skips them too while they are unchanged).
+        skip_bad: report bad input files through ``on_skip`` and go on without them (recorded: a later
+            open without it skips them too while they are unchanged).
         notify: called with a one-line notice when the index is rebuilt and why.
         progress: called with (done, total, what) while embedding (``index.build.embedding``).
-        dense: the caller will search the vectors: check them now, so a damaged vectors file
-            is rebuilt like any other instead of failing the first query.
+        dense: the caller will search the vectors: check them now (a damaged file is rebuilt, not a failed query).
         adapt: True embeds with the model adapted to this corpus (``index.encode.adapt``: trained now
             unless the cache holds it), False with the base model; None keeps what the index was
             built with.
         quantize: True embeds through the int8 export (``index.encode.quantize``; the caller checks the
             answers, as ``qa.eval.quantcheck`` does), False at full precision; None keeps what the
             index was built with.
-        staged: where there is no index with vectors (none, a damaged one, or a first stage), build
-            (or keep) only its chunks and BM25 (``index.build.staged``) and return that: it answers
-            in bm25 mode (``LoadedIndex.complete`` False) until an open without ``staged`` builds the
-            vectors, resuming from what an interrupted build embedded.
+        staged: with no index with vectors (none, a damaged one, a first stage), build or keep its chunks
+            and BM25 only (``index.build.staged``; ``LoadedIndex.complete`` False): an open without it builds them.
 
     Returns:
         The loaded index and the build report (None when nothing was built).
@@ -90,35 +87,42 @@ def _open_index(
     encoder = choose_encoder(directory, model_path, chunks, corpus["fingerprint"], adapt=adapt, quantize=quantize,
                              notify=notify)
     current, reasons = (None, [REBUILD]) if rebuild else check(directory, corpus, encoder, dense)
-    first_stage = current is None or not current.complete
+    first_stage = reasons == [NO_INDEX] or (current is not None and not current.complete)  # a damaged one: rebuilt
     if not reasons and (current.complete or staged):
         if update and current.complete:
             restore_query_encoder(current, encoder, notify)
         return current, None
-    if not reasons:
-        reasons = [NO_VECTORS]
+    reasons = reasons or [NO_VECTORS]
     if not update:
-        if reasons == [NO_INDEX]:
-            raise IndexMissing(f"No index at {directory}; build it with: relnotes index")
-        raise IndexStale(f"Index at {directory} is stale ({'; '.join(reasons)}); update it with: relnotes index")
+        _refuse(directory, reasons)
 
     def as_built_now():
-        """The encoder once the lock is ours: as the index is built now (an --adapt may just have
-        landed), unless this open asked for one."""
+        """The encoder once the lock is ours: as the index is built now (an --adapt may have landed), unless asked."""
         if adapt is None and quantize is None:
             return choose_encoder(directory, model_path, chunks, corpus["fingerprint"], notify=notify)
         return encoder
 
-    if staged and first_stage and not rebuild:
-        return _first_stage(directory, corpus, chunks, encoder, notify)
+    if first_stage and not rebuild and (staged or current is None):  # BM25 first: others answer by it meanwhile
+        current, _ = _first_stage(directory, corpus, chunks, encoder, notify, reasons, keep=not staged)
+        if staged:
+            return current, _
+        reasons = [NO_VECTORS]
     return _update(directory, corpus, chunks, (encoder, current, reasons), again=None if rebuild else as_built_now,
                    dense=dense, notify=notify, progress=progress)
 
 
-def _first_stage(directory: Path, corpus: dict, chunks: _LazyChunks, encoder,
-                 notify: Notify | None) -> tuple[LoadedIndex, BuildReport | None]:
-    """Build the chunks and BM25 of a corpus with no vectors yet, under the lock (unless another
-    process built them while we waited)."""
+def _refuse(directory: Path, reasons: list[str]) -> None:
+    """Raise IndexMissing or IndexStale: the index would have to be built (``update`` is off)."""
+    if reasons == [NO_INDEX]:
+        raise IndexMissing(f"No index at {directory}; build it with: relnotes index")
+    raise IndexStale(f"Index at {directory} is stale ({'; '.join(reasons)}); update it with: relnotes index")
+
+
+def _first_stage(directory: Path, corpus: dict, chunks: _LazyChunks, encoder, notify: Notify | None,
+                 why: list[str], keep: bool = False) -> tuple[LoadedIndex, BuildReport | None]:
+    """Build the chunks and BM25 of a corpus with no vectors yet (``why``: the reasons found), under
+    the lock (unless another process built them while we waited); ``keep`` the chunks for the
+    vectors' build that follows."""
     from ..build.staged import build_lexical
 
     waiting = (lambda: notify(f"Waiting for another relnotes process that is building {directory} ...")) if notify else None
@@ -127,10 +131,14 @@ def _first_stage(directory: Path, corpus: dict, chunks: _LazyChunks, encoder,
         current, reasons = check(directory, corpus, encoder)
         if not reasons:
             return current, None
-        if notify:
-            notify(f"Building the BM25 part of the index at {directory} (the first use of this corpus) ...")
+        if notify and why == [NO_INDEX]:
+            part = "" if keep else "the BM25 part of "
+            notify(f"Building {part}the index at {directory} (the first use of this corpus) ...")
+        elif notify:  # damaged (a first stage is never stale in its vectors): as any rebuild says it
+            notify(f"Rebuilding index at {directory}: {'; '.join(why)}")
         report = build_lexical(directory, chunks(), encoder=encoder, corpus=corpus, lock=False)
-    chunks.drop()
+    if not keep:
+        chunks.drop()
     return LoadedIndex(directory), report
 
 
@@ -153,7 +161,7 @@ def _update(directory: Path, corpus: dict, chunks: _LazyChunks, found: tuple, *,
         if notify and reasons == [NO_INDEX]:  # a first build takes a while: say so, terminal or not
             notify(f"Building the index at {directory} (the first use of this corpus) ...")
         elif notify and reasons == [NO_VECTORS]:
-            notify(f"Building the vectors of the index at {directory} (resuming what an earlier build embedded) ...")
+            notify(f"Building the vectors of the index at {directory} (what an interrupted build embedded is kept) ...")
         elif notify and reasons != [REBUILD]:  # a rebuild asked for is known already
             notify(f"Rebuilding index at {directory}: {'; '.join(reasons)}")
         previous, previous_sentences = _reusable(current, encoder)

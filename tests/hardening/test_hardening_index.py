@@ -58,9 +58,9 @@ def test_missing_index(tmp_path: Path, fake_model) -> None:
     for command in (["ask", "frobnicator"], ["search", "frobnicator"]):
         assert assert_one_error(cli(*command, *args, "--no-update")) == (
             f"error: No index at {tmp_path / 'idx'}; build it with: relnotes index")
-    result = cli("ask", "frobnicator", *args)  # without --no-update it is built first, and says so
+    result = cli("ask", "frobnicator", *args)  # without --no-update its BM25 part is built first, and said
     assert answers(result) and result.stderr == (
-        f"Building the index at {tmp_path / 'idx'} (the first use of this corpus) ...\n")
+        f"Building the BM25 part of the index at {tmp_path / 'idx'} (the first use of this corpus) ...\n")
     assert listing(tmp_path) == [".idx.lock", "idx", "notes"]
 
 
