@@ -39,16 +39,18 @@ def command(code: Path | None, *args: str) -> list[str]:
 
 
 def environment(code: Path | None, cache: Path, scratch: Path) -> dict[str, str]:
-    env = {**os.environ, "XDG_CACHE_HOME": str(cache), "RELNOTES_HISTORY": str(scratch / "history.jsonl")}
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache), "RELNOTES_HISTORY": str(scratch / "history.jsonl"),
+           "RELNOTES_SCRATCH": str(scratch)}
     if code is not None:
         env["PYTHONPATH"] = str(code)
     return env
 
 
 def timed(argv: list[str], env: dict[str, str], timeout: float | None = None) -> tuple[float, str]:
-    """Wall seconds and stdout+stderr of one run (raises on failure)."""
+    """Wall seconds and stdout+stderr of one run (raises on failure); run in the scratch folder, so
+    ``python -m qa`` never imports the qa of the current folder instead of --code's."""
     start = time.perf_counter()
-    done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=timeout)
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=timeout, cwd=env["RELNOTES_SCRATCH"])
     seconds = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}): {done.stderr.strip()[-400:]}")
@@ -66,7 +68,8 @@ def mcp_initialize(code: Path | None, env: dict[str, str], runs: int) -> float:
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
     async def once() -> float:
-        params = StdioServerParameters(command=sys.executable, args=["-m", "qa", "mcp"], env=env)
+        params = StdioServerParameters(command=sys.executable, args=["-m", "qa", "mcp"], env=env,
+                                       cwd=env["RELNOTES_SCRATCH"])
         start = time.perf_counter()
         with open(os.devnull, "w") as errlog:
             async with stdio_client(params, errlog=errlog) as (read, write):
@@ -93,14 +96,38 @@ def cold_answer(code, name: str, paths: list[Path], scratch: Path, timeout: floa
     return (f"{seconds:.2f} s" if cited else f"{seconds:.2f} s (no citation!)"), cache, env
 
 
-def killed_at(argv: list[str], env: dict[str, str], after: float) -> None:
-    """Run ``argv`` and send it SIGINT (Ctrl+C) ``after`` seconds in; wait for it to stop."""
-    process = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        process.wait(timeout=after)
-    except subprocess.TimeoutExpired:
-        process.send_signal(signal.SIGINT)
-        process.wait(timeout=120)
+def shard_progress(cache: Path) -> tuple[int, int]:
+    """Texts embedded so far and to embed, from the pieces a build keeps (0, 0 where it keeps none)."""
+    import json
+
+    done = total = 0
+    for folder in cache.glob("relnotes-qa/indexes/.*.shards"):
+        for meta in folder.glob("*.json"):
+            try:
+                record = json.loads(meta.read_text())
+            except (OSError, ValueError):
+                continue
+            if meta.name == "plan.json":
+                total += record.get("total", 0)
+            else:
+                done += len(record.get("keys", []))
+    return done, total
+
+
+def killed_halfway(argv: list[str], env: dict[str, str], after: float) -> str:
+    """Run ``argv`` and send it SIGINT (Ctrl+C) once half its texts are embedded (by the pieces it
+    keeps), or ``after`` seconds in when it keeps none; wait for it to stop; say when it was."""
+    process = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               cwd=env["RELNOTES_SCRATCH"])
+    start = time.monotonic()
+    while process.poll() is None:
+        done, total = shard_progress(Path(env["XDG_CACHE_HOME"]))
+        if (total and done >= total / 2) or (not total and time.monotonic() - start >= after):
+            process.send_signal(signal.SIGINT)
+            process.wait(timeout=120)
+            return f"{done} of {total} texts kept" if total else f"{time.monotonic() - start:.0f} s in"
+        time.sleep(0.2)
+    return "finished before the kill"
 
 
 def embedded_by(output: str) -> str:
@@ -108,7 +135,7 @@ def embedded_by(output: str) -> str:
     resumed = re.search(r"Resumed an interrupted build: (\d+) texts kept, (\d+) embedded now", output)
     if resumed:
         return f"{resumed.group(2)} texts ({windows.group(1)} windows); {resumed.group(1)} kept from the killed build"
-    return f"all: {windows.group(1)} windows and every sentence (nothing kept)" if windows else "?"
+    return f"all: {windows.group(1)} windows and every sentence (nothing kept)" if windows else output[-300:]
 
 
 def main() -> None:
@@ -119,7 +146,7 @@ def main() -> None:
     parser.add_argument("--skip-cold", action="store_true", help="start-up rows only")
     ns = parser.parse_args()
     code = ns.code.resolve() if ns.code else None
-    scratch = Path(tempfile.mkdtemp(prefix="first-answer-"))
+    scratch = Path(tempfile.mkdtemp(prefix="first-answer-"))  # also the working folder of every run
     env = environment(code, scratch / "cache", scratch)
     rows: list[tuple[str, str]] = []
     rows.append(("relnotes --help (median)", f"{median(command(code, '--help'), env, ns.runs):.3f} s"))
@@ -136,9 +163,9 @@ def main() -> None:
                 seconds, _ = timed(command(code, "index", *corpus_args(paths)), cold_env)
                 rows.append(("then relnotes index until hybrid (changelogs)", f"{seconds:.1f} s"))
                 resume_env = environment(code, scratch / "resume", scratch)
-                killed_at(command(code, "index", *corpus_args(paths)), resume_env, seconds / 2)
+                when = killed_halfway(command(code, "index", *corpus_args(paths)), resume_env, seconds / 2)
                 _, output = timed(command(code, "index", *corpus_args(paths)), resume_env)
-                rows.append((f"build killed (SIGINT) at {seconds / 2:.0f} s, next build embeds", embedded_by(output)))
+                rows.append((f"build killed (SIGINT) at half ({when}), next build embeds", embedded_by(output)))
     print(f"code: {code or Path(__file__).resolve().parents[1]}; python: {sys.executable}")
     print("| measure | value |")
     print("|---|---|")
