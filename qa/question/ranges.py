@@ -62,6 +62,7 @@ _UPGRADING = re.compile(r"\bbreak|\bupgrad|\bmov(?:e|ing)\s+to\b|\bjump|\bbump|\
 _INLINE = re.compile(r"(?<!\S)release:v?" + RELEASE_NUMBER + r"\.\.v?" + RELEASE_NUMBER + r"(?=[\s,.;?!]|$)", re.IGNORECASE)
 _YES_NO = re.compile(r"^\s*(?:does|do|did|is|are|was|were|can|could|will|has|have|should)\b", re.IGNORECASE)
 _SINCE_WHEN = re.compile(r"\bsince\s+when\b", re.IGNORECASE)
+_NUMBERED = re.compile(r"\d\.\d")  # what RELEASE_NUMBER needs at least (corpus.versions.VERSION)
 
 
 def _loose(products: tuple[str, ...]) -> re.Pattern:
@@ -108,6 +109,8 @@ def find_range(question: str, known: tuple[str, ...] = (), products: tuple[str, 
 
 def _first(question: str, majors: set[str], products: tuple[str, ...], one_sided_only: bool = False) -> RangeMention | None:
     """The first wording of ``_patterns`` (then the loose upgrade wording) that names a range."""
+    if not _NUMBERED.search(question):  # every bound is a release number: no pattern to build and run
+        return None
     for shape, pattern in _patterns(products):
         if one_sided_only and shape not in ("since", "before", "until"):
             continue
