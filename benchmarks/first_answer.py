@@ -118,7 +118,8 @@ def killed_halfway(argv: list[str], env: dict[str, str], after: float) -> str:
     """Run ``argv`` and send it SIGINT (Ctrl+C) once half its texts are embedded (by the pieces it
     keeps), or ``after`` seconds in when it keeps none; wait for it to stop; say when it was."""
     process = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               cwd=env["RELNOTES_SCRATCH"])
+                               cwd=env["RELNOTES_SCRATCH"],  # Ctrl+C acts even when this script runs in the background:
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     start = time.monotonic()
     while process.poll() is None:
         done, total = shard_progress(Path(env["XDG_CACHE_HOME"]))
@@ -138,6 +139,14 @@ def embedded_by(output: str) -> str:
     return f"all: {windows.group(1)} windows and every sentence (nothing kept)" if windows else output[-300:]
 
 
+class Rows(list):
+    """The table's rows, each printed as it is measured (a long run shows what it has so far)."""
+
+    def append(self, row: tuple[str, str]) -> None:
+        super().append(row)
+        print(f"| {row[0]} | {row[1]} |", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--code", type=Path, default=None, help="checkout whose code runs (default: this one)")
@@ -148,7 +157,10 @@ def main() -> None:
     code = ns.code.resolve() if ns.code else None
     scratch = Path(tempfile.mkdtemp(prefix="first-answer-"))  # also the working folder of every run
     env = environment(code, scratch / "cache", scratch)
-    rows: list[tuple[str, str]] = []
+    print(f"code: {code or Path(__file__).resolve().parents[1]}; python: {sys.executable}")
+    print("| measure | value |")
+    print("|---|---|", flush=True)
+    rows = Rows()
     rows.append(("relnotes --help (median)", f"{median(command(code, '--help'), env, ns.runs):.3f} s"))
     timed(command(code, "index", "--quiet"), env)  # the bundled index, untimed
     for mode in ("bm25", "hybrid"):
@@ -166,11 +178,6 @@ def main() -> None:
                 when = killed_halfway(command(code, "index", *corpus_args(paths)), resume_env, seconds / 2)
                 _, output = timed(command(code, "index", *corpus_args(paths)), resume_env)
                 rows.append((f"build killed (SIGINT) at half ({when}), next build embeds", embedded_by(output)))
-    print(f"code: {code or Path(__file__).resolve().parents[1]}; python: {sys.executable}")
-    print("| measure | value |")
-    print("|---|---|")
-    for label, value in rows:
-        print(f"| {label} | {value} |")
 
 
 if __name__ == "__main__":
