@@ -31,6 +31,7 @@ class IndexStatus:
     model: dict | None = None  # {"name", "path", "dim", ...} of the model that built it
     chunks: int | None = None
     format_version: int | None = None
+    embedded: tuple[int, int] | None = None  # a first stage: (texts embedded, texts in all; 0: not counted yet)
 
     def to_json(self) -> dict:
         """The object ``relnotes status --json`` prints (no build facts when there is no index)."""
@@ -39,6 +40,8 @@ class IndexStatus:
         if self.exists:
             out.update(created=self.created, model=self.model, chunks=self.chunks,
                        format_version=self.format_version)
+        if self.embedded is not None:
+            out["vectors"] = {"embedded": self.embedded[0], "total": self.embedded[1]}
         return {**out, "stale": self.stale, "reasons": list(self.reasons)}
 
 
@@ -75,4 +78,13 @@ def index_status(paths: Sequence[Path | CorpusInput] | None, index_dir: Path | N
         model=manifest.model,
         chunks=manifest.counts.get("chunks"),
         format_version=manifest.format_version,
+        embedded=None if manifest.complete else _embedded(directory, manifest),
     )
+
+
+def _embedded(directory: Path, manifest) -> tuple[int, int]:
+    """How far the vectors of a first stage are (``index.store.shards``)."""
+    from ..store.shards import Shards
+
+    done = Shards(directory).progress({k: manifest.model.get(k) for k in ("name", "path", "dim")})
+    return done.embedded, done.total

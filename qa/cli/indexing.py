@@ -111,6 +111,10 @@ def status_cmd(corpus_paths, index_dir, model_path, skip_bad, as_json) -> None:
         click.echo(f"built:     {info.created} with {info.model.get('name')} (dim {info.model.get('dim')})")
         click.echo(f"chunks:    {info.chunks}")
         click.echo(f"search:    {'approximate, ' + info.model['search'] if info.model.get('search') else 'exact'}")
+    if info.embedded is not None:  # a first stage: BM25 answers until relnotes index builds the vectors
+        done, total = info.embedded
+        counted = f": {done:,} of {total:,} texts embedded" if total else ""
+        click.echo(f"vectors:   not built yet{counted} (questions are answered by BM25); build them with: relnotes index")
     state = "stale: " + "; ".join(info.reasons) if info.stale else "up to date"
     click.echo(f"state:     {state}")
 

@@ -48,6 +48,9 @@ def test_ask_on_a_new_corpus_answers_by_bm25_and_says_so_then_index_finishes_it(
     assert record["mode"] == "bm25" and record["notes"][-1] == {"kind": "dense_pending"}
     assert record["passages"][0]["citation"]["source"].endswith("changelog-rust-mini.md")
     assert not (tmp_path / "idx" / "vectors.faiss").exists()  # nothing kept running or built them
+    status = runner.invoke(cli, ["status", "--index", str(tmp_path / "idx"), *args[2:-1]])
+    assert "vectors:   not built yet (questions are answered by BM25); build them with: relnotes index" in status.stdout
+    assert "state:     up to date" in status.stdout
 
     built = runner.invoke(cli, ["index", "--index", str(tmp_path / "idx"), *(a for p in CORPUS for a in ("--corpus", str(p)))])
     assert built.exit_code == 0, built.output
