@@ -126,7 +126,7 @@ def test_a_new_corpus_answers_by_bm25_at_once_and_ctrl_q_while_its_vectors_build
     notes = tmp_path / "notes"
     notes.mkdir()
     releases = [f"## 1.{r}.0\n\n" + "".join(f"- Added widget option {r}-{i} for the {i}th frobnicator mode.\n"
-                                              for i in range(60)) for r in range(40, 0, -1)]
+                                              for i in range(100)) for r in range(40, 0, -1)]
     (notes / "CHANGELOG.md").write_text("# Changelog\n\n" + "\n".join(releases), encoding="utf-8")  # minutes of vectors
     cache = tmp_path / "empty-cache"  # no encoder export: the vectors' build starts with one
     command = shlex.join([*relnotes(), "chat", "--corpus", str(notes)])
