@@ -95,11 +95,11 @@ function render(card, question, record, turn) {
 }
 
 function newCard(question) {
-  const turn = transcript.children.length + 1;
+  const turn = transcript.querySelectorAll("article").length + 1;
   const card = el("article", {class: "turn", "aria-label": "Question " + turn},
                   el("h2", {class: "question", text: question}), el("p", {class: "pending", text: "Answering…"}));
   transcript.append(card);
-  card.scrollIntoView({block: "start"});
+  if (turn > 1) card.scrollIntoView({block: "start"}); // the newest question at the top, its answer below
   return [card, turn];
 }
 
@@ -184,6 +184,7 @@ async function loadReleases(wanted) {
     pick.release.append(group);
   }
   for (const name of ["product", "release"]) {
+    pick[name].querySelectorAll("option[data-early]").forEach((option) => option.remove());
     if (wanted.get(name)) pick[name].value = wanted.get(name);
   }
   const total = listed.products.reduce((n, p) => n + p.count, 0);
@@ -204,16 +205,20 @@ document.getElementById("restart").addEventListener("click", restart);
   const wanted = new URLSearchParams(location.search);
   for (const [name, select] of Object.entries(pick)) {
     select.dataset.default = select.value;
-    if (wanted.get(name) && (name === "mode" || name === "k")) select.value = wanted.get(name);
+    const value = wanted.get(name);
+    if (!value) continue;
+    if (name === "product" || name === "release") { // asked with at once; the list comes with the releases
+      select.append(el("option", {value: value, "data-early": true, text: value}));
+    }
+    select.value = value;
   }
   const last = restore();
-  try {
-    await loadReleases(wanted);
-  } catch (error) {
+  box.focus(); // ready to type while the rest loads
+  const listed = loadReleases(wanted).catch((error) => {
     announce.textContent = error.message;
     transcript.append(el("p", {class: "error", role: "alert", text: error.message}));
-  }
+  });
   const q = wanted.get("q");
   if (q && !(last && (last.asked_as === q || last.question === q))) await ask(q);
-  box.focus();
+  await listed;
 })();
