@@ -123,6 +123,7 @@ async function ask(question) {
                                          body: JSON.stringify(body)});
     previous = record.turn;
     shown(question, record, card, turn);
+    if (turn > 1) card.scrollIntoView({block: "start"});
     if (!performance.getEntriesByName("relnotes-answer").length) performance.mark("relnotes-answer");
     remember(question, record);
   } catch (error) {
@@ -211,6 +212,7 @@ document.getElementById("restart").addEventListener("click", restart);
       select.append(el("option", {value: value, "data-early": true, text: value}));
     }
     select.value = value;
+    if (select.value !== value) select.value = select.dataset.default; // not one of its choices
   }
   const last = restore();
   box.focus(); // ready to type while the rest loads
