@@ -215,8 +215,8 @@ def _authorized(request: Request, token: str | None) -> bool:
 
 class _Guard:
     """ASGI middleware: the bearer token on every route but health and the page's files (401
-    without it), and, on a
-    loopback server, a loopback Host header (a web page that rebinds its name to 127.0.0.1 gets 421)."""
+    without it), and, on a loopback server, a loopback Host header (a web page that rebinds its
+    name to 127.0.0.1 gets 421)."""
 
     def __init__(self, app, token: str | None, allowed_hosts: tuple[bytes, ...] | None = LOOPBACK_HOSTS) -> None:
         """``allowed_hosts``: the Host names answered (None: any, for a server beyond loopback)."""

@@ -9,6 +9,7 @@ CARD_CHARS = 400  # a passage's text on a card
 
 
 def size(record) -> int:
+    """The length of ``record`` as JSON (what ``max_chars`` counts)."""
     return len(json.dumps(record, ensure_ascii=False))
 
 
