@@ -84,7 +84,9 @@ def load_documents(
             ``skip_bad`` left nothing to load.
     """
 
-    def handle(err: CorpusError) -> None:
+    def handle(err: CorpusError, path: Path | None = None) -> None:
+        if path is not None:
+            err.path = str(path)  # which file, for a caller that keeps a record of what it skipped
         if not skip_bad:
             raise err
         if on_skip is not None:
@@ -114,7 +116,7 @@ def load_documents(
         try:
             docs.extend(make_document(rec, product, nearby) for rec in read_records(f))
         except CorpusError as err:
-            handle(err)
+            handle(err, f.path)
     if not docs:
         shown = ", ".join(str(p) for p in paths) if paths else "corpus/data"
         raise NoSupportedFiles(f"{shown}: no loadable release notes; fix or replace the files reported above")
