@@ -7,6 +7,7 @@ vectors are the index's sentence vectors: no model pass).
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Callable, Iterable, Sequence
 
@@ -15,6 +16,7 @@ from corpus.items import item_words
 from corpus.kinds import kind_of
 from corpus.textform import index_form
 from corpus.versions import version_key
+from index import tokenize
 
 from ..question.vocabulary import CHANGES_REQUIRED, CHANGES_STATED, NEGATED, content_words
 from .digest import Entry
@@ -94,7 +96,7 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
 
 def _says(entry: Entry, change: str, about: frozenset[str]) -> bool:
     """Whether an entry says ``change`` of what the question is ``about``: a sentence of it naming
-    half the topic's words or more, worded so (or the item is of that kind, or under a heading so
+    two thirds of the topic's words or more, worded so (or the item is of that kind, or under a heading so
     worded: "Stabilized APIs"), and not outdone by a sentence saying the thing is not there
     ("There are no Windows or macOS 3.15 wheels" names more of "Python 3.15 wheels for Windows and
     macOS" than "wheels now support Python 3.15"). A long old-style summary with "stabilization"
@@ -102,13 +104,15 @@ def _says(entry: Entry, change: str, about: frozenset[str]) -> bool:
     pattern = CHANGES_STATED[change]
     kind_says = entry.item.kind == change or bool(pattern.search(" ".join(entry.chunk.section[-1:])))
     stated = negated = 0
+    about = frozenset({_stem(w): w for w in about}.values())  # "let" and "lets" are one word of the topic
     for sentence in _SENTENCE_END.split(item_words(entry.text)):
         named = _named(sentence, about)
-        if about and (not named or 2 * named < len(about)):
+        if about and (not named or 3 * named < 2 * len(about)):
             continue
-        if change != "removed" and NEGATED.search(sentence):  # "no longer supported" is how a removal is said
+        says = kind_says or bool(pattern.search(sentence))
+        if change != "removed" and not says and NEGATED.search(sentence):  # "no longer supported" says a removal
             negated = max(negated, named)
-        elif kind_says or pattern.search(sentence):
+        elif says:
             stated = max(stated, named if about else 1)
     return stated > 0 and stated >= negated
 
@@ -117,10 +121,20 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n\s*\n")
 
 
 def _named(sentence: str, about: frozenset[str]) -> int:
-    """How many words of ``about`` ``sentence`` names; a compound asked ("let-else") is named by
-    its parts ("`let else`"), but a compound of the sentence ("pytest-subtests") not by its parts."""
-    words = content_words(sentence)
-    return sum(1 for w in about if w in words or ("-" in w and all(p in words for p in w.split("-"))))
+    """How many words of ``about`` ``sentence`` names, stem for stem ("selection" is "select"); a
+    compound asked ("let-else") is named by its parts ("`let else`"), but a compound of the
+    sentence ("pytest-subtests") not by its parts."""
+    words = {_stem(w) for w in content_words(sentence)}
+    return sum(1 for w in about if _stem(w) in words or ("-" in w and all(_stem(p) in words for p in w.split("-"))))
+
+
+@functools.lru_cache(maxsize=8192)
+def _stem(word: str) -> str:
+    """A word as the index stems it, compounds whole ("double-click" stays itself)."""
+    if "-" in word:
+        return word
+    stems = tokenize(word)
+    return stems[0] if stems else word
 
 
 def unreleased(entry: Entry) -> bool:
@@ -133,14 +147,30 @@ _UNRELEASED = re.compile(r"\bunreleased\b|\bnot\s+(?:yet\s+)?released\b|\bupcomi
 
 def _holding(entries: Sequence[Entry], pool: list[int], exact: Sequence[str]) -> list[int]:
     """The entries of ``pool`` holding the rarest of ``exact`` that any of them holds (the longest
-    first: "descending=true" before "np.sort"); ``pool`` when nothing is named exactly, none when
-    what is named is in none of them."""
-    texts = {i: index_form(item_words(entries[i].text)).lower() for i in pool}
+    first: "descending=true" before "np.sort"); ``pool`` when nothing is named exactly, or only
+    names none of them holds, none when a version named is in none of them."""
+    texts = {i: index_form(item_words(entries[i].text) + " " + " ".join(entries[i].chunk.section[-1:])).lower()
+             for i in pool}
     for thing in exact:
-        holding = [i for i in pool if re.search(r"(?<![\w.])" + re.escape(thing) + r"(?![\w])", texts[i])]
+        holding = [i for i in pool if _holds(texts[i], thing)]
         if holding:
             return holding
-    return [] if exact else pool
+    # a version asked for ("dropped Python 3.8") that no item names: no item states it; a name
+    # written as code in the question ("`Some(x) && ...`") may be worded otherwise in the notes
+    return [] if any(re.fullmatch(r"\d+(?:\.\d+)+", thing) for thing in exact) else pool
+
+
+def _holds(text: str, thing: str) -> bool:
+    """Whether an item's text (and heading) holds ``thing``: as written, or a dotted name by its
+    parts ("monkeypatch.context" in "``monkeypatch`` now supports a ``context()`` function") or by
+    its last one ("np.cov" in "*cov* has new ``fweights``")."""
+    if re.search(r"(?<![\w.])" + re.escape(thing) + r"(?![\w])", text):
+        return True
+    parts = [p for p in re.split(r"[.:]+", thing) if p]
+    if len(parts) < 2:
+        return False
+    held = [bool(re.search(r"(?<![\w])" + re.escape(p) + r"(?![\w])", text)) for p in parts]
+    return all(held) or (held[-1] and len(parts[-1]) > 2)
 
 
 def earliest(entries: Sequence[Entry], scores: Sequence[float], kind: str | None = None, *,
