@@ -89,10 +89,10 @@ class Citation:
 
     @classmethod
     def from_json(cls, obj: dict) -> "Citation":
-        """The citation a batch-schema object holds (``to_json``'s inverse; it has no body field)."""
+        """The citation a batch-schema object holds (``to_json``'s inverse)."""
         return cls(document=obj["document"], title=obj["title"], product=obj.get("product"), version=obj.get("version"),
                    section=tuple(obj.get("section") or ()), source=obj["source"], lines=tuple(obj["lines"]),
-                   url=obj.get("url"), kind=obj.get("kind"))
+                   url=obj.get("url"), body_field=obj.get("body_field"), kind=obj.get("kind"))
 
     def to_json(self) -> dict:
         """The citation object of the batch schema."""
@@ -106,6 +106,7 @@ class Citation:
             "lines": list(self.lines),
             "url": self.url,
             "kind": self.kind,
+            "body_field": self.body_field,  # a JSON record's lines count in this decoded field (cite.location)
         }
 
 
