@@ -66,8 +66,7 @@ class _Unit:
 
 
 def _unit(text: str, start: int, end: int, sentence: bool, margin: int | None = None) -> _Unit:
-    """A unit of ``text[start:end]``; its word pieces are estimated from ``margin`` (the start of its
-    line, for a directive block: its indented head is read as words unless it opens a window)."""
+    """A unit of ``text[start:end]``; its word pieces are estimated from ``margin`` (default ``start``)."""
     read = text[start if margin is None else margin : end]
     return _Unit(start, end, len(text[start:end].split()), estimate_tokens(read), sentence)
 
@@ -78,8 +77,13 @@ def _units(text: str, budget: int, target: int) -> list[_Unit]:
     while it fits, so a chunk never cuts a change from its tags."""
     out: list[_Unit] = []
     block: list[int] | None = None  # [start, end, column] of the directive block being gathered
+    # In directive content (SQLAlchemy's release blocks) an indented ".. seealso::" is words where it
+    # stands, though dropped where it opens a window: estimated from its line's start, so no window
+    # outgrows its budget.
+    content = _MARKUP_START.match(text, len(text) - len(text.lstrip())) is not None
     for para in re.finditer(r"\S(?:.|\n(?![ \t]*\n))*", text):
         column = para.start() - text.rfind("\n", 0, para.start()) - 1
+        indented_markup = content and column > 0 and para.group().startswith("..")
         if block is not None:
             if column > block[2] and _fits(_unit(text, block[0], para.end(), False, block[0] - block[2]),
                                            budget, target):
@@ -87,7 +91,7 @@ def _units(text: str, budget: int, target: int) -> list[_Unit]:
                 continue
             out.append(_unit(text, block[0], block[1], False, block[0] - block[2]))
             block = None
-        u = _unit(text, para.start(), para.end(), False)
+        u = _unit(text, para.start(), para.end(), False, para.start() - column if indented_markup else None)
         if _fits(u, budget, target):
             if _DIRECTIVE_HEAD.fullmatch(para.group()) and _fits(_unit(text, para.start(), para.end(), False,
                                                                         para.start() - column), budget, target):
@@ -186,12 +190,13 @@ def embedding_windows(chunk: Chunk) -> tuple[str, ...]:
 
 
 def _margin(text: str, start: int) -> int:
-    """Where a window starting at ``text[start]`` is read from: the start of its line when it opens
-    with an indented directive and its options (SQLAlchemy's "    .. change::" / ":tags: bug":
-    words in the chunk, so words in the window too; at the margin they would be dropped), else
-    ``start``."""
+    """Where a window starting at ``text[start]`` is read from: in directive content (a chunk that
+    opens with a field or markup, SQLAlchemy's), the start of its line when it opens with indented
+    explicit markup (".. change::", ".. seealso::": words in the chunk, so words in the window,
+    though dropped at the margin), else ``start``."""
     line = text.rfind("\n", 0, start) + 1
-    return line if _DIRECTIVE_HEAD.match(text, start) and line < start and not text[line:start].strip() else start
+    content = _MARKUP_START.match(text, len(text) - len(text.lstrip())) is not None
+    return line if content and text.startswith("..", start) and line < start and not text[line:start].strip() else start
 
 
 def _section_lines(all_lines: tuple[Line, ...], starts: list[int], s: Section) -> list[Line]:

@@ -31,6 +31,8 @@ _EXPLICIT = re.compile(r"^\.\.(?:[ \t]|$)")
 _DIRECTIVE = re.compile(r"^\.\.[ \t]+[\w:+-]+::[ \t]*$")  # a directive with no argument, at the margin
 _OPTION = re.compile(r"^[ \t]+:[\w-]+:")
 _VERSION_OPTION = re.compile(r"^[ \t]+:version:[ \t]*" + VERSION + r"[ \t]*$")
+_DIRECTIVE_NAME = re.compile(r"^\.\.[ \t]+([\w:+-]+)::")
+_LINK_DIRECTIVES = frozenset({"toctree", "include", "literalinclude", "contents"})  # they point elsewhere
 _RELEASE_STYLE = ("..", False)  # the "adornment style" of release directives, for levels
 _TITLE_MARKUP = re.compile(r"``([^`]+)``|`([^`<]+?)\s*<[^>]*>`__?|`([^`]+)`_{0,2}|\*\*([^*]+)\*\*|\*([^*]+)\*")
 
@@ -47,6 +49,19 @@ def markup_mask(lines: list[Line]) -> list[bool]:
             inside = False
         mask[i] = inside
     return mask
+
+
+def link_mask(lines: list[Line]) -> list[bool]:
+    """True for the lines of explicit markup that hold nothing to read: comments, targets,
+    substitutions, and directives that point at other files (``.. toctree::``, ``.. include::``,
+    ``.. contents::``); not a ``.. note::`` and its text."""
+    out, reading = [], False
+    for ln, inside in zip(lines, markup_mask(lines)):
+        if _EXPLICIT.match(ln.text):
+            named = _DIRECTIVE_NAME.match(ln.text)
+            reading = named is not None and named.group(1).lower() not in _LINK_DIRECTIVES
+        out.append(inside and not reading)
+    return out
 
 
 def looks_like_rst(lines: list[Line]) -> bool:

@@ -10,7 +10,7 @@ from .markdown import Heading, markdown_headings
 from .model import Document, Section
 from .plaintext import text_outline
 from .repair import Line, as_lines, repair_markdown
-from .rst import markup_mask, rst_headings
+from .rst import link_mask, markup_mask, rst_headings
 from .headings import ReleaseHeading, bare_release, find_date, opens_with_version, release_heading, release_line
 
 _FIELD = re.compile(r"^\s*:\w[\w -]*:(?:\s|$)")  # a reST field: ":release-date: 2024-04-17"
@@ -90,9 +90,10 @@ def build_outline(text: str, fmt: str, given_title: str | None, source: str | No
 
 def links_only(o: Outline) -> bool:
     """Whether a reStructuredText outline only points at other files: every release section holds
-    nothing but explicit markup (Django's releases/index.txt: "6.1 release" over a toctree), or, with
-    no heading under the title, the whole text does (matplotlib's api_changes_3.10.0.rst: includes)."""
-    mask = markup_mask(list(o.lines))
+    nothing but links and comments (Django's releases/index.txt: "6.1 release" over a toctree), or,
+    with no heading under the title, the whole text does (matplotlib's api_changes_3.10.0.rst:
+    ``.. contents::`` and four ``.. include::``); a ``.. note::`` has text to read."""
+    mask = link_mask(list(o.lines))
 
     def markup_only(lo: int, hi: int) -> bool:
         found = [m for ln, m in zip(o.lines[lo:hi], mask[lo:hi]) if ln.text.strip()]

@@ -161,6 +161,14 @@ def test_an_index_of_links_is_no_release_notes() -> None:
     assert [d.version for d in docs] == ["5.1.1"] and isinstance(skipped[0], LinksOnly)
 
 
+def test_a_release_that_only_holds_a_note_is_no_index(tmp_path: Path) -> None:
+    path = write(tmp_path / "gadget" / "CHANGES.rst",
+                 "Changes\n=======\n\n1.1\n---\n\n.. note::\n\n   Nothing else changed.\n\n"
+                 "1.0\n---\n\n.. include:: first.rst\n")
+    (loaded,) = load_corpus([path]).documents  # a note is text to read, not a link elsewhere
+    assert loaded.releases == ("1.1", "1.0")
+
+
 def test_released_on_lines_date_their_releases() -> None:
     (loaded,) = load_corpus([PACKAGES / "bmds-ui"]).documents
     assert releases_of(loaded) == {"25.1": "2025-04-25", "24.1": "2024-11-25"}
