@@ -1,4 +1,4 @@
-"""An experiment, not the product (issue 16): adapt the embedding model to a corpus's own items
+"""An experiment, not the product: adapt the embedding model to a corpus's own items
 with contrastive pairs and measure dense item retrieval on a question set, before and after.
 
     .venv/bin/python benchmarks/adapt_model.py --corpus ../shared/data/changelogs \
@@ -8,7 +8,7 @@ Variants: base (no training), A (an item with its identifiers removed -> the who
 B (product and heading -> item), C (A and B). MultipleNegativesRankingLoss, batch 32, lr 2e-5,
 128 tokens while training; no two equal texts in a batch. An item is relevant when it is of the
 question's release and holds its answer span (normalised). Prints and writes a JSON summary;
-the adapted model is saved under --out. Measured once, by a helper: README, Evaluation (issue 16).
+the adapted model is saved under --out. Measured once, by a helper: docs/decisions/0004-adapt-the-model-opt-in.md.
 """
 
 import argparse

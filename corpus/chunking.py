@@ -22,7 +22,8 @@ from .headings import release_heading
 from .kinds import section_kind
 from .textform import index_form
 
-CHUNKER_VERSION = "9"  # 9: directive records (".. change::") whole, tags as kinds; 6-8: items, kinds; 5: reST
+CHUNKER_VERSION = "10"  # 10: directive records (".. change::") whole, tags as kinds; 9: lists run together split;
+# 6-8: items (list items, paragraphs) with lines and kinds; 5: reStructuredText
 MODEL_MAX_TOKENS = 256
 # Section-sized chunks: same-section siblings stopped competing for rank 1 and an answer more
 # often sits inside the passage shown (benchmarks/questions, both sets: hybrid MRR@10 +0.06

@@ -97,7 +97,9 @@ def load_documents(
             ``skip_bad`` left nothing to load.
     """
 
-    def handle(err: CorpusError) -> None:
+    def handle(err: CorpusError, path: Path | None = None) -> None:
+        if path is not None:
+            err.path = str(path)  # which file, for a caller that keeps a record of what it skipped
         if not skip_bad:
             raise err
         if on_skip is not None:
@@ -130,7 +132,7 @@ def load_documents(
             if given is not None and given.path.is_file():
                 handle(err)  # a folder's index is passed over; a file the user named is reported
         except CorpusError as err:
-            handle(err)
+            handle(err, f.path)
     if not docs:
         shown = ", ".join(str(p) for p in paths) if paths else "corpus/data"
         raise NoSupportedFiles(f"{shown}: no loadable release notes; fix or replace the files reported above")

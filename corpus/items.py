@@ -5,7 +5,8 @@ A chunk is what retrieval scores; an item is what an answer, a release digest or
 A bullet (``-``, ``*``, ``+``, ``•``, ``1.``, ``#.``) opens an item; lines indented deeper than
 its marker, lazy continuation lines and deeper bullets belong to it; a blank line ends it
 unless the next line is indented under it. Text outside lists is split into paragraphs (a
-fenced or indented code block stays with the paragraph before it). A paragraph that is only a
+fenced or indented code block stays with the paragraph before it); a paragraph that is a list run
+together (glued bold lead-ins, "- " items after a full stop) is split into its items. A paragraph that is only a
 bold label ("**Deprecations**:") is no item, but names the kind of the items after it.
 """
 
@@ -103,7 +104,31 @@ def split_items(text: str, indent: int = 0) -> list[ItemSpan]:
             fence = opens.group(1)[:3]
     spans = [ItemSpan(s, e, b, None if lab == "label" else lab) for s, e, b, _, lab, _ in units
              if lab != "label" and _has_words(text[s:e]) and not _FIELDS.match(text[s:e])]
-    return _introduced(text, spans)
+    return _introduced(text, [piece for span in spans for piece in _unglued(text, span)])
+
+
+# Lists that run together in a paragraph, as release blogs converted to text carry them: bold
+# lead-ins with no separator ("... and ATen**A new nccl2 backend,** ported from ..."), or "- "
+# items glued after a full stop ("... See #187115).- Python function events are ...").
+_GLUED = re.compile(r"(?<=[^\s*(\[])(?=\*\*[A-Z][^*\n]{2,160}?\*\*)|(?<=[.)])[ \t]?(?=-[ \t]+[A-Z`*])")
+
+
+def _unglued(text: str, span: ItemSpan) -> list[ItemSpan]:
+    """A paragraph holding a list run together, as its items; any other span as it is."""
+    if span.bullet:
+        return [span]
+    body = text[span.start : span.end]
+    cuts = [m.start() for m in _GLUED.finditer(body) if m.start() > 0]
+    if not cuts:
+        return [span]
+    pieces = []
+    for a, b in zip([0, *cuts], [*cuts, len(body)]):
+        piece = body[a:b]
+        lead = len(piece) - len(piece.lstrip())
+        if _has_words(piece):
+            pieces.append(ItemSpan(span.start + a + lead, span.start + b, bool(_BULLET.match(piece.lstrip())) or a > 0,
+                                   span.label))
+    return pieces or [span]
 
 
 def _introduced(text: str, spans: list[ItemSpan]) -> list[ItemSpan]:

@@ -104,6 +104,8 @@ class AnswerService:
         notify: Notify | None = None,
         progress: Progress | None = None,
         quantize: bool | None = None,
+        skip_bad: bool = False,
+        on_skip: Notify | None = None,
     ) -> AnswerService:
         """Open (building or updating when ``update``) the index of a corpus and the engine over it.
 
@@ -120,6 +122,8 @@ class AnswerService:
             progress: (done, total, what) while embedding.
             quantize: build through the int8 export (True), at full precision (False), or as
                 the index was built (None); see ``qa.eval.quantcheck``.
+            skip_bad: leave bad input files out (each reported through ``on_skip``); files an
+                index was built without are left out again while unchanged, even without it.
 
         Raises:
             CorpusError, RelnotesIndexError: as ``index.open_index``.
@@ -129,7 +133,8 @@ class AnswerService:
         from .answer.engine import Engine
 
         loaded, _ = open_corpus_index(corpus_paths, index_dir, model_path, update=update, dense=dense,
-                                notify=notify, progress=progress, quantize=quantize)
+                                      notify=notify, progress=progress, quantize=quantize, skip_bad=skip_bad,
+                                      on_skip=on_skip)
         counts = loaded.manifest.counts
         info = IndexInfo(
             corpus=", ".join(as_input(p).label for p in corpus_paths) if corpus_paths else BUNDLED_LABEL,

@@ -44,7 +44,7 @@ def choose_encoder(directory: Path, model_path: Path | None, chunks: Callable[[]
         fingerprint: the corpus fingerprint (part of an adapted model's key).
         adapt: True adapts (or reuses the cached adaptation to this corpus), False the model
             itself, None as the index was built.
-        quantize: True through the int8 export (the caller checks the answers: qa.quantcheck),
+        quantize: True through the int8 export (the caller checks the answers: qa.eval.quantcheck),
             False full precision, None as built.
         notify: one-line notices (training, a refused int8, a pruned adapted model).
 

@@ -5,7 +5,7 @@ embeddings and layer norms stay float) embeds faster than the float export, with
 it. Whether answers hold is a property of the questions, not of the vectors, and no check on the
 corpus alone predicted which question sets lose (docs/decisions/0103-int8-checked-on-questions.md).
 So an index is built quantized only for a caller that checks the answers on question sets
-(``qa.quantcheck``, behind ``relnotes index --quantize --check QUESTIONS``). The quantized
+(``qa.eval.quantcheck``, behind ``relnotes index --quantize --check QUESTIONS``). The quantized
 export is a cache entry of its own (``index.encode.encoder_cache``), used for the documents and
 the questions.
 """
@@ -58,7 +58,7 @@ def quantized_encoder(encoder, notify: Notify | None = None):
     """``encoder`` marked for int8 embedding (``.quantized``: the recipe, for the manifest; the name
     gains " int8", so no vector is reused across precisions), or ``encoder`` itself when there is
     no export to quantize (said in a notice). The caller has the answers checked
-    (``qa.quantcheck``: ``relnotes index --quantize --check QUESTIONS``). Whether ONNX may be
+    (``qa.eval.quantcheck``: ``relnotes index --quantize --check QUESTIONS``). Whether ONNX may be
     used at all is ``index.encode.choice``'s to say."""
     from .onnx_export import cached_query_encoder
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Sequence
 
-from corpus import CorpusInput, Document, chunk_sections, load_documents, parse_sections
+from corpus import CorpusInput, Document, chunk_sections, parse_sections
 
 from ..build.pipeline import BuildReport, Progress, build_index
 from ..encode.choice import choose_encoder, restore_query_encoder
@@ -14,6 +14,7 @@ from ..errors import IndexCorrupt, IndexMissing, IndexStale
 from ..retrieve.reader import LoadedIndex
 from ..store.atomic import build_lock, recover
 from .freshness import NO_INDEX, REBUILD, check, default_index_dir, describe_corpus
+from .skips import load_skipping
 
 Notify = Callable[[str], None]
 
@@ -53,7 +54,8 @@ def _open_index(
         model_path: a local sentence-transformers model; the bundled model when None.
         rebuild: build from scratch even when the index is fresh.
         update: when False, a stale or missing index raises instead of being rebuilt.
-        skip_bad: report bad input files through ``on_skip`` and go on without them.
+        skip_bad: report bad input files through ``on_skip`` and go on without them (recorded in
+            the manifest: a later open without ``skip_bad`` skips them too while they are unchanged).
         notify: called with a one-line notice when the index is rebuilt and why.
         progress: called with (done, total, what) while embedding (``index.build.embedding``).
         dense: the caller will search the vectors: check them now, so a damaged vectors file
@@ -62,22 +64,22 @@ def _open_index(
             unless the cache holds it), False with the base model; None keeps what the index was
             built with.
         quantize: True embeds through the int8 export (``index.encode.quantize``; the caller checks the
-            answers, as ``qa.quantcheck`` does), False at full precision; None keeps what the
+            answers, as ``qa.eval.quantcheck`` does), False at full precision; None keeps what the
             index was built with.
 
     Returns:
         The loaded index and the build report (None when nothing was built).
 
     Raises:
-        CorpusError: an input file is bad (and skip_bad is off).
+        CorpusError: an input file is bad (and skip_bad is off, and the index was not built without it).
         IndexMissing: there is no index and update is False.
         IndexStale: the index is stale or damaged and update is False.
         IndexWriteError, IndexBusy, ModelNotFound: as raised by the build.
         AdaptError: ``adapt`` on a corpus with too few list items.
     """
-    documents = load_documents(paths, skip_bad=skip_bad, on_skip=on_skip)
-    corpus = describe_corpus(documents, paths)
     directory = Path(index_dir) if index_dir else default_index_dir(paths, model_path)
+    documents, skipped = load_skipping(paths, directory, skip_bad=skip_bad, on_skip=on_skip)
+    corpus = {**describe_corpus(documents, paths), **({"skipped": skipped} if skipped else {})}
     chunks = _LazyChunks(documents)
     del documents  # the chunks hold their text: a large corpus's files are not kept beside them
     encoder = choose_encoder(directory, model_path, chunks, corpus["fingerprint"], adapt=adapt, quantize=quantize,

@@ -7,13 +7,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from corpus import CorpusInput, load_documents
+from corpus import CorpusInput
 
 from ..encode.choice import choose_encoder
 from ..errors import IndexCorrupt, IndexMissing
 from ..store.layout import OPTIONAL_FILES
 from ..store.manifest import read_manifest, verify_files
 from .freshness import default_index_dir, describe_corpus, reason, stale_reasons
+from .skips import load_skipping
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,9 +52,9 @@ def index_status(paths: Sequence[Path | CorpusInput] | None, index_dir: Path | N
     """
     from ..retrieve.bm25 import DEFAULT_PARAMS
 
-    documents = load_documents(paths, **load)
-    corpus = describe_corpus(documents, paths)
     directory = Path(index_dir) if index_dir else default_index_dir(paths, model_path)
+    documents, _ = load_skipping(paths, directory, **load)
+    corpus = describe_corpus(documents, paths)
     where = {"index": str(directory), "corpus": tuple(corpus["inputs"]), "documents": len(documents)}
     try:
         manifest = read_manifest(directory)

@@ -39,6 +39,7 @@ HISTORY_KEEP = 0.75
 # Sections that list people or links, not changes.
 _NOT_CHANGES = re.compile(r"contributor|acknowledg|thank|full changelog|checksums?|sha256", re.IGNORECASE)
 
+_UPCOMING = re.compile(r"\bunreleased\b|\bnot\s+(?:yet\s+)?released\b|\bupcoming\b", re.IGNORECASE)  # changes to come
 _HIGHLIGHTS = re.compile(r"\bhighlights?\b|\bwhat'?s new\b|\bsummary\b", re.IGNORECASE)
 # "(PR #174813 by ...)", "See [Cargo release notes](url)."
 _ATTRIBUTION = re.compile(ATTRIBUTION.pattern + r"|^see\s+(?:the\s+)?\[[^\]]*\]\([^)]*\)\W*$", re.IGNORECASE)
@@ -65,11 +66,13 @@ class Entry:
         return DigestItem(self.text, self.item.kind, citation, score, self.chunk.id)
 
 
-def entries_of(chunks: Iterable[Chunk]) -> list[Entry]:
-    """The items of ``chunks`` worth showing, each once (neighbouring chunks can repeat one), in order."""
+def entries_of(chunks: Iterable[Chunk], upcoming: bool = False) -> list[Entry]:
+    """The items of ``chunks`` worth showing, each once (neighbouring chunks can repeat one), in order.; with ``upcoming``, the items of a
+    section of changes not released yet ("[UNRELEASED]") too."""
     out: dict[tuple[str, int], Entry] = {}
     for chunk in chunks:
-        if not chunk.version or (chunk.section and _NOT_CHANGES.search(chunk.section[-1])):
+        if (not chunk.version and not (upcoming and _UPCOMING.search(" ".join(chunk.section)))) or (
+                chunk.section and _NOT_CHANGES.search(chunk.section[-1])):
             continue
         for item in chunk.items:
             words = item_words(chunk.item_text(item))
@@ -115,7 +118,8 @@ def summarise(entries: Sequence[Entry], budget: int, scores: dict[int, float] | 
               lead: Sequence[str] = ()) -> tuple[list[Entry], list[Entry]]:
     """(shown, left out) of one release's entries: its highlights (a "Highlights" section) and the
     ``lead`` kinds first, each up to half the budget, then every kind keeps up to PER_KIND items
-    (the best scored, else the first of a section, else the first), then the best of the rest."""
+    (the best scored, else the first of a section, else the first), then the best of the rest.
+    Shown by kind, breaking first; with ``scores`` (a topic), the items on the topic first."""
     scores = scores or {}
     heads = _section_starts(entries)
     high = {i for i, e in enumerate(entries) if any(_HIGHLIGHTS.search(h) for h in e.chunk.section[1:])}
@@ -135,7 +139,10 @@ def summarise(entries: Sequence[Entry], budget: int, scores: dict[int, float] | 
         if i not in chosen:
             chosen.append(i)
     picked = set(chosen)
-    shown = sorted(picked, key=lambda i: (_kind_rank(entries[i].item.kind), i))
+    best = max(scores.values(), default=0.0)
+    on_topic = {i for i in picked if scores.get(i, 0.0) >= max(TOPIC_FLOOR, TOPIC_KEEP * best) > 0}
+    # a topic ("what's new in 2.14 for MPS?") leads: its items first, by kind among them
+    shown = sorted(picked, key=lambda i: (i not in on_topic, _kind_rank(entries[i].item.kind), i))
     return [entries[i] for i in shown], [e for i, e in enumerate(entries) if i not in picked]
 
 

@@ -19,17 +19,20 @@ import time
 from dataclasses import replace
 from typing import Sequence
 
+from corpus.items import item_words
 from corpus.kinds import check_kinds
 from corpus.sentences import split_sentences
 from index import Hit, LoadedIndex, Searcher, check_mode, tokenize
 
 from ..errors import BadQuestion
-from ..model import Answer, Note, Passage, ReleaseRange, citation_of
-from ..question import Question, read
+from ..model import Answer, AnswerSentence, Note, Passage, ReleaseRange, citation_of
+from ..question import ASKING_TERMS, Question, read
+from ..question.vocabulary import SYNONYMS
 from .catalogue import Catalogue
 from .digest import Entry
-from .evidence import CONFIDENT, PASSAGES, best_sentences, coverage_scorer, passage_evidence, pick, score_sentences
+from .evidence import CONFIDENT, PASSAGES, best_sentences, pick, score_sentences
 from .itemscore import item_scores
+from . import units
 from .releases import ReleaseAnswers
 from .rerank import DEFAULT_RERANK, RerankConfig, Statement, rerank, restated_first
 
@@ -37,6 +40,7 @@ TERMS_CACHE = 20_000  # sentences whose terms are kept between questions
 PASSAGE_CACHE = 4_096  # passages whose sentences are kept split between questions
 NEARBY = 3  # passages shown, as not an answer, when the corpus does not hold what was asked
 WHICH_RELEASE_POOL = 50  # "which release added X" looks this deep for the earliest release
+WHOLE_ITEM_WORDS = 60  # an item stating a release's change is quoted whole up to this long
 SCORE_STEP = 1e-4  # what a passage moved first scores above the one after it (shown to 4 places)
 
 
@@ -52,11 +56,23 @@ class Engine:
         self.searcher = Searcher(index)
         self.rerank = rerank_config
         self.catalogue = Catalogue(index.chunks, self._mentions)
-        self.release_answers = ReleaseAnswers(self.catalogue, self._item_scores, self._evidence)
+        self.release_answers = ReleaseAnswers(self.catalogue, self._item_scores)
         self.releases: tuple[str, ...] = self.catalogue.releases
         self.products: tuple[str, ...] = self.catalogue.products
         self._split = functools.lru_cache(maxsize=PASSAGE_CACHE)(lambda text: tuple(split_sentences(text)))
+        self._synonyms: dict[str, tuple[tuple[str, ...], ...]] | None = None
         self._sentence_terms = functools.lru_cache(maxsize=TERMS_CACHE)(lambda text: frozenset(tokenize(text)))
+
+    def _alternatives(self, term: str) -> tuple[tuple[str, ...], ...]:
+        """The token runs that say a question's ``term`` too (``question.vocabulary.SYNONYMS``)."""
+        if self._synonyms is None:
+            groups = [[tuple(t for t in tokenize(word) if len(t) > 2) for word in group] for group in SYNONYMS]
+            self._synonyms = {}
+            for group in groups:
+                for run in group:
+                    for token in run:  # "appl" and "silicon" of "apple silicon" are each said by "mps"
+                        self._synonyms[token] = tuple(r for r in group if r != run and r)
+        return self._synonyms.get(term, ())
 
     def _mentions(self, word: str) -> bool:
         """Whether the notes use ``word`` (its whole token is in the BM25 vocabulary)."""
@@ -83,7 +99,7 @@ class Engine:
         """The keyword arguments of ``evidence.score_sentences`` for one question."""
         cosines = functools.partial(self.searcher.similarity.cosines, topic) if dense else None
         return {"tokenize": tokenize, "idf": self.searcher.idf, "cosines": cosines, "split": self._split,
-                "terms": self._sentence_terms}
+                "terms": self._sentence_terms, "alternatives": self._alternatives}
 
     def _reranked(self, topic: str, hits: list[Hit], dense: bool) -> list[Hit]:
         """The first ``rerank.depth`` hits re-ranked by their best sentence (``rerank.rerank``),
@@ -159,21 +175,30 @@ class Engine:
         # release: "how many commits went into 2.14"); the release filter does the restricting.
         topic, shape, dense = question.asked_as, question.shape, mode != "bm25"
         hits = self._hits(question, top_k, mode, versions, kinds)
-        earliest_release = None
+        stated = None
         if shape.name == "which" and hits:
-            hits, earliest_release = self.release_answers.earliest_first(shape.topic or topic, hits, dense,
-                                                                         question.kind, topic)
+            hits, stated = self.release_answers.earliest_first(question, hits, dense)
         digest = self.release_answers.digest(shape, hits, versions, question.products, kinds, question.range, dense,
                                              topic)
         retrieved = time.perf_counter()
         candidates = score_sentences(topic, [h.chunk.text for h in hits[:PASSAGES]], **self._scoring(topic, dense))
-        sentences, confident = pick(candidates, CONFIDENT[mode], howto=question.howto)
+        sentences, confident = pick(candidates, CONFIDENT[mode], functools.partial(units.bonus, question.asks))
+        sentences = units.carried(sentences, [h.chunk.text for h in hits[:PASSAGES]], self._split, question.asks,
+                                  self._relevant(question))
+        earliest_release = None
+        if stated is not None:  # which release: the item that states it is the answer, quoted from passage 1
+            sentences, confident, earliest_release = self._quote(topic, stated, dense), True, stated.chunk.version
         cited = max((s.passage for s in sentences), default=0)
         passages = _passages(_falling(hits[: max(top_k, cited)]))  # a passage the answer quotes is always shown
         notes = () if confident else (Note("not_confident") if passages else Note("no_match"),)
         if earliest_release and confident:
             notes = (Note("earliest_release", releases=(earliest_release,)),)
-        if digest is not None and digest.items and not shape.topic:
+        elif stated is not None:  # "which httpx release dropped Python 3.8?": only the Unreleased section says it
+            notes = (Note("not_released", products=tuple(filter(None, [stated.chunk.product]))),)
+        if shape.name == "release" and question.asks == "when":  # "when was 0.28.0 released?": the line dating it
+            date = units.dated([(h.chunk.version, h.chunk.section, h.chunk.text) for h in hits[:top_k]])
+            sentences, confident = ((date,), True) if date is not None else (sentences, confident)
+        elif digest is not None and digest.items and not shape.topic:
             sentences = ()  # "what changed in 8.2.7": the digest is the answer, not one quoted item
         if digest is not None and (digest.items or digest.notes):
             confident = confident or bool(digest.items)
@@ -201,17 +226,24 @@ class Engine:
             hits = self._reranked(question.asked_as, hits, mode != "bm25")
         return hits
 
+    def _relevant(self, question: Question):
+        """Whether a sentence names a word of the question's topic (its tokens, asking words aside)."""
+        terms = set(tokenize(question.topic or question.asked_as)) - ASKING_TERMS
+        return lambda text: bool(terms & self._sentence_terms(text))
+
+    def _quote(self, topic: str, entry: Entry, dense: bool) -> tuple[AnswerSentence, ...]:
+        """An item (of passage 1) that states what a which-release question asks: whole when it is
+        short, else its sentences that answer ``topic`` best, however they score."""
+        words = item_words(entry.text).strip()
+        if len(words.split()) <= WHOLE_ITEM_WORDS:
+            return (AnswerSentence(words, 1),)
+        said, _ = pick(score_sentences(topic, [entry.text], **self._scoring(topic, dense)), 0.0)
+        return said or (AnswerSentence(words, 1),)
+
     def _item_scores(self, topic: str, entries: Sequence[Entry], dense: bool, query: str) -> list[float]:
         """Items scored by their terms of ``topic`` and (dense modes) their cosine with the
         question ``query`` (already encoded for retrieval: no other text meets the model)."""
         return item_scores(topic, entries, **self._scoring(query, dense))
-
-    def _evidence(self, question: str, hits: list[Hit]) -> list[float]:
-        """Each passage's evidence (``evidence.passage_evidence``) for ``question``."""
-        cover = coverage_scorer(tokenize(question), self.searcher.idf)
-        coverage = [max((cover(self._sentence_terms(s.text)) for s in self._split(h.chunk.text)), default=0.0)
-                    for h in hits]
-        return passage_evidence([h.score for h in hits], coverage)
 
 
 def _kinds(kinds: Sequence[str]) -> tuple[str, ...]:

@@ -39,10 +39,16 @@ class Candidate:
     score: float
 
 
-def coverage_scorer(question_tokens: Sequence[str], idf: Callable) -> Callable[[Iterable[str]], float]:
+Alternatives = Callable[[str], Sequence[tuple[str, ...]]]  # a question term -> the token runs that say it too
+ALTERNATIVE_SHARE = 0.8  # what another word for a term counts: the term itself ("MPS" for "MPS") ranks first
+
+
+def coverage_scorer(question_tokens: Sequence[str], idf: Callable,
+                    alternatives: Alternatives | None = None) -> Callable[[Iterable[str]], float]:
     """The share of the question's idf mass a sentence holds (0..1), as a function of the
     sentence's tokens (any iterable; a set is used as is); the question's terms and their idf
-    are looked up once.
+    are looked up once. A term is held when a sentence holds it or one of its ``alternatives``
+    (all tokens of it): "mac" is said by "mps", "metal" or "apple silicon".
 
     ``idf`` must give words the corpus never uses a high weight: a question about something
     the corpus does not mention is not answered by its other words.
@@ -50,13 +56,19 @@ def coverage_scorer(question_tokens: Sequence[str], idf: Callable) -> Callable[[
     terms = [t for t in dict.fromkeys(question_tokens) if t not in ASKING_TERMS]
     weights = idf(terms)
     total = sum(weights)
-    pairs = tuple(zip(terms, weights))
+    pairs = tuple((t, w, tuple(alternatives(t)) if alternatives else ()) for t, w in zip(terms, weights))
 
     def cover(sentence_tokens: Iterable[str]) -> float:
         if total <= 0:
             return 0.0
         present = sentence_tokens if isinstance(sentence_tokens, (set, frozenset)) else set(sentence_tokens)
-        return sum(w for t, w in pairs if t in present) / total
+        held = 0.0
+        for t, w, alt in pairs:
+            if t in present:
+                held += w
+            elif any(all(a in present for a in run) for run in alt):
+                held += ALTERNATIVE_SHARE * w
+        return held / total
 
     return cover
 
@@ -70,14 +82,16 @@ def score_sentences(
     cosines: Cosines | None = None,
     split: Callable[[str], Sequence[Span]] = split_sentences,
     terms: Callable[[str], Iterable[str]] | None = None,
+    alternatives: Alternatives | None = None,
 ) -> list[Candidate]:
     """Every sentence of the first PASSAGES passages, scored against ``question``.
 
     With ``cosines`` (sentences -> their cosines with the question), sentences are also scored
     by cosine; without it, by term coverage alone. ``split`` and ``terms`` (a sentence's
-    tokens, default ``tokenize``) let a caller cache both per passage and sentence.
+    tokens, default ``tokenize``) let a caller cache both per passage and sentence; a term's
+    ``alternatives`` count as the term (``coverage_scorer``).
     """
-    scored = _candidates(question, passages[:PASSAGES], tokenize, idf, cosines, split, terms)
+    scored = _candidates(question, passages[:PASSAGES], tokenize, idf, cosines, split, terms, alternatives)
     return [replace(c, score=c.score - RANK_PRIOR * (c.passage - 1)) for c in scored]
 
 
@@ -102,18 +116,18 @@ def passage_evidence(scores: Sequence[float], coverage: Sequence[float], weight:
 
 
 def _candidates(question, passages, tokenize, idf, cosines=None, split=split_sentences,
-                terms=None) -> list[Candidate]:
+                terms=None, alternatives=None) -> list[Candidate]:
     """Every sentence of ``passages`` (numbered from 1) with its ``_sentence_scores`` score."""
     spans = [(i, span) for i, text in enumerate(passages, 1) for span in split(text)]
     if not spans:
         return []
-    scores = _sentence_scores(question, [s.text for _, s in spans], tokenize, idf, cosines, terms)
+    scores = _sentence_scores(question, [s.text for _, s in spans], tokenize, idf, cosines, terms, alternatives)
     return [Candidate(i, s, float(v)) for (i, s), v in zip(spans, scores)]
 
 
-def _sentence_scores(question, sentences, tokenize, idf, cosines, terms) -> list[float]:
+def _sentence_scores(question, sentences, tokenize, idf, cosines, terms, alternatives=None) -> list[float]:
     """Term coverage of each sentence, mixed with its cosine to the question (clipped to 0..1)."""
-    cover = coverage_scorer(tokenize(question), idf)
+    cover = coverage_scorer(tokenize(question), idf, alternatives)
     sentence_terms = terms or tokenize
     lexical = [cover(sentence_terms(s)) for s in sentences]
     if cosines is None:
@@ -140,38 +154,21 @@ def says_something(text: str) -> bool:
     return not (_INTRODUCES.search(text) and (len(text.split()) <= INTRO_WORDS or text.lstrip().startswith(("[", "!["))))
 
 
-# A sentence that says how: an instruction ("Enable it by adding `NVGEMM` to ...", "Set
-# TORCH_X=1", "pip install ..."), a "by setting ..." clause, or a code name given a value.
-_SAYS_HOW = re.compile(
-    r"^(?:to\s+[^,]{1,60},\s*)?(?:set|enable|disable|add|use|pass|call|install|run|configure|import|replace|specify"
-    r"|turn|switch|opt|define|wrap|register|put|write|export|invoke|select|choose)\b"
-    r"|\b(?:by|via|when)\s+(?:setting|adding|passing|using|calling|installing|running|enabling|specifying)\b"
-    r"|\b(?:enable|set|add|pass|use|turn)\s+(?:it|this|them)?\s*(?:on\s+)?(?:by|with|to|in|via)\b"
-    r"|`[^`]+`\s*(?:=|to\b)|\$ |\bpip install\b",
-    re.IGNORECASE,
-)
-HOWTO_BONUS = 0.08  # what a sentence that says how gains for a how-to question, in ranking only
-
-
-def says_how(text: str) -> bool:
-    """Whether a sentence gives an instruction (``_SAYS_HOW``)."""
-    return bool(_SAYS_HOW.search(text))
-
-
-def pick(candidates: Sequence[Candidate], threshold: float, howto: bool = False) -> tuple[tuple[AnswerSentence, ...], bool]:
+def pick(candidates: Sequence[Candidate], threshold: float,
+         bonus: Callable[[str], float] | None = None) -> tuple[tuple[AnswerSentence, ...], bool]:
     """The best 1 to MAX_SENTENCES sentences in passage then source order, and whether confident.
 
     A sentence that only introduces a list (or is a lone link or heading) is quoted only when no
-    other sentence is left. For a how-to question (``howto``) a sentence that says how ranks
-    HOWTO_BONUS higher; confidence is judged on the scores alone."""
+    other sentence is left. ``bonus(sentence)`` raises or lowers a sentence in ranking only (the
+    unit a question asks for: ``units.bonus``); confidence is judged on the scores alone."""
     if not candidates:
         return (), False
     ranked, seen = [], set()
     quotable = [c for c in candidates if says_something(c.span.text)] or list(candidates)
-    bonus = {id(c): HOWTO_BONUS if howto and says_how(c.span.text) else 0.0 for c in quotable}
     if max(c.score for c in quotable) < threshold:
         return (), False
-    quotable = [replace(c, score=c.score + bonus[id(c)]) for c in quotable]
+    if bonus is not None:
+        quotable = [replace(c, score=c.score + bonus(c.span.text)) for c in quotable]
     for c in sorted(quotable, key=lambda c: -c.score):
         if c.span.text not in seen:  # overlapping chunks repeat sentences
             seen.add(c.span.text)

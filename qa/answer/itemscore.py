@@ -7,6 +7,7 @@ vectors are the index's sentence vectors: no model pass).
 
 from __future__ import annotations
 
+import re
 from typing import Callable, Iterable, Sequence
 
 from corpus.headings import release_heading
@@ -15,6 +16,7 @@ from corpus.kinds import kind_of
 from corpus.textform import index_form
 from corpus.versions import version_key
 
+from ..question.vocabulary import CHANGES_REQUIRED, CHANGES_STATED, NEGATED, content_words
 from .digest import Entry
 from .evidence import LEXICAL_WEIGHT, coverage_scorer
 
@@ -30,9 +32,10 @@ def item_scores(
     cosines: Callable[[list[str]], Sequence[float]] | None,
     split: Callable,
     terms: Callable[[str], Iterable[str]],
+    alternatives: Callable[[str], Sequence[tuple[str, ...]]] | None = None,
 ) -> list[float]:
     """Each entry's score against ``topic`` (0..1), keyword arguments as ``evidence.score_sentences``."""
-    cover = coverage_scorer(tokenize(topic), idf)
+    cover = coverage_scorer(tokenize(topic), idf, alternatives)
     own = [terms(index_form(item_words(e.text))) for e in entries]  # link targets are no words of the item
     # the heading a subsection's items sit under counts half: it is the subject of all of them
     lexical = [0.5 * cover(t) + 0.5 * cover(t | terms(_subject(e))) for t, e in zip(own, entries)]
@@ -58,24 +61,97 @@ def _subject(entry: Entry) -> str:
     return "" if kind_of(heading) in KINDS_NAMED or release_heading(heading) else heading
 
 
-def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None = None) -> list[int]:
-    """The entries that state the fact: within STRONG of the best score, an item of the asked
-    ``kind`` scoring KIND_BONUS more, and only those of that kind when there are some."""
-    boosted = [s + (KIND_BONUS if kind and e.item.kind == kind else 0.0) for e, s in zip(entries, scores)]
-    if not boosted or max(boosted) <= 0:
+def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None = None, *,
+            change: str | None = None, exact: Sequence[str] = (), topic: str = "") -> list[int]:
+    """The entries that state the fact asked about.
+
+    Among the entries holding what the question names exactly (``exact``: "3.8",
+    "descending=True"; when one does) and saying the change it asks about (``change``: an item
+    of that kind, or worded so: "Changed X to Y" renames; when one does), those within STRONG of
+    the best score (none when a change that must be seen stated is stated by none: not sure),
+    an item of the asked ``kind`` scoring KIND_BONUS more, and only those of
+    that kind when there are some. "Which flask version dropped python 3.8?" is not answered by
+    the item that dropped 3.4, nor "which textual version renamed Select.BLANK?" by the one that
+    added it."""
+    pool = [i for i, e in enumerate(entries) if e.chunk.version or unreleased(e)]
+    pool = _holding(entries, pool, exact)
+    if not pool:
+        return []  # what the question names exactly ("Python 3.8") is in no item: say nothing of a release
+    if change is not None:
+        about = content_words(topic)
+        saying = [i for i in pool if _says(entries[i], change, about)]
+        if not saying and change in CHANGES_REQUIRED:
+            return []  # "which release stabilized X": no item says it was stabilized; say nothing of a release
+        pool = saying or pool
+    boosted = {i: scores[i] + (KIND_BONUS if kind and entries[i].item.kind == kind else 0.0) for i in pool}
+    if not boosted or max(boosted.values()) <= 0:
         return []
-    best = max(boosted)
-    strong = [i for i, s in enumerate(boosted) if s >= STRONG * best and entries[i].chunk.version]
+    best = max(boosted.values())
+    strong = [i for i, s in boosted.items() if s >= STRONG * best]
     of_kind = [i for i in strong if kind and entries[i].item.kind == kind]
     return of_kind or strong  # "which release dropped X": the removal, not an earlier mention
 
 
-def earliest(entries: Sequence[Entry], scores: Sequence[float], kind: str | None = None) -> int | None:
-    """The entry of the earliest release among those ``stating`` the fact, else None."""
-    strong = stating(entries, scores, kind)
+def _says(entry: Entry, change: str, about: frozenset[str]) -> bool:
+    """Whether an entry says ``change`` of what the question is ``about``: a sentence of it naming
+    half the topic's words or more, worded so (or the item is of that kind, or under a heading so
+    worded: "Stabilized APIs"), and not outdone by a sentence saying the thing is not there
+    ("There are no Windows or macOS 3.15 wheels" names more of "Python 3.15 wheels for Windows and
+    macOS" than "wheels now support Python 3.15"). A long old-style summary with "stabilization"
+    in one sentence and the feature in another says nothing of it."""
+    pattern = CHANGES_STATED[change]
+    kind_says = entry.item.kind == change or bool(pattern.search(" ".join(entry.chunk.section[-1:])))
+    stated = negated = 0
+    for sentence in _SENTENCE_END.split(item_words(entry.text)):
+        named = _named(sentence, about)
+        if about and (not named or 2 * named < len(about)):
+            continue
+        if change != "removed" and NEGATED.search(sentence):  # "no longer supported" is how a removal is said
+            negated = max(negated, named)
+        elif kind_says or pattern.search(sentence):
+            stated = max(stated, named if about else 1)
+    return stated > 0 and stated >= negated
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n\s*\n")
+
+
+def _named(sentence: str, about: frozenset[str]) -> int:
+    """How many words of ``about`` ``sentence`` names; a compound asked ("let-else") is named by
+    its parts ("`let else`"), but a compound of the sentence ("pytest-subtests") not by its parts."""
+    words = content_words(sentence)
+    return sum(1 for w in about if w in words or ("-" in w and all(p in words for p in w.split("-"))))
+
+
+def unreleased(entry: Entry) -> bool:
+    """Whether an entry sits in a section of changes not released yet ("[UNRELEASED]")."""
+    return not entry.chunk.version and any(_UNRELEASED.search(h) for h in entry.chunk.section)
+
+
+_UNRELEASED = re.compile(r"\bunreleased\b|\bnot\s+(?:yet\s+)?released\b|\bupcoming\b|\bin\s+development\b", re.IGNORECASE)
+
+
+def _holding(entries: Sequence[Entry], pool: list[int], exact: Sequence[str]) -> list[int]:
+    """The entries of ``pool`` holding the rarest of ``exact`` that any of them holds (the longest
+    first: "descending=true" before "np.sort"); ``pool`` when nothing is named exactly, none when
+    what is named is in none of them."""
+    texts = {i: index_form(item_words(entries[i].text)).lower() for i in pool}
+    for thing in exact:
+        holding = [i for i in pool if re.search(r"(?<![\w.])" + re.escape(thing) + r"(?![\w])", texts[i])]
+        if holding:
+            return holding
+    return [] if exact else pool
+
+
+def earliest(entries: Sequence[Entry], scores: Sequence[float], kind: str | None = None, *,
+             change: str | None = None, exact: Sequence[str] = (), topic: str = "") -> int | None:
+    """The entry of the earliest release among those ``stating`` the fact (one not released yet
+    only when no release states it), else None."""
+    strong = stating(entries, scores, kind, change=change, exact=exact, topic=topic)
+    released = [i for i in strong if entries[i].chunk.version]
     if not strong:
         return None
-    return min(strong, key=lambda i: (_key(entries[i].chunk.version), -scores[i]))
+    return min(released or strong, key=lambda i: (_key(entries[i].chunk.version or "0"), -scores[i]))
 
 
 def _key(version: str) -> tuple:

@@ -16,26 +16,23 @@ from .catalogue import Catalogue
 from .digest import Entry, entries_of, range_digest, release_digest, topic_digest, upgrade_digest
 from .evidence import passage_evidence
 from .itemscore import earliest
+from ..question import Question
 from ..question.shapes import Shape
 
-# Which release: an item's evidence is 0.7 its own score, 0.3 its passage's retrieval score. Items
-# alone picked early mentions on Rust's notes (changelogs-blind which-release hybrid MRR 0.85 ->
-# 0.70); 0.5 lost bm25's "when did textual add the Kitty key protocol"; 0.3 is at or above the
-# passage-judged engine on every which-release set but zoo bm25 (0.703 -> 0.697): docs/measurements.md.
+# Which release: an item's evidence is 0.7 its own score, 0.3 its passage's retrieval score; items
+# alone pick early mentions (docs/decisions/0150-which-release-item-weight.md).
 ITEM_RETRIEVAL_WEIGHT = 0.3
 RANGE_CHUNKS = 5_000  # chunks of a range whose items a topic question scores
 
 ItemScores = Callable[[str, Sequence[Entry], bool, str], list[float]]  # (topic, entries, dense, query)
-Evidence = Callable[[str, list[Hit]], list[float]]  # (question, hits) -> each passage's evidence
 
 
 class ReleaseAnswers:
     """Scopes, digests and which-release over one corpus's catalogue."""
 
-    def __init__(self, catalogue: Catalogue, item_scores: ItemScores, evidence: Evidence) -> None:
+    def __init__(self, catalogue: Catalogue, item_scores: ItemScores) -> None:
         self.catalogue = catalogue
         self.item_scores = item_scores
-        self.evidence = evidence
 
     def scope(self, wanted: Sequence[str], span: ReleaseRange | None,
               products: Sequence[str]) -> tuple[tuple[str, ...], Note | None]:
@@ -51,21 +48,20 @@ class ReleaseAnswers:
             return (), Note("release_outside_range", releases=tuple(wanted), range=span)
         return versions, None
 
-    def earliest_first(self, topic: str, hits: list[Hit], dense: bool, kind: str | None,
-                       query: str) -> tuple[list[Hit], str | None]:
-        """Put first the passage of the earliest release whose item states the fact
-        (``itemscore.earliest``: judged on items, not on whichever passage ranked first)."""
-        entries = entries_of(h.chunk for h in hits)
-        items = self.item_scores(topic, entries, dense, query)
+    def earliest_first(self, question: Question, hits: list[Hit], dense: bool) -> tuple[list[Hit], Entry | None]:
+        """Put first the passage holding the item of the earliest release that states the fact
+        (``itemscore.earliest``: judged on items, not on whichever passage ranked first), and that item."""
+        query = question.asked_as
+        entries = entries_of((h.chunk for h in hits), upcoming=True)
+        items = self.item_scores(question.topic or query, entries, dense, query)
         retrieved = {h.chunk.id: h.score for h in hits}
         scores = passage_evidence([retrieved[e.chunk.id] for e in entries], items, ITEM_RETRIEVAL_WEIGHT)
-        at = earliest(entries, scores, kind)
+        at = earliest(entries, scores, question.kind, change=question.change, exact=question.specifics,
+                      topic=question.topic)
         if at is None:
             return hits, None
-        version = entries[at].chunk.version
-        evidence = self.evidence(query, hits)  # of that release, the passage with the best evidence goes first
-        first = max((i for i, h in enumerate(hits) if h.chunk.version == version), key=lambda i: (evidence[i], -i))
-        return [hits[first]] + hits[:first] + hits[first + 1 :], version
+        first = next(i for i, h in enumerate(hits) if h.chunk.id == entries[at].chunk.id)
+        return [hits[first]] + hits[:first] + hits[first + 1 :], entries[at]
 
     def digest(self, shape: Shape, hits: list[Hit], versions: Sequence[str], products: Sequence[str],
                kinds: Sequence[str], span: ReleaseRange | None, dense: bool, query: str) -> Digest | None:

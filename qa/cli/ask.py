@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import click
 
-from .common import open_service, release_range, retrieval_options
+from .common import open_service, release_range, retrieval_options, skip_bad_corpus_option
 from .progress import notice
 
 
 @click.command("ask")
 @click.argument("question")
 @retrieval_options
+@skip_bad_corpus_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (the batch schema).")
 @click.option("--follow-up", "follow_up", is_flag=True,
               help="Read QUESTION as a follow-up to the last question in the history.")

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from ..present.formats import FORMATS
-from .common import open_service, release_range, retrieval_options, skip_bad_option
+from .common import open_service, release_range, retrieval_options
 from .progress import notice
 
 
@@ -17,7 +17,8 @@ from .progress import notice
 @click.argument("source", type=click.Path(path_type=Path, allow_dash=True, dir_okay=False), default="-")
 @retrieval_options
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="jsonl", show_default=True)
-@skip_bad_option
+@click.option("--skip-bad", is_flag=True, help="Report bad question lines and bad input files on stderr and go on "
+              "without them (an index built so leaves the files out later too, while they are unchanged).")
 def batch_cmd(source, top_k, mode, releases, since, until, kinds, no_update, corpus_paths, index_dir, model_path, fmt, skip_bad) -> None:
     """Answer every question in SOURCE (a file, or - for stdin), in input order.
 
@@ -38,7 +39,7 @@ def batch_cmd(source, top_k, mode, releases, since, until, kinds, no_update, cor
     except (OSError, UnicodeDecodeError) as exc:
         raise click.ClickException(f"Cannot read {name}: {exc}; pass a readable UTF-8 file or -") from None
     questions = read_questions(lines, name, skip_bad=skip_bad, report=notice)
-    service = open_service(corpus_paths, index_dir, model_path, no_update, dense=mode != "bm25")
+    service = open_service(corpus_paths, index_dir, model_path, no_update, dense=mode != "bm25", skip_bad=skip_bad)
     from .progress import embedding_progress
 
     records, answered = [], []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from .common import corpus_option, index_option, kind_option, mode_option, model_option, no_update_option
+from .common import skip_bad_corpus_option
 from .common import open_service, release_range
 
 
@@ -17,6 +18,7 @@ from .common import open_service, release_range
 @mode_option
 @no_update_option
 @corpus_option
+@skip_bad_corpus_option
 @index_option
 @model_option
 def changes_cmd(args, kinds, topic, as_json, fmt, mode, no_update, corpus_paths, index_dir, model_path) -> None:

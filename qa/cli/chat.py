@@ -8,13 +8,14 @@ import click
 
 from index import MODES
 
-from .common import corpus_option, index_option, kind_option, model_option
+from .common import corpus_option, index_option, kind_option, model_option, skip_bad_corpus_option, skip_bad_given
 
 TOP_K_CHOICES = click.IntRange(1, 50)
 
 
 @click.command("chat")
 @corpus_option
+@skip_bad_corpus_option
 @index_option
 @model_option
 @click.option("--mode", type=click.Choice(MODES), default="hybrid", show_default=True, help="Start in this mode (F2 switches).")
@@ -39,11 +40,11 @@ def chat_cmd(corpus_paths, index_dir, model_path, mode, top_k, releases, kinds, 
 
     check_corpus(corpus_paths)  # a bad --corpus is one line and exit 1, before the window opens
     chat_app(corpus_paths, index_dir, model_path, mode=mode, top_k=top_k, releases=releases, kinds=kinds,
-             update=not no_update, export_dir=export_dir).run()
+             update=not no_update, export_dir=export_dir, skip_bad=skip_bad_given()).run()
 
 
 def chat_app(corpus_paths=(), index_dir=None, model_path=None, *, mode="hybrid", top_k=5, releases=(), kinds=(),
-             update=True, export_dir=None):
+             update=True, export_dir=None, skip_bad=False):
     """The chat app as ``relnotes chat`` runs it (benchmarks/startup.py drives it headless)."""
     from ..question import release_name
     from ..service import AnswerService
@@ -51,7 +52,8 @@ def chat_app(corpus_paths=(), index_dir=None, model_path=None, *, mode="hybrid",
 
     def factory(notify):  # the chat searches the vectors: a damaged vectors file is rebuilt, not a failed question
         return AnswerService.open(corpus_paths, index_dir, model_path, update=update, dense=True, warm=True,
-                                  notify=notify, progress=_progress(notify))
+                                  notify=notify, progress=_progress(notify), skip_bad=skip_bad,
+                                  on_skip=lambda exc: notify(f"skipped: {exc}"))
 
     return make_app(factory, mode=mode, top_k=top_k, releases=tuple(release_name(r) for r in releases),
                     kinds=tuple(kinds), export_dir=export_dir)

@@ -65,9 +65,27 @@ model_option = click.option(
     default=None,
     help="Local sentence-transformers model folder. Default: the bundled all-MiniLM-L6-v2.",
 )
-skip_bad_option = click.option(
-    "--skip-bad", is_flag=True, help="Report bad input files on stderr and go on without them."
-)
+SKIP_BAD_HELP = ("Report bad input files on stderr and go on without them (an index built so leaves them out "
+                 "later too, while they are unchanged).")
+skip_bad_option = click.option("--skip-bad", is_flag=True, help=SKIP_BAD_HELP)
+
+
+def _remember_skip_bad(ctx, param, value):
+    if value:
+        ctx.meta["relnotes.skip_bad"] = True
+    return value
+
+
+# --skip-bad on the commands that answer (ask, search, changes, chat, eval, mcp, serve): the
+# opening of the index reads it (``skip_bad_given``), the command takes no argument for it.
+skip_bad_corpus_option = click.option("--skip-bad", is_flag=True, expose_value=False, callback=_remember_skip_bad,
+                                      help=SKIP_BAD_HELP)
+
+
+def skip_bad_given() -> bool:
+    """Whether this command was given --skip-bad."""
+    ctx = click.get_current_context(silent=True)
+    return bool(ctx and ctx.meta.get("relnotes.skip_bad"))
 mode_option = click.option("--mode", type=click.Choice(MODES), default="hybrid", show_default=True)
 
 
@@ -140,17 +158,20 @@ def load(corpus_paths, index_dir, model_path, *, skip_bad=False, quiet=False, re
 
     with embedding_progress(quiet) as progress:
         return open_corpus_index(corpus_paths, index_dir, model_path, rebuild=rebuild, update=update,
-                           skip_bad=skip_bad, on_skip=skipped, notify=None if quiet else notice,
-                           progress=progress, dense=dense, adapt=adapt, quantize=quantize)
+                                 skip_bad=skip_bad or skip_bad_given(), on_skip=skipped,
+                                 notify=None if quiet else notice, progress=progress, dense=dense, adapt=adapt,
+                                 quantize=quantize)
 
 
-def open_service(corpus_paths, index_dir, model_path, no_update, quiet=False, dense=True):
+def open_service(corpus_paths, index_dir, model_path, no_update, quiet=False, dense=True, skip_bad=False):
     """The answering service over the (built or updated) index; notices and progress on stderr.
 
-    ``dense=False`` (bm25 questions) leaves the vectors unchecked and faiss unloaded.
+    ``dense=False`` (bm25 questions) leaves the vectors unchecked and faiss unloaded; bad input
+    files are left out with ``skip_bad`` or --skip-bad (``skip_bad_given``), each one reported.
     """
     from ..service import AnswerService
 
     with embedding_progress(quiet) as progress:
         return AnswerService.open(corpus_paths, index_dir, model_path, update=not no_update, dense=dense,
-                                  notify=None if quiet else notice, progress=progress)
+                                  notify=None if quiet else notice, progress=progress,
+                                  skip_bad=skip_bad or skip_bad_given(), on_skip=skipped)

@@ -9,7 +9,7 @@ import click
 
 from index import MODES
 
-from .common import corpus_option, index_option, model_option, open_service
+from .common import corpus_option, index_option, model_option, open_service, skip_bad_corpus_option
 
 
 def _csv_of(kind, valid=None):
@@ -41,6 +41,7 @@ def _csv_of(kind, valid=None):
 @click.option("--min-mrr", type=float, help="Exit 1 when the last mode listed scores below this MRR@10.")
 @click.option("--min-hit1", type=float, help="Exit 1 when the last mode listed scores below this hit@1.")
 @corpus_option
+@skip_bad_corpus_option
 @index_option
 @model_option
 def eval_cmd(questions, beir_dir, split, modes, ks, as_json, plot, min_mrr, min_hit1, corpus_paths, index_dir,

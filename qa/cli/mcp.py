@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import click
 
-from .common import corpus_option, index_option, model_option, no_update_option
+from .common import corpus_option, index_option, model_option, no_update_option, skip_bad_corpus_option, skip_bad_given, skipped
 from .progress import notice
 
 
 @click.command("mcp")
 @corpus_option
+@skip_bad_corpus_option
 @index_option
 @model_option
 @no_update_option
@@ -32,10 +33,13 @@ def mcp_cmd(corpus_paths, index_dir, model_path, no_update) -> None:
     from ..mcp.server import build_server
     from ..serving.background import BackgroundService
 
+    skip_bad = skip_bad_given()
+
     def opener():
         from ..service import AnswerService
 
-        return AnswerService.open(corpus_paths, index_dir, model_path, update=not no_update, warm=True, notify=notice)
+        return AnswerService.open(corpus_paths, index_dir, model_path, update=not no_update, warm=True, notify=notice,
+                                  skip_bad=skip_bad, on_skip=skipped)
 
     build_server(BackgroundService(opener).start()).run("stdio")
 

@@ -9,12 +9,14 @@ import click
 from ..present import cite, notes
 from ..text import safe
 from .common import corpus_option, index_option, kind_option, load, mode_option, model_option, no_update_option
+from .common import skip_bad_corpus_option
 from .progress import notice
 
 
 @click.command("search")
 @click.argument("query")
 @corpus_option
+@skip_bad_corpus_option
 @index_option
 @model_option
 @mode_option

@@ -7,7 +7,7 @@ import os
 import click
 
 from ..http import is_loopback
-from .common import corpus_option, index_option, model_option, no_update_option
+from .common import corpus_option, index_option, model_option, no_update_option, skip_bad_corpus_option, skip_bad_given, skipped
 from .progress import notice
 
 TOKEN_ENV = "RELNOTES_TOKEN"
@@ -21,6 +21,7 @@ TOKEN_ENV = "RELNOTES_TOKEN"
 @click.option("--exit-after", type=click.FloatRange(0, min_open=True), default=None, hidden=True,
               help="Stop after this many seconds (tests and benchmarks: a server that stops by itself).")
 @corpus_option
+@skip_bad_corpus_option
 @index_option
 @model_option
 @no_update_option
@@ -49,11 +50,13 @@ def serve_cmd(host, port, token, workers, exit_after, corpus_paths, index_dir, m
     from ..http.app import make_app
     from ..serving.reloading import ReloadingService
 
+    skip_bad = skip_bad_given()
+
     def opener(update: bool):
         from ..service import AnswerService
 
         return AnswerService.open(corpus_paths, index_dir, model_path, update=update and not no_update, warm=True,
-                                  notify=notice)
+                                  notify=notice, skip_bad=skip_bad, on_skip=skipped)
 
     app = make_app(ReloadingService(opener).start(), token=token, host=host, workers=workers)
     server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))

@@ -65,6 +65,8 @@ _WORDS = {
     "product_not_held": lambda n: (f"The corpus holds no {' or '.join(n.products)}; {_products_held(n.held)}. "
                                    f"Not answering from another product; to ask about {n.products[0]}, "
                                    "give its release notes with --corpus PATH."),
+    "not_released": lambda n: (f"Not in a release yet: the notes{' of ' + n.products[0] if n.products else ''} list "
+                               "it under changes to come, not under a release."),
     "products_not_covered": lambda n: (f"The corpus holds no {' or '.join(n.products)}; this answers about "
                                        f"{' and '.join(n.held)} only."),
     "release_not_held": lambda n: (f"The corpus holds no release {', '.join(n.releases)}{_of(n.products)} "

@@ -22,7 +22,7 @@ from .followup import FollowUp, Turn, follow_up
 from .mentions import Catalogue, Scan, scan
 from .releases import check_question, release_name
 from .shapes import Shape, shape_of
-from .vocabulary import asked_kind, is_howto
+from .vocabulary import RELEASE_EVENTS, asked_kind, asks, change_asked, is_howto, specifics
 
 
 class Conversation(Protocol):
@@ -46,7 +46,10 @@ class Question:
     products: tuple[str, ...] = ()  # products it is restricted to (only in a corpus of several)
     shape: Shape = Shape("search")
     kind: str | None = None  # the kind of change a which-release question asks about ("dropped": removed)
+    change: str | None = None  # the change it asks about, more finely ("renamed", "stabilized", "added"...)
+    specifics: tuple[str, ...] = ()  # what it names exactly: numbers, identifiers, options ("3.8", "np.sort")
     howto: bool = False  # it asks how to do something
+    asks: str | None = None  # the unit it asks for: "howto", "when", "number", "use", "change" (qa.answer.units)
     named: tuple[str, ...] = ()  # the products of the corpus it names (by name, alias or part)
     foreign: tuple[str, ...] = ()  # the products it names that the corpus does not hold, as typed
     follow: FollowUp | None = None  # how it was read against the previous question, in a conversation
@@ -123,6 +126,9 @@ def _understood(shown: str, seen: Scan, catalogue: Catalogue, given: Sequence[st
         products = ()
     shape = shape_of(seen.text, topic_text=parsed.topic, releases=wanted, ranged=span is not None,
                      which=parsed.which_release and not wanted, products=held)
+    if len(wanted) == 1 and shape.name == "search" and set(shape.topic.lower().split()) <= RELEASE_EVENTS:
+        shape = Shape("release", "", shape.kinds)  # "when did textual 8.0.0 come out?": the release itself
     return Question(typed=shown, text=seen.text, asked_as=asked_as, releases=wanted, range=span, products=products,
-                    shape=shape, kind=asked_kind(seen.rest), howto=is_howto(seen.text),
+                    shape=shape, kind=asked_kind(seen.rest), change=change_asked(seen.rest),
+                    specifics=specifics(parsed.topic), howto=is_howto(seen.text), asks=asks(seen.text),
                     named=seen.named, foreign=seen.foreign if held else (), follow=follow)

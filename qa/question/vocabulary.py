@@ -115,6 +115,69 @@ _ASKED_KINDS = (
 )  # not "added": release notes say "add" of later changes to a feature too, and blogs name no kind
 
 
+# The change a which-release question asks about, by its words, first match wins ("which release
+# renamed X": renamed; "first shipped": added); and the words by which an item states each.
+CHANGES_ASKED = (
+    ("renamed", re.compile(r"\brenam", re.IGNORECASE)),
+    ("stabilized", re.compile(r"\bstabili[sz]|\bbec[oa]me?\s+stable|\bmade\s+stable|\bstable\s+in\b", re.IGNORECASE)),
+    ("deprecated", re.compile(r"\bdeprecat", re.IGNORECASE)),
+    ("removed", re.compile(r"\b(?:remov|drop|delet|got\s+rid|get\s+rid|no\s+longer|stopp?(?:ed)?\s+support)", re.IGNORECASE)),
+    ("fixed", re.compile(r"\bfix", re.IGNORECASE)),
+    ("switched", re.compile(r"\b(?:switch|migrat|moved?\b)", re.IGNORECASE)),
+    ("added", re.compile(r"\b(?:add|introduc|first\s+(?:shipped|supported|appeared)|gain|support|accept|allow|let)",
+                         re.IGNORECASE)),
+)
+# The changes an item must be seen to state when asked about (no item of the pool saying it: not
+# sure, nothing stated); "added" is worded too many ways ("Support for X", a bare API link) to require.
+CHANGES_REQUIRED = frozenset({"renamed", "stabilized", "deprecated", "removed", "fixed", "switched"})
+CHANGES_STATED = {
+    "renamed": re.compile(r"\brenam|\bchanged?\s+(?:the\s+)?`?[\w.:]+`?\s+(?:to|into)\b|\breplac|\bin\s+favou?r\s+of",
+                          re.IGNORECASE),
+    "stabilized": re.compile(r"\bstabili[sz]|\bstable\b", re.IGNORECASE),
+    "deprecated": re.compile(r"\bdeprecat", re.IGNORECASE),
+    "removed": re.compile(r"\b(?:remov|drop|delet|no\s+longer)", re.IGNORECASE),
+    "fixed": re.compile(r"\bfix", re.IGNORECASE),
+    "switched": re.compile(r"\b(?:switch|migrat|mov(?:e|ed|es)\b|replac|instead)", re.IGNORECASE),
+    "added": re.compile(r"\b(?:add|new\b|introduc|support|now\b|allow|accept|enabl)", re.IGNORECASE),
+}
+# What a question names exactly and an item must hold to state the same thing: a version-like
+# number ("Python 3.8"), an identifier or option ("descending=True", "Select.BLANK", "--max-warnings").
+_SPECIFIC = re.compile(r"(?<![\w.])(?:\d+(?:\.\d+)+|-{1,2}[a-z][\w-]+|[A-Za-z_][\w]*(?:[.=(][\w\[\]\"'=.()-]+|_\w+)"
+                       r"|[a-z]+\d+[a-z]*\d*)(?![\w])"  # ... or a word with a number in it: socks5h, cu130
+                       r"|(?<=\s)[?!&|^~*@#$%+-]{1,3}(?=\s)")  # or an operator on its own: "the ? operator"
+
+
+def content_words(text: str) -> frozenset[str]:
+    """The lower-case words of ``text`` that say what it is about: not the words questions are
+    made of, nor words of a change ("added", "stable"), nor numbers alone."""
+    words = set(re.findall(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*", text.lower()))  # "let-else", "pytest-subtests" whole
+    return frozenset(w for w in words if w not in _NOT_CONTENT and len(w) > 1)
+
+
+_NOT_CONTENT = QUESTION_WORDS | frozenset(
+    "the a an of in into for to from with on at by and or it its this that these those there first now "
+    "version versions release releases become became made make get got been built new no longer "
+    # the words of a change itself
+    "add added adds adding introduce introduced introduces remove removed removes removal drop dropped drops "
+    "delete deleted deprecate deprecated deprecates deprecation fix fixed fixes rename renamed renames "
+    "stabilize stabilized stabilizes stabilise stabilised stabilization stable support supported supports "
+    "switch switched migrate migrated move moved replace replaced change changed changes shipped ship ships "
+    "gained gain accept accepts allow allows enable enabled rid".split()
+)
+NEGATED = re.compile(r"\b(?:no|not|never|without|cannot|can't|isn't|aren't|doesn't|don't|won't|lacks?)\b", re.IGNORECASE)
+
+
+def change_asked(question: str) -> str | None:
+    """The change a which-release question asks about (``CHANGES_ASKED``), if it names one."""
+    return next((name for name, pattern in CHANGES_ASKED if pattern.search(question)), None)
+
+
+def specifics(topic: str) -> tuple[str, ...]:
+    """The exact things ``topic`` names (numbers, identifiers, options), lower case, longest first."""
+    found = {m.group(0).strip(".()'\"").lower() or m.group(0) for m in _SPECIFIC.finditer(topic)}
+    return tuple(sorted((f for f in found if len(f) > 2 or not f.isalnum()), key=lambda f: (-len(f), f)))
+
+
 def asked_kind(question: str) -> str | None:
     """The kind of change a which-release question asks about ("when did X drop Y" -> removed), if
     removed, deprecated or fixed."""
@@ -122,6 +185,42 @@ def asked_kind(question: str) -> str | None:
         if pattern.search(question):
             return kind
     return None
+
+
+# The unit a question asks for, first match wins (``qa.answer.units``): a date, a figure, the
+# replacement to use, whether something changed, or how to do it.
+_ASKS = (
+    ("when", re.compile(r"^\W*when\b|\bwhat\s+(?:day|date|time)\b|\bwhich\s+(?:day|date)\b|\bhow\s+soon\b", re.IGNORECASE)),
+    ("number", re.compile(r"\bhow\s+(?:many|much|fast|slow|big|large|small|bad|long|often|quick|far)\b"
+                          r"|\bwhat(?:'s|\u2019s|\s+is|\s+are)?\s+the\s+(?:overhead|speed-?up|slowdown|cost|size|number|"
+                          r"percentage|ratio|count|gain|improvement)\b|\bby\s+how\s+much\b", re.IGNORECASE)),
+    ("use", re.compile(r"\bwhat\s+(?:should|do|can|must)\s+(?:i|we)\s+use\b|\bwhat\s+replaces\b|\breplacement\s+for\b"
+                       r"|\buse\s+instead\b", re.IGNORECASE)),
+    ("change", re.compile(r"^\W*(?:does|do|did|is|are|was|were|can|will|has|have)\b.*\b(?:still|now|anymore|any\s+more|"
+                          r"fixed|work|works|working|support|supported)\b", re.IGNORECASE)),
+)
+
+
+# What a release itself does ("when did textual 8.0.0 come out?"): a question of these words alone
+# about one release asks about the release as a whole.
+RELEASE_EVENTS = frozenset("come comes came out ship shipped land landed publish published tag tagged".split())
+
+
+# A person's words for platforms and changes, and the words release notes use for them: a term of
+# a question is held by a sentence that says one of its group ("mac" by "MPS", "Metal" or "Apple
+# silicon"; "replaced" by "instead of" or "in favour of").
+SYNONYMS = (
+    ("mps", "metal", "apple silicon", "mac", "macs", "m1", "m2", "m3", "m4", "m5"),
+    ("replaced", "replace", "replaces", "instead of", "in favour of", "in favor of", "superseded"),
+    ("removed", "dropped", "no longer"),
+)
+
+
+def asks(question: str) -> str | None:
+    """The unit ``question`` asks for: "howto", "when", "number", "use", "change", or None."""
+    if is_howto(question):
+        return "howto"
+    return next((name for name, pattern in _ASKS if pattern.search(question)), None)
 
 
 def is_howto(question: str) -> bool:

@@ -151,7 +151,9 @@ def test_ids_unique_and_stable(tmp_path):
 def test_changelog_loads_fast(name):
     start = time.perf_counter()
     chunks = load_chunks([CHANGELOGS / name])
-    assert time.perf_counter() - start < 4.0  # about 0.8 s (rust) and 0.3 s (pydantic) here
+    # a guard against a pathological slowdown (a regex gone quadratic), not a speed goal: about 0.8 s
+    # (rust) and 0.3 s (pydantic) on an idle machine, five times that on a busy one
+    assert time.perf_counter() - start < 20.0
     assert len({c.id for c in chunks}) == len(chunks)
 
 

@@ -127,3 +127,23 @@ def test_a_sentence_never_runs_from_one_item_into_the_next():
                    "a new `--quiet` flag for the runner\n    that silences the progress bar",
                    "smaller wheels on every platform we ship"]
     assert all(text[s.start : s.end] == s.text for s in split_sentences(text))
+
+
+def test_a_list_run_together_in_a_paragraph_is_split_into_its_items() -> None:
+    """Release blogs converted to text glue a list into one paragraph: bold lead-ins with no
+    separator, or "- " items after a full stop; each is its own item (to quote, and in digests)."""
+    text = ("**NVGEMM brings kernels to Inductor,** with fusion and ATen**A new nccl2 backend,** ported from "
+            "torchcomms**Fault tolerance becomes first-class,** with reconfiguration.\n\n"
+            "**Warnings are now visible** and kept out of imports. See #189914.- Python function events are "
+            "excluded by default. - In the profiler, `use_cuda` is removed.\n\n"
+            "A plain paragraph with **bold words** inside and a dash - like this - stays whole.")
+    items = [text[i.start:i.end] for i in split_items(text)]
+    assert items == [
+        "**NVGEMM brings kernels to Inductor,** with fusion and ATen",
+        "**A new nccl2 backend,** ported from torchcomms",
+        "**Fault tolerance becomes first-class,** with reconfiguration.",
+        "**Warnings are now visible** and kept out of imports. See #189914.",
+        "- Python function events are excluded by default.",
+        "- In the profiler, `use_cuda` is removed.",
+        "A plain paragraph with **bold words** inside and a dash - like this - stays whole.",
+    ]

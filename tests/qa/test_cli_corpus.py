@@ -149,3 +149,36 @@ def test_a_named_path_that_is_missing_is_one_line_exit_1() -> None:
     result = CliRunner().invoke(cli, ["chunks", "--corpus", "httpx=/nonexistent/notes"])
     assert result.exit_code == 1
     assert result.output.strip() == "error: /nonexistent/notes: no such file or directory; check the --corpus path"
+
+
+@pytest.mark.parametrize("command", ["ask", "search", "batch", "changes", "chat", "eval", "index", "status", "mcp",
+                                     "serve", "sections", "chunks"])
+def test_skip_bad_is_accepted_wherever_corpus_is(command: str) -> None:
+    result = CliRunner().invoke(cli, [command, "--help"])
+    assert result.exit_code == 0 and "--corpus" in result.output and "--skip-bad" in result.output
+
+
+def test_an_index_built_with_skip_bad_serves_later_commands_and_names_every_bad_file(tmp_path: Path) -> None:
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "CHANGES.md").write_text("# Tool 2.0\n\n## Fixes\n\n- Fixed the frobnicator.\n", encoding="utf-8")
+    (notes / "bad1.md").write_bytes(b"Latin-1 text: caf\xe9 \x80\x81")
+    (notes / "bad2.md").write_bytes(b"\x00\x01\x02")
+    (notes / "empty.md").write_text("", encoding="utf-8")
+    runner = CliRunner()
+    stopped = runner.invoke(cli, ["ask", "frobnicator", "--corpus", str(notes), "--mode", "bm25", "--no-history"])
+    assert stopped.exit_code == 1 and stopped.output.startswith("error: ") and "bad" in stopped.output  # as before
+    built = runner.invoke(cli, ["index", "--corpus", str(notes), "--skip-bad"])
+    assert built.exit_code == 0, built.output
+    assert all(f"{name}:" in built.stderr for name in ("bad1.md", "bad2.md", "empty.md"))  # each one named
+    for args in (["ask", "frobnicator", "--no-history"], ["search", "frobnicator"], ["batch", "-"]):
+        later = runner.invoke(cli, [*args, "--corpus", str(notes), "--mode", "bm25"], input="frobnicator\n")
+        assert later.exit_code == 0, later.output
+        assert "Fixed the frobnicator" in later.stdout or "CHANGES.md:5-5" in later.stdout  # search: citations
+        assert all(f"skipped: {notes / name}" in later.stderr for name in ("bad1.md", "bad2.md", "empty.md"))
+    (notes / "bad3.md").write_bytes(b"\x00")  # a new bad file is not one the index was built without
+    fresh = runner.invoke(cli, ["ask", "frobnicator", "--corpus", str(notes), "--mode", "bm25", "--no-history"])
+    assert fresh.exit_code == 1 and "bad3.md" in fresh.output
+    asked = runner.invoke(cli, ["ask", "frobnicator", "--corpus", str(notes), "--mode", "bm25", "--no-history",
+                                "--skip-bad"])
+    assert asked.exit_code == 0 and "skipped: " in asked.stderr and "bad3.md" in asked.stderr

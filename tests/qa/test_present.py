@@ -35,7 +35,8 @@ def test_every_kind_of_note_has_words() -> None:
         assert words and (words[0].isupper() or words[0].isdigit()), kind
     assert notes.text(samples["upgrade_some"]) == "1 of the 3 releases after 1.0 up to 2.0 has removed items."
     assert notes.text(samples["product_not_held"]) == (
-        "The corpus holds no Django; it has: PyTorch. Not answering from another product.")
+        "The corpus holds no Django; it has: PyTorch. Not answering from another product; to ask about Django, "
+        "give its release notes with --corpus PATH.")
     assert notes.joined(()) is None
 
 

@@ -1,0 +1,115 @@
+"""The answer a person reads first: the sentence that says it, and a release named only when an item states it."""
+
+from __future__ import annotations
+
+import pytest
+
+from corpus.sentences import split_sentences
+from qa.answer import units
+from qa.model import AnswerSentence
+from qa.present.notes import joined
+from qa.question.vocabulary import asks, change_asked, specifics
+from tests.support.fakes import fake_engine
+from tests.support.paths import ZOO
+
+
+@pytest.mark.parametrize(("question", "unit"), [
+    ("when is the live Q&A webinar for 2.14?", "when"),
+    ("what day and time is the live Q&A?", "when"),
+    ("how many ops have DTensor sharding rules now?", "number"),
+    ("what's the overhead of the deterministic backward?", "number"),
+    ("np.testing.assert_warns is deprecated, what should I use?", "use"),
+    ("does symmetric memory barrier() work on the NCCL backend in 2.14?", "change"),
+    ("how do I turn on compile-on-one-rank?", "howto"),
+    ("what changed for MPS in 2.14?", None),
+])
+def test_the_unit_a_question_asks_for(question: str, unit: str | None) -> None:
+    assert asks(question) == unit
+
+
+def test_what_a_which_release_question_names_exactly_and_the_change_it_asks() -> None:
+    assert specifics("which flask version dropped python 3.8?") == ("3.8",)
+    assert specifics("which numpy version added descending=True to np.sort?") == ("descending=true", "np.sort")
+    assert specifics("which rust version stabilized the ? operator?") == ("?",)
+    assert specifics("which httpx version accepts socks5h proxy urls?") == ("socks5h",)
+    assert change_asked("which textual version renamed Select.BLANK?") == "renamed"
+    assert change_asked("in which release did let-else become stable?") == "stabilized"
+    assert change_asked("which flask version dropped python 3.8?") == "removed"
+
+
+def test_a_quote_carries_what_it_points_back_to_and_what_an_abbreviation_cut() -> None:
+    text = ("Bring any questions you may have about this release to our Q&A Webinar. It will be on Thursday, "
+            "September 17, 2026 and will feature the release team. Join us on July 22, 2026, at 11 a.m. "
+            "PT for a live Q&A with panelists from the team.")
+    spans = split_sentences(text)
+    first, after_am = spans[0].text, next(s.text for s in spans if s.text.startswith("PT for"))
+    carried = units.carried((AnswerSentence(first, 1),), [text], split_sentences, "when", lambda t: False)
+    assert carried[0].text.endswith("2026 and will feature the release team.")  # the date that follows, carried
+    cut = units.carried((AnswerSentence(after_am, 1),), [text], split_sentences, None, lambda t: False)
+    assert cut[0].text.startswith("Join us on July 22, 2026, at 11 a.m. PT")  # one sentence, not two
+    assert all(s.text in text for s in (*carried, *cut))  # verbatim slices
+
+
+def test_a_problem_sentence_carries_the_change_that_follows_it() -> None:
+    text = "Previously, out-of-range ints would be silently truncated. Now, an OverflowError will be raised instead."
+    problem = split_sentences(text)[0].text
+    carried = units.carried((AnswerSentence(problem, 1),), [text], split_sentences, "change", lambda t: False)
+    assert carried[0].text == text
+    assert units.bonus("change", problem) < 0 < units.bonus("change", "Now, an OverflowError will be raised instead.")
+
+
+def test_a_release_is_dated_by_its_heading_or_its_released_line() -> None:
+    dated = units.dated([("1.0.0-alpha", ("Rust", "Version 1.0.0-alpha (2015-01-09)"), "..."),
+                         ("1.0.0", ("Rust", "Version 1.0.0 (2015-05-15)"), "...")])
+    assert dated == AnswerSentence("Version 1.0.0 (2015-05-15)", 2)  # the final release, not the pre-release
+    flask = units.dated([("3.1.0", ("CHANGES", "Version 3.1.0"), "Released 2024-11-13\n\n- Drop Python 3.8.")])
+    assert flask == AnswerSentence("Released 2024-11-13", 1)
+
+
+def test_the_webinar_date_the_op_count_and_the_fix_are_quoted(engine) -> None:
+    webinar = engine.ask("when is the live Q&A webinar for 2.14?")
+    assert "Thursday, September 17, 2026" in webinar.text
+    ops = engine.ask("how many ops have DTensor sharding rules now?")
+    assert "1239, up from 585" in ops.text
+    barrier = engine.ask("does symmetric memory barrier() work on the NCCL backend in 2.14?")
+    assert "barrier now reuses the existing CUDA barrier kernel" in barrier.text
+
+
+def test_a_topic_inside_a_release_leads_its_digest(engine) -> None:
+    answer = engine.ask("what is new in 2.14 for MPS?")
+    first = answer.digest.releases[0].items[:2]
+    assert all("MPS" in item.text or "Metal" in item.text for item in first), [i.text[:60] for i in first]
+    assert "TorchScript" not in first[0].text  # kind order (breaking first) only among on-topic items
+
+
+def test_a_which_release_answer_names_the_release_of_the_item_it_quotes(engine) -> None:
+    answer = engine.ask("which pytorch release removed named tensors?")
+    assert answer.earliest_release == "2.13" and answer.passages[0].citation.version == "2.13"
+    assert answer.sentences[0].passage == 1 and "Named tensors" in answer.sentences[0].text
+
+
+@pytest.fixture(scope="module")
+def zoo(tmp_path_factory):
+    from corpus import load_chunks
+
+    return fake_engine(load_chunks([ZOO / "flask", ZOO / "httpx"]), tmp_path_factory.mktemp("zoo-which") / "idx")
+
+
+@pytest.mark.skipif(not ZOO.is_dir(), reason="needs ../shared/data/zoo")
+@pytest.mark.parametrize(("question", "release", "words"), [
+    ("which flask release added async views?", "2.0.0", "async views"),
+    ("which flask release deprecated __version__?", "3.0.0", "__version__"),
+    ("which flask version dropped python 3.8?", "3.1.0", "Python 3.8"),
+])
+def test_which_release_is_the_release_of_the_item_that_states_it(zoo, question: str, release: str, words: str) -> None:
+    answer = zoo.ask(question, mode="bm25")
+    assert answer.earliest_release == release and words in answer.text
+    assert answer.passages[0].citation.version == release
+
+
+@pytest.mark.skipif(not ZOO.is_dir(), reason="needs ../shared/data/zoo")
+def test_an_item_only_the_unreleased_section_states_is_not_released_yet(zoo) -> None:
+    answer = zoo.ask("which httpx release dropped Python 3.8 support?", mode="bm25")
+    assert answer.earliest_release is None and "Drop support for Python 3.8" in answer.text
+    assert [n.kind for n in answer.notes] == ["not_released"]
+    assert joined(answer.notes).startswith("Not in a release yet")
