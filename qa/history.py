@@ -35,14 +35,20 @@ COMPACT_AT = 2000  # lines in the file before it is rewritten with the last MAX_
 MAX_READ = 4 * 1024 * 1024  # bytes read from the end of an oversized file
 
 
+def user_data_dir() -> Path:
+    """relnotes's user data folder (platformdirs: ``~/.local/share/relnotes-qa`` on Linux, or
+    under ``$XDG_DATA_HOME``), which holds the history and the chat's exported transcripts."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("relnotes-qa", appauthor=False))
+
+
 def default_path() -> Path:
     """``$RELNOTES_HISTORY`` when set, else ``history.jsonl`` in the user data folder."""
     named = os.environ.get(HISTORY_ENV, "").strip()
     if named:
         return Path(named).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("relnotes-qa", appauthor=False)) / FILE_NAME
+    return user_data_dir() / FILE_NAME
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ from ..question import ASKING_TERMS, Question, read
 from ..question.vocabulary import SYNONYMS
 from .catalogue import Catalogue
 from .digest import Entry
-from .evidence import CONFIDENT, PASSAGES, best_sentences, pick, score_sentences
+from .evidence import CONFIDENT, PASSAGES, best_sentences, coverage_scorer, passage_evidence, pick, score_sentences
 from .itemscore import item_scores
 from . import units
 from .releases import ReleaseAnswers
@@ -56,7 +56,7 @@ class Engine:
         self.searcher = Searcher(index)
         self.rerank = rerank_config
         self.catalogue = Catalogue(index.chunks, self._mentions)
-        self.release_answers = ReleaseAnswers(self.catalogue, self._item_scores)
+        self.release_answers = ReleaseAnswers(self.catalogue, self._item_scores, self._evidence)
         self.releases: tuple[str, ...] = self.catalogue.releases
         self.products: tuple[str, ...] = self.catalogue.products
         self._split = functools.lru_cache(maxsize=PASSAGE_CACHE)(lambda text: tuple(split_sentences(text)))
@@ -95,18 +95,19 @@ class Engine:
         missing = [r for r in question.releases if not self.held(r, question.products)]
         return self.catalogue.missing_note(missing, question.products) if missing else refusal
 
-    def _scoring(self, topic: str, dense: bool) -> dict:
-        """The keyword arguments of ``evidence.score_sentences`` for one question."""
+    def _scoring(self, topic: str, dense: bool, synonyms: bool = True) -> dict:
+        """The keyword arguments of ``evidence.score_sentences`` for one question (a person's
+        words reach the notes' words with ``synonyms``: in quotes and items, not in the re-rank)."""
         cosines = functools.partial(self.searcher.similarity.cosines, topic) if dense else None
         return {"tokenize": tokenize, "idf": self.searcher.idf, "cosines": cosines, "split": self._split,
-                "terms": self._sentence_terms, "alternatives": self._alternatives}
+                "terms": self._sentence_terms, "alternatives": self._alternatives if synonyms else None}
 
     def _reranked(self, topic: str, hits: list[Hit], dense: bool) -> list[Hit]:
         """The first ``rerank.depth`` hits re-ranked by their best sentence (``rerank.rerank``),
         scored by the mix; then, in a dense mode, a passage restating the first one's fact in
         another document of the release, with a better sentence for it, goes first."""
         config = self.rerank
-        best = best_sentences(topic, [h.chunk.text for h in hits[: config.depth]], **self._scoring(topic, dense))
+        best = best_sentences(topic, [h.chunk.text for h in hits[: config.depth]], **self._scoring(topic, dense, False))
         order, mixed = rerank([h.score for h in hits], [score for score, _ in best], config.weight, config.normalise)
         ranked = [replace(hits[i], score=mixed[i]) for i in order]
         if not dense:
@@ -186,8 +187,9 @@ class Engine:
         sentences = units.carried(sentences, [h.chunk.text for h in hits[:PASSAGES]], self._split, question.asks,
                                   self._relevant(question))
         earliest_release = None
-        if stated is not None:  # which release: the item that states it is the answer, quoted from passage 1
-            sentences, confident, earliest_release = self._quote(topic, stated, dense), True, stated.chunk.version
+        if stated is not None:  # which release: the item that states it is the answer, quoted from its passage
+            at = next(i for i, h in enumerate(hits, 1) if h.chunk.id == stated.chunk.id)
+            sentences, confident, earliest_release = self._quote(topic, stated, dense, at), True, stated.chunk.version
         cited = max((s.passage for s in sentences), default=0)
         passages = _passages(_falling(hits[: max(top_k, cited)]))  # a passage the answer quotes is always shown
         notes = () if confident else (Note("not_confident") if passages else Note("no_match"),)
@@ -226,19 +228,26 @@ class Engine:
             hits = self._reranked(question.asked_as, hits, mode != "bm25")
         return hits
 
+    def _evidence(self, question: str, hits: list[Hit]) -> list[float]:
+        """Each passage's evidence (``evidence.passage_evidence``) for ``question``."""
+        cover = coverage_scorer(tokenize(question), self.searcher.idf)
+        coverage = [max((cover(self._sentence_terms(s.text)) for s in self._split(h.chunk.text)), default=0.0)
+                    for h in hits]
+        return passage_evidence([h.score for h in hits], coverage)
+
     def _relevant(self, question: Question):
         """Whether a sentence names a word of the question's topic (its tokens, asking words aside)."""
         terms = set(tokenize(question.topic or question.asked_as)) - ASKING_TERMS
         return lambda text: bool(terms & self._sentence_terms(text))
 
-    def _quote(self, topic: str, entry: Entry, dense: bool) -> tuple[AnswerSentence, ...]:
-        """An item (of passage 1) that states what a which-release question asks: whole when it is
-        short, else its sentences that answer ``topic`` best, however they score."""
+    def _quote(self, topic: str, entry: Entry, dense: bool, passage: int) -> tuple[AnswerSentence, ...]:
+        """An item (of passage ``passage``) that states what a which-release question asks: whole
+        when it is short, else its sentences that answer ``topic`` best, however they score."""
         words = item_words(entry.text).strip()
         if len(words.split()) <= WHOLE_ITEM_WORDS:
-            return (AnswerSentence(words, 1),)
+            return (AnswerSentence(words, passage),)
         said, _ = pick(score_sentences(topic, [entry.text], **self._scoring(topic, dense)), 0.0)
-        return said or (AnswerSentence(words, 1),)
+        return tuple(replace(s, passage=passage) for s in said) or (AnswerSentence(words, passage),)
 
     def _item_scores(self, topic: str, entries: Sequence[Entry], dense: bool, query: str) -> list[float]:
         """Items scored by their terms of ``topic`` and (dense modes) their cosine with the

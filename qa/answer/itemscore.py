@@ -7,6 +7,7 @@ vectors are the index's sentence vectors: no model pass).
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Callable, Iterable, Sequence
 
@@ -15,6 +16,7 @@ from corpus.items import item_words
 from corpus.kinds import kind_of
 from corpus.textform import index_form
 from corpus.versions import version_key
+from index import tokenize
 
 from ..question.vocabulary import CHANGES_REQUIRED, CHANGES_STATED, NEGATED, content_words
 from .digest import Entry
@@ -106,9 +108,10 @@ def _says(entry: Entry, change: str, about: frozenset[str]) -> bool:
         named = _named(sentence, about)
         if about and (not named or 2 * named < len(about)):
             continue
-        if change != "removed" and NEGATED.search(sentence):  # "no longer supported" is how a removal is said
+        says = kind_says or bool(pattern.search(sentence))
+        if change != "removed" and not says and NEGATED.search(sentence):  # "no longer supported" says a removal
             negated = max(negated, named)
-        elif kind_says or pattern.search(sentence):
+        elif says:
             stated = max(stated, named if about else 1)
     return stated > 0 and stated >= negated
 
@@ -117,10 +120,20 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n\s*\n")
 
 
 def _named(sentence: str, about: frozenset[str]) -> int:
-    """How many words of ``about`` ``sentence`` names; a compound asked ("let-else") is named by
-    its parts ("`let else`"), but a compound of the sentence ("pytest-subtests") not by its parts."""
-    words = content_words(sentence)
-    return sum(1 for w in about if w in words or ("-" in w and all(p in words for p in w.split("-"))))
+    """How many words of ``about`` ``sentence`` names, stem for stem ("selection" is "select"); a
+    compound asked ("let-else") is named by its parts ("`let else`"), but a compound of the
+    sentence ("pytest-subtests") not by its parts."""
+    words = {_stem(w) for w in content_words(sentence)}
+    return sum(1 for w in about if _stem(w) in words or ("-" in w and all(_stem(p) in words for p in w.split("-"))))
+
+
+@functools.lru_cache(maxsize=8192)
+def _stem(word: str) -> str:
+    """A word as the index stems it, compounds whole ("double-click" stays itself)."""
+    if "-" in word:
+        return word
+    stems = tokenize(word)
+    return stems[0] if stems else word
 
 
 def unreleased(entry: Entry) -> bool:
@@ -137,10 +150,19 @@ def _holding(entries: Sequence[Entry], pool: list[int], exact: Sequence[str]) ->
     what is named is in none of them."""
     texts = {i: index_form(item_words(entries[i].text)).lower() for i in pool}
     for thing in exact:
-        holding = [i for i in pool if re.search(r"(?<![\w.])" + re.escape(thing) + r"(?![\w])", texts[i])]
+        holding = [i for i in pool if _holds(texts[i], thing)]
         if holding:
             return holding
     return [] if exact else pool
+
+
+def _holds(text: str, thing: str) -> bool:
+    """Whether an item's text holds ``thing``: as written, or a dotted name by its parts
+    ("monkeypatch.context" in "``monkeypatch`` now supports a ``context()`` function")."""
+    if re.search(r"(?<![\w.])" + re.escape(thing) + r"(?![\w])", text):
+        return True
+    parts = [p for p in re.split(r"[.:]+", thing) if p]
+    return len(parts) > 1 and all(re.search(r"(?<![\w])" + re.escape(p) + r"(?![\w])", text) for p in parts)
 
 
 def earliest(entries: Sequence[Entry], scores: Sequence[float], kind: str | None = None, *,

@@ -25,14 +25,16 @@ ITEM_RETRIEVAL_WEIGHT = 0.3
 RANGE_CHUNKS = 5_000  # chunks of a range whose items a topic question scores
 
 ItemScores = Callable[[str, Sequence[Entry], bool, str], list[float]]  # (topic, entries, dense, query)
+Evidence = Callable[[str, list[Hit]], list[float]]  # (question, hits) -> each passage's evidence
 
 
 class ReleaseAnswers:
     """Scopes, digests and which-release over one corpus's catalogue."""
 
-    def __init__(self, catalogue: Catalogue, item_scores: ItemScores) -> None:
+    def __init__(self, catalogue: Catalogue, item_scores: ItemScores, evidence: Evidence) -> None:
         self.catalogue = catalogue
         self.item_scores = item_scores
+        self.evidence = evidence
 
     def scope(self, wanted: Sequence[str], span: ReleaseRange | None,
               products: Sequence[str]) -> tuple[tuple[str, ...], Note | None]:
@@ -49,8 +51,9 @@ class ReleaseAnswers:
         return versions, None
 
     def earliest_first(self, question: Question, hits: list[Hit], dense: bool) -> tuple[list[Hit], Entry | None]:
-        """Put first the passage holding the item of the earliest release that states the fact
-        (``itemscore.earliest``: judged on items, not on whichever passage ranked first), and that item."""
+        """Put first the passage of the earliest release whose item states the fact
+        (``itemscore.earliest``: judged on items, not on whichever passage ranked first), the one
+        of that release with the best evidence, and return that item (the answer quotes it)."""
         query = question.asked_as
         entries = entries_of((h.chunk for h in hits), upcoming=True)
         items = self.item_scores(question.topic or query, entries, dense, query)
@@ -60,8 +63,10 @@ class ReleaseAnswers:
                       topic=question.topic)
         if at is None:
             return hits, None
-        first = next(i for i, h in enumerate(hits) if h.chunk.id == entries[at].chunk.id)
-        return [hits[first]] + hits[:first] + hits[first + 1 :], entries[at]
+        version = entries[at].chunk.version
+        evidence = self.evidence(query, hits)  # of that release, the passage with the best evidence goes first
+        first = max((i for i, h in enumerate(hits) if h.chunk.version == version), key=lambda i: (evidence[i], -i))
+        return [hits[first]] + hits[:first] + hits[first + 1:], entries[at]
 
     def digest(self, shape: Shape, hits: list[Hit], versions: Sequence[str], products: Sequence[str],
                kinds: Sequence[str], span: ReleaseRange | None, dense: bool, query: str) -> Digest | None:

@@ -24,7 +24,8 @@ TOP_K_CHOICES = click.IntRange(1, 50)
 @kind_option
 @click.option("--no-update", is_flag=True, help="Show an error instead of rebuilding a missing or stale index.")
 @click.option("--export-dir", type=click.Path(path_type=Path, file_okay=False), default=None,
-              help="Where Ctrl+S writes the transcript. Default: the current folder.")
+              help="Where Ctrl+S writes the transcript. Default: transcripts/ in the user data folder "
+                   "(~/.local/share/relnotes-qa/ on Linux).")
 def chat_cmd(corpus_paths, index_dir, model_path, mode, top_k, releases, kinds, no_update, export_dir) -> None:
     """Ask questions one after another and read cited answers, in the terminal.
 
@@ -39,8 +40,11 @@ def chat_cmd(corpus_paths, index_dir, model_path, mode, top_k, releases, kinds, 
     from corpus import check_corpus
 
     check_corpus(corpus_paths)  # a bad --corpus is one line and exit 1, before the window opens
-    chat_app(corpus_paths, index_dir, model_path, mode=mode, top_k=top_k, releases=releases, kinds=kinds,
-             update=not no_update, export_dir=export_dir, skip_bad=skip_bad_given()).run()
+    app = chat_app(corpus_paths, index_dir, model_path, mode=mode, top_k=top_k, releases=releases, kinds=kinds,
+                   update=not no_update, export_dir=export_dir, skip_bad=skip_bad_given())
+    app.run()
+    if not app.wait_for_loading():  # quit while the index opened, and it is still at a step that reports nothing
+        _leave()
 
 
 def chat_app(corpus_paths=(), index_dir=None, model_path=None, *, mode="hybrid", top_k=5, releases=(), kinds=(),
@@ -50,20 +54,36 @@ def chat_app(corpus_paths=(), index_dir=None, model_path=None, *, mode="hybrid",
     from ..service import AnswerService
     from ..tui.app import make_app
 
-    def factory(notify):  # the chat searches the vectors: a damaged vectors file is rebuilt, not a failed question
+    def factory(opening):  # the chat searches the vectors: a damaged vectors file is rebuilt, not a failed question
         return AnswerService.open(corpus_paths, index_dir, model_path, update=update, dense=True, warm=True,
-                                  notify=notify, progress=_progress(notify), skip_bad=skip_bad,
-                                  on_skip=lambda exc: notify(f"skipped: {exc}"))
+                                  notify=opening, progress=_progress(opening, opening.check), skip_bad=skip_bad,
+                                  on_skip=lambda exc: opening(f"skipped: {exc}"))
 
     return make_app(factory, mode=mode, top_k=top_k, releases=tuple(release_name(r) for r in releases),
                     kinds=tuple(kinds), export_dir=export_dir)
 
 
-def _progress(notify):
-    """A (done, total, what) callback that notifies at every quarter of an embedding run."""
+def _leave() -> None:
+    """End the process now, leaving the thread that opens the index where it is (loading or
+    exporting the model): finalizing the interpreter under it aborts in native code ("terminate
+    called without an active exception"). Nothing is lost: the index and the encoder cache are
+    written to temporary folders and renamed into place, and their litter is removed by the next build."""
+    import os
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    os._exit(0)
+
+
+def _progress(notify, check=None):
+    """A (done, total, what) callback that notifies at every quarter of an embedding run and calls
+    ``check`` at every step (``qa.tui.loading.Opening.check``: it stops the build once the chat quit)."""
     shown = set()
 
     def update(done: int, total: int, what: str | None = None) -> None:
+        if check is not None:
+            check()
         if not total:
             return
         quarter = 4 * done // total

@@ -6,17 +6,21 @@ first tool call waits for them. Each tool returns the JSON record as structured 
 short text rendering for clients that show text; a bad argument is a tool error (``is_error``)
 whose message says how to retry (``qa.serving.calls.call``, as the HTTP routes answer). Logs go
 to stderr: stdout carries only the protocol.
+
+Arguments reach the tools as sent (``Arg``): their JSON schema gives the types and bounds, and
+``qa.serving.api`` checks them, so a bad one is said in its words ("max_chars must be a whole
+number from 1000 to 200000, got 600"), never as pydantic's validation report with its link.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Callable, Literal
+from typing import Annotated, Any, Callable
 
 import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import Field
+from pydantic import WithJsonSchema
 
 from ..present.plain import render
 from ..serving import api
@@ -31,14 +35,25 @@ INSTRUCTIONS = (
 )
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 
-TopK = Annotated[int, Field(ge=1, le=api.MOST_TOP_K, description="How many passages.")]
-MaxChars = Annotated[int, Field(ge=api.MIN_MAX_CHARS, le=api.MOST_MAX_CHARS,
-                                description="Largest size of the result's JSON, in characters.")]
-DetailArg = Annotated[Literal["cards", "full"], Field(description="cards: citation and first lines; full: whole passages.")]
-Product = Annotated[str | None, Field(description="Only this product's notes, e.g. 'pydantic' (list_releases names them).")]
-Release = Annotated[str | None, Field(description="Only this release, e.g. '2.14'.")]
-Kind = Annotated[str | None, Field(description="Only sections of this kind: added, changed, deprecated, removed, "
-                                               "fixed, security, performance, docs, other.")]
+
+def Arg(schema: dict, description: str | None = None):  # noqa: N802 - a type, as Annotated[...] is
+    """A tool argument passed to the tool as sent, published with ``schema`` (and ``description``):
+    the SDK's pydantic model accepts any value, ``qa.serving.api`` says what is wrong with it."""
+    return Annotated[Any, WithJsonSchema({**schema, **({"description": description} if description else {})})]
+
+
+_TEXT = {"type": "string"}
+_TEXT_OR_NULL = {"anyOf": [{"type": "string"}, {"type": "null"}]}
+_KINDS = {"anyOf": [{"type": "array", "items": _TEXT}, {"type": "null"}]}
+TOP_K = {"type": "integer", "minimum": 1, "maximum": api.MOST_TOP_K}
+TopK = Arg(TOP_K, "How many passages.")
+MaxChars = Arg({"type": "integer", "minimum": api.MIN_MAX_CHARS, "maximum": api.MOST_MAX_CHARS},
+               "Largest size of the result's JSON, in characters.")
+DetailArg = Arg({"type": "string", "enum": list(api.DETAILS)}, "cards: citation and first lines; full: whole passages.")
+Product = Arg(_TEXT_OR_NULL, "Only this product's notes, e.g. 'pydantic' (list_releases names them).")
+Release = Arg(_TEXT_OR_NULL, "Only this release, e.g. '2.14'.")
+Kind = Arg(_TEXT_OR_NULL, "Only sections of this kind: added, changed, deprecated, removed, fixed, security, "
+                          "performance, docs, other.")
 
 
 def build_server(service: BackgroundService, limiter: anyio.CapacityLimiter | None = None) -> MCPServer:
@@ -54,7 +69,7 @@ def build_server(service: BackgroundService, limiter: anyio.CapacityLimiter | No
         return CallToolResult(content=[TextContent(text=render(record))], structured_content=record)
 
     @server.tool(annotations=READ_ONLY)
-    async def ask_release_notes(question: Annotated[str, Field(min_length=1, description="The question, as a user asks it.")],
+    async def ask_release_notes(question: Arg({**_TEXT, "minLength": 1}, "The question, as a user asks it."),
                                 top_k: TopK = 5, product: Product = None, release: Release = None, kind: Kind = None,
                                 max_chars: MaxChars = api.DEFAULT_MAX_CHARS, detail: DetailArg = "cards") -> CallToolResult:
         """Answer a question about release notes: quoted answer sentences with [n] markers, ranked
@@ -63,8 +78,8 @@ def build_server(service: BackgroundService, limiter: anyio.CapacityLimiter | No
         return await tool(lambda s: api.ask(s, question, top_k, product, release, kind, max_chars=max_chars, detail=detail))
 
     @server.tool(annotations=READ_ONLY)
-    async def search_release_notes(query: Annotated[str, Field(min_length=1, description="What to look for.")],
-                                   top_k: Annotated[int, Field(ge=1, le=api.MOST_TOP_K)] = 10, product: Product = None,
+    async def search_release_notes(query: Arg({**_TEXT, "minLength": 1}, "What to look for."),
+                                   top_k: Arg(TOP_K) = 10, product: Product = None,
                                    release: Release = None, kind: Kind = None,
                                    max_chars: MaxChars = api.DEFAULT_MAX_CHARS, detail: DetailArg = "cards") -> CallToolResult:
         """Ranked, cited passages of the release notes for a query (no answer sentences)."""
@@ -76,11 +91,11 @@ def build_server(service: BackgroundService, limiter: anyio.CapacityLimiter | No
         return await tool(lambda s: api.releases(s, product, max_chars=max_chars))
 
     @server.tool(annotations=READ_ONLY)
-    async def release_changes(product: Annotated[str | None, Field(description="The product (needed when the corpus holds several).")],
-                              since: Annotated[str, Field(description="The release upgraded from, e.g. '1.10'.")],
-                              until: Annotated[str, Field(description="The release upgraded to, e.g. '2.0' (included).")],
-                              kinds: Annotated[list[str] | None, Field(description="Only items of these kinds.")] = None,
-                              topic: Annotated[str | None, Field(description="Only the range's items on this topic.")] = None,
+    async def release_changes(product: Arg(_TEXT_OR_NULL, "The product (needed when the corpus holds several)."),
+                              since: Arg(_TEXT, "The release upgraded from, e.g. '1.10'."),
+                              until: Arg(_TEXT, "The release upgraded to, e.g. '2.0' (included)."),
+                              kinds: Arg(_KINDS, "Only items of these kinds.") = None,
+                              topic: Arg(_TEXT_OR_NULL, "Only the range's items on this topic.") = None,
                               max_chars: MaxChars = api.DEFAULT_MAX_CHARS, detail: DetailArg = "cards") -> CallToolResult:
         """What changed after `since` up to `until`: each release's breaking, removed and deprecated
         items (or those of `kinds`; with `topic`, the range's items on it), oldest first, cited."""

@@ -123,6 +123,7 @@ CHANGES_ASKED = (
     ("deprecated", re.compile(r"\bdeprecat", re.IGNORECASE)),
     ("removed", re.compile(r"\b(?:remov|drop|delet|got\s+rid|get\s+rid|no\s+longer|stopp?(?:ed)?\s+support)", re.IGNORECASE)),
     ("fixed", re.compile(r"\bfix", re.IGNORECASE)),
+    ("added", re.compile(r"\b(?:switch(?:ed|es)?|turn(?:ed|s)?)\s+on\b|\benabled?\s+by\s+default\b", re.IGNORECASE)),
     ("switched", re.compile(r"\b(?:switch|migrat|moved?\b)", re.IGNORECASE)),
     ("added", re.compile(r"\b(?:add|introduc|first\s+(?:shipped|supported|appeared)|gain|support|accept|allow|let)",
                          re.IGNORECASE)),
@@ -175,7 +176,11 @@ def change_asked(question: str) -> str | None:
 def specifics(topic: str) -> tuple[str, ...]:
     """The exact things ``topic`` names (numbers, identifiers, options), lower case, longest first."""
     found = {m.group(0).strip(".()'\"").lower() or m.group(0) for m in _SPECIFIC.finditer(topic)}
-    return tuple(sorted((f for f in found if len(f) > 2 or not f.isalnum()), key=lambda f: (-len(f), f)))
+    return tuple(sorted((f for f in found if (len(f) > 2 or not f.isalnum()) and f not in _ABBREVIATIONS),
+                        key=lambda f: (-len(f), f)))
+
+
+_ABBREVIATIONS = frozenset({"e.g", "i.e", "a.m", "p.m", "etc", "vs", "cf", "approx"})
 
 
 def asked_kind(question: str) -> str | None:

@@ -33,12 +33,15 @@ class BadArgument(QAError):
 
 
 def check_top_k(top_k: int) -> int:
+    """``top_k`` when it is a whole number from 1 to MOST_TOP_K; BadArgument says the bounds."""
     if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= MOST_TOP_K:
         raise BadArgument(f"top_k must be a whole number from 1 to {MOST_TOP_K}, got {top_k!r}")
     return top_k
 
 
 def check_budget(max_chars: int, detail: str) -> tuple[int, str]:
+    """``max_chars`` (from MIN_MAX_CHARS to MOST_MAX_CHARS) and ``detail`` (one of DETAILS) when
+    they are valid; BadArgument says the bounds or the choices."""
     if isinstance(max_chars, bool) or not isinstance(max_chars, int) or not MIN_MAX_CHARS <= max_chars <= MOST_MAX_CHARS:
         raise BadArgument(f"max_chars must be a whole number from {MIN_MAX_CHARS} to {MOST_MAX_CHARS}, got {max_chars!r}")
     if detail not in DETAILS:
@@ -100,6 +103,7 @@ def check_range(since: str, until: str):
     for name, value in (("since", since), ("until", until)):
         if value is None:
             raise BadArgument(f"{name} is required: a release, like 2.14")
+        check_text(name, value, optional=False)
     try:
         return range_of(since, until, ("since", "until"))
     except BadBound as exc:
@@ -122,6 +126,9 @@ def ask(service, question: str, top_k: int = 5, product: str | None = None, rele
 def search(service, query: str, top_k: int = 10, product: str | None = None, release: str | None = None,
            kind: str | None = None, *, max_chars: int = DEFAULT_MAX_CHARS, detail: str = "cards") -> dict:
     """Ranked, cited passages only (retrieval, no answer sentences, no digest)."""
+    if not isinstance(query, str) or not query.strip():
+        raise BadArgument("query must be a non-empty string, e.g. 'MPS kernels'")
+    max_chars, detail = check_budget(max_chars, detail)
     record = ask(service, query, top_k, product, release, kind, max_chars=MOST_MAX_CHARS, detail="full")
     return fit({"query": query, "passages": record["passages"], "note": record["note"]}, max_chars, detail)
 

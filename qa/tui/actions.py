@@ -7,18 +7,19 @@ stay on the App class itself, where Textual looks for them.
 from __future__ import annotations
 
 from datetime import datetime
-from pathlib import Path
 
 from textual.containers import VerticalScroll
 
 from index import MODES
 
+from ..history import user_data_dir
 from .passage import PassageItem
 from .picker import Picked, ReleasePicker
-from .screens import HelpScreen
+from .screens import HelpScreen, PassageScreen
 from .widgets import ChipBar, StatusBar
 
 TOP_KS = (3, 5, 10)
+TRANSCRIPTS = "transcripts"  # the folder of the user data folder Ctrl+S writes to (no --export-dir)
 
 
 class ChatActions:
@@ -30,6 +31,18 @@ class ChatActions:
         the chip (() clears it)."""
         self.talk.set_releases(releases, (product,) if product else ())
         self.query_one(ChipBar).set_releases(self.release_filter, product if releases else None)
+
+    def chip_product(self) -> str | None:
+        """The product the chip names, in a corpus of several: the one the question was about
+        that holds the filter's releases, else the only product holding them (None if several)."""
+        if self.backend is None or len(self.backend.products) < 2 or not self.release_filter:
+            return None
+        named = self.turn.products if self.turn is not None else ()
+        for candidates in (named, self.backend.products):
+            holding = [p for p in candidates if all(self.backend.held(r, (p,)) for r in self.release_filter)]
+            if len(holding) == 1:
+                return holding[0]
+        return None
 
     def action_clear_filter(self) -> None:
         """Forget the release filter: the next question searches every release."""
@@ -67,12 +80,19 @@ class ChatActions:
             self.refresh_bindings()
             self.load_backend()
 
-    def action_open_passage(self, number: int) -> None:
-        """Open passage ``number`` of the newest answer."""
+    def newest_passage(self, number: int = 1) -> PassageItem | None:
+        """Passage ``number`` of the newest answer, if it has one."""
         shown = [c for c in self.cards if c.answer is not None]
         items = shown[-1].passages() if shown else []
-        if 1 <= number <= len(items):
-            items[number - 1].action_open()
+        return items[number - 1] if 1 <= number <= len(items) else None
+
+    def action_open_passage(self, number: int) -> None:
+        """Open passage ``number`` of the newest answer (in place of the passage open, if any)."""
+        item = self.newest_passage(number)
+        if item is not None:
+            if isinstance(self.screen, PassageScreen):
+                self.pop_screen()
+            item.action_open()
 
     def action_scroll_transcript(self, direction: int) -> None:
         transcript = self.query_one("#transcript", VerticalScroll)
@@ -91,9 +111,13 @@ class ChatActions:
         return markdown_report([(str(n), answer) for n, answer in enumerate(answered, 1)])
 
     def action_export(self) -> None:
-        folder = self.export_dir or Path.cwd()
+        """Write the transcript to ``--export-dir``, else to TRANSCRIPTS in the user data folder
+        (never the current folder, which may be a checkout), and say its full path."""
+        folder = self.export_dir or user_data_dir() / TRANSCRIPTS
         path = folder / f"relnotes-chat-{datetime.now():%Y%m%d-%H%M%S}.md"
         try:
+            if self.export_dir is None:
+                folder.mkdir(parents=True, exist_ok=True)
             path.write_text(self.transcript_markdown(), encoding="utf-8")
         except OSError as exc:
             self.notify(f"Could not write {path}: {exc.strerror or exc}; choose a writable folder with "

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Iterable
 
+from rich.text import Text
 from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
@@ -31,10 +32,14 @@ from ..conversation import Conversation
 from .actions import ChatActions
 from .backend import ChatBackend
 from .commands import PALETTE
-from .loading import BackendFactory, ChatLoading
+from .loading import BackendFactory, ChatLoading, LoadNotice
 from .passage import PassageItem
 from .screens import PassageScreen
-from .widgets import AnswerCard, ChipBar, FilterChip, QuestionBubble, QuestionInput, StatusBar
+from .widgets import ESCAPED_DIGITS, AnswerCard, ChipBar, FilterChip, QuestionBubble, QuestionInput, StatusBar
+
+
+STOPPED_BUILD = ("relnotes chat: quit before the index was ready; its build stopped, the index on disk is "
+                 "unchanged, and the next start builds it again.")
 
 
 class ChatApp(ChatLoading, ChatActions, App):
@@ -56,6 +61,11 @@ class ChatApp(ChatLoading, ChatActions, App):
         Binding("pagedown", "scroll_transcript(1)", "Scroll down", show=False),
         # alt+digit, never a printable key: typing a question anywhere never fires an action
         *(Binding(f"alt+{n}", f"open_passage({n})", f"Open passage {n}", show=False) for n in range(1, 10)),
+        # Alt+digit as Escape-prefixed terminals send it (tmux, xterm: ESC 1), which Textual reads
+        # as the character macOS's Option+digit types (¡ ™ £ ...): before the question box types it
+        # (priority; the box lets it through), and only when that passage is there (check_action)
+        *(Binding(key, f"open_passage({n})", f"Open passage {n}", show=False, priority=True)
+          for n, key in enumerate(ESCAPED_DIGITS, 1)),
     ]
 
     def __init__(
@@ -180,14 +190,14 @@ class ChatApp(ChatLoading, ChatActions, App):
             card.superseded()
             return
         for older in self.cards[:-1]:
-            for item in older.passages():
-                item.can_focus = False  # Tab and 1-9 reach the newest answer; older ones still open on click
+            for item in older.query("PassageItem, DigestRow"):
+                item.can_focus = False  # Tab and Alt+1-9 reach the newest answer; older ones still open on click
         await card.show(answer)
         held = self.talk.answered(answer)
         if answer.releases and held != tuple(answer.releases):
             self.notify(notes.joined(answer.notes) or "The corpus does not hold that release.", title="Unknown release",
                         severity="warning", markup=False)
-        self.query_one(ChipBar).set_releases(self.release_filter)
+        self.query_one(ChipBar).set_releases(self.release_filter, self.chip_product())
         for warning in self.history.record(self.talk.turn):
             self.notify(warning, severity="warning", markup=False)
         self.call_after_refresh(self._bring_into_view, card)
@@ -205,7 +215,8 @@ class ChatApp(ChatLoading, ChatActions, App):
 
     def on_key(self, event: events.Key) -> None:
         """A printable key no binding took (focus on a passage, the transcript) goes to the input:
-        typing a question never triggers an action, wherever the focus is."""
+        typing a question never triggers an action, wherever the focus is (over an open passage:
+        ``on_event``)."""
         if self.screen is not self.screen_stack[0] or not event.is_printable or not event.character:
             return
         box = self.query_one(QuestionInput)
@@ -216,7 +227,36 @@ class ChatApp(ChatLoading, ChatActions, App):
         event.stop()
         event.prevent_default()
 
+    async def on_event(self, event: events.Event) -> None:
+        """A printable key over an open passage is the start of the next question: the passage
+        closes and the key goes into the question box. Taken here, before Textual hands it to the
+        passage screen, where the keys typed after it in the same burst would be lost with the
+        closing screen. Esc 1 ... Esc 9 still open a passage in its place (``ESCAPED_DIGITS``)."""
+        if (isinstance(event, events.Key) and not event.is_forwarded and isinstance(self.screen, PassageScreen)
+                and event.is_printable and event.character and not self._opens_passage(event.key)):
+            self.pop_screen()
+            box = self.query_one(QuestionInput)
+            box.focus()
+            box.insert_text_at_cursor(event.character)
+            return
+        await super().on_event(event)
+
+    def _opens_passage(self, key: str) -> bool:
+        return key in ESCAPED_DIGITS and self.newest_passage(ESCAPED_DIGITS.index(key) + 1) is not None
+
+    async def action_quit(self) -> None:
+        """Quit at once, also while the index is being built: the build is told to stop (as by
+        Ctrl+C in the CLI) and the terminal gets a line saying so."""
+        if self.stop_loading():
+            self.exit(message=Text(STOPPED_BUILD))
+        else:
+            self.exit()
+
     # --- messages (handlers must be declared on the App class itself) --------------------
+    @on(LoadNotice)
+    def _load_notice(self, event: LoadNotice) -> None:
+        self.notify(event.text, markup=False)
+
     @on(FilterChip.Cleared)
     def _chip_cleared(self) -> None:
         self.action_clear_filter()
@@ -229,8 +269,12 @@ class ChatApp(ChatLoading, ChatActions, App):
         self.push_screen(PassageScreen(view, event.question, event.sentences, event.passage))
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:
-        """Open-passage keys (1-9) and the pickers work on the chat screen only, not over a passage."""
-        if action in ("open_passage", "pick_release", "export") and self.screen is not self.screen_stack[0]:
+        """The pickers work on the chat screen only; the open-passage keys there and over an open
+        passage (which they replace), when the newest answer has that passage."""
+        if action == "open_passage":
+            over = self.screen is self.screen_stack[0] or isinstance(self.screen, PassageScreen)
+            return over and self.newest_passage(*parameters) is not None
+        if action in ("pick_release", "export") and self.screen is not self.screen_stack[0]:
             return False
         if action == "retry_load":
             return self.load_failed  # only after a failed load (the footer shows it then)

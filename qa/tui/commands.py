@@ -11,6 +11,7 @@ PALETTE = (
     ("Open the first passage", "Of the newest answer (Alt+1)", "open_passage(1)"),
     ("Copy citation", "Of the focused passage, else the newest answer's first (Ctrl+K)", "copy_top('citation')"),
     ("Copy passage text", "Of the focused passage, else the newest answer's first (Ctrl+T)", "copy_top('text')"),
-    ("Export the transcript", "To relnotes-chat-*.md as Markdown (Ctrl+S)", "export"),
+    ("Export the transcript", "As Markdown, to transcripts/ in the user data folder or --export-dir; "
+                              "the notice gives the path (Ctrl+S)", "export"),
     ("Retry loading the index", "After a failed load, once the cause is fixed (Ctrl+R)", "retry_load"),
 )

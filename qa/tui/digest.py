@@ -10,7 +10,7 @@ from textual.widgets import Static
 from ..present import cite, digest_text
 from ..model import Digest, DigestItem
 from ..text import safe
-from .passage import PassageItem, preview
+from .passage import PassageItem, copy, preview
 
 DIGEST_ROWS = 40  # items of a digest shown on a card; the CLI and --json give them all
 
@@ -39,8 +39,7 @@ class DigestRow(Static, can_focus=True):
         self.action_open()
 
     def action_copy_citation(self) -> None:
-        self.app.copy_to_clipboard(cite.plain(self.item.citation))
-        self.notify("Copied the citation of the item", markup=False)
+        copy(self, cite.plain(self.item.citation), "the citation of the item")
 
 
 def digest_widgets(digest: Digest, question: str) -> list:

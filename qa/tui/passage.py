@@ -46,6 +46,15 @@ def citation_line(passage: Passage) -> Content:
     )
 
 
+def copy(widget, text: str, what: str) -> None:
+    """Put ``text`` where Textual's ``App.copy_to_clipboard`` puts it, and say only that: an OSC 52
+    sequence to the terminal, which copies it if it allows (many do not say when they refuse: tmux
+    without set-clipboard on, macOS Terminal), and the chat's own clipboard, which Ctrl+V pastes."""
+    widget.app.copy_to_clipboard(text)
+    widget.notify(f"Sent {what} to the terminal's clipboard by OSC 52 (a terminal or tmux may ignore it); "
+                  "Ctrl+V pastes it into the question", markup=False)
+
+
 class PassageItem(Static, can_focus=True):
     """One ranked passage of an answer card: rank, score bar, release badge, heading path, file:lines."""
 
@@ -84,9 +93,7 @@ class PassageItem(Static, can_focus=True):
         self.action_open()
 
     def action_copy_citation(self) -> None:
-        self.app.copy_to_clipboard(cite.plain(self.passage.citation))
-        self.notify(f"Copied the citation of passage [{self.passage.rank}]", markup=False)
+        copy(self, cite.plain(self.passage.citation), f"the citation of passage [{self.passage.rank}]")
 
     def action_copy_text(self) -> None:
-        self.app.copy_to_clipboard(self.passage.text)
-        self.notify(f"Copied the text of passage [{self.passage.rank}]", markup=False)
+        copy(self, self.passage.text, f"the text of passage [{self.passage.rank}]")

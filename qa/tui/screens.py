@@ -14,6 +14,7 @@ from textual.widgets import Button, Footer, Static
 from ..present import cite
 from ..answer.section import SectionView
 from ..text import safe
+from .passage import copy
 
 _WORD = re.compile(r"[^\W_]+(?:[._-][^\W_]+)*")
 
@@ -45,13 +46,17 @@ def emphasise(text: str, question: str, sentences: tuple[str, ...] = (), passage
 
 
 class PassageScreen(Screen):
-    """A passage in its whole section, scrolled to the passage, with the full citation."""
+    """A passage in its whole section, scrolled to the passage, with the full citation.
+
+    Its keys are the card's (Ctrl+K, Ctrl+T) and Ctrl+E, never a letter: text typed here is the
+    next question, which the app takes to the question box (``ChatApp.on_key``).
+    """
 
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
-        Binding("c", "copy_citation", "Copy citation"),
-        Binding("t", "copy_text", "Copy text"),
-        Binding("e", "edit", "Open in $EDITOR"),
+        Binding("ctrl+k", "copy_citation", "Copy citation"),
+        Binding("ctrl+t", "copy_text", "Copy text"),
+        Binding("ctrl+e", "edit", "Open in $EDITOR"),
     ]
 
     def __init__(self, view: SectionView, question: str, sentences: tuple[str, ...], passage) -> None:
@@ -84,12 +89,10 @@ class PassageScreen(Screen):
         self.query_one("#section").focus()
 
     def action_copy_citation(self) -> None:
-        self.app.copy_to_clipboard(cite.plain(self.passage.citation))
-        self.notify("Copied the citation", markup=False)
+        copy(self, cite.plain(self.passage.citation), "this passage's citation")
 
     def action_copy_text(self) -> None:
-        self.app.copy_to_clipboard(self.passage.text)
-        self.notify("Copied the passage text", markup=False)
+        copy(self, self.passage.text, "this passage's text")
 
     def action_edit(self) -> None:
         """Open the cited file at the passage's first line in $VISUAL or $EDITOR, the chat suspended."""
@@ -124,24 +127,34 @@ heading path and file:lines.
 Keys
   Enter      ask / open the focused passage or item
   Up, Down   earlier and later questions (kept between runs)
-  Tab        from the input to the passages and back
-  Alt+1-9    open passage n of the newest answer
-  Ctrl+K     copy the focused passage's citation
-  Ctrl+T     copy the focused passage's text
-             (c, t in an open passage)
+  Tab        from the input to the newest answer's passages
+             and back; Enter opens the focused one
+  Alt+1-9    open passage n of the newest answer, also over
+             an open passage. Where Alt+1 arrives as Esc 1
+             (tmux, xterm) or Option+1 types ¡, that key
+             opens it: while the answer has that passage,
+             ¡ ™ £ ¢ ∞ § ¶ • ª are pasted, not typed
+  Click      on a passage or digest item opens it; Ctrl+P
+             "Open the first passage" opens passage 1
+  Ctrl+K     copy the focused (or open) passage's citation
+  Ctrl+T     copy the focused (or open) passage's text
+  Ctrl+E     in an open passage: the file in $EDITOR
   Typing     always goes to the question, wherever the
-             focus is: no letter or digit fires an action
-  e          in an open passage: the file in $EDITOR
+             focus is (an open passage closes): no letter
+             or digit fires an action
   Escape     back from a passage or a dialog
   F1         this help
   F2         mode: hybrid, bm25, dense
   F3         top-k: 3, 5, 10
   F4         filter on a release or a range (Shift+Up/Down)
   Ctrl+L     clear the release filter (or click the chip)
-  Ctrl+S     export the transcript to Markdown
+  Ctrl+S     export the transcript to Markdown, in the user
+             data folder (or --export-dir): the notice
+             gives the file's path
   Ctrl+R     load the index again after a failed load
   Ctrl+P     all commands
-  Ctrl+Q     quit
+  Ctrl+Q     quit, at once also while the index is built
+             (the build stops; the next start does it)
 
 Follow-ups
   A release a question names applies to it and to its

@@ -18,6 +18,12 @@ from ..present import notes
 from ..text import safe
 from .passage import PassageItem
 
+ESCAPED_DIGITS = ("inverted_exclamation_mark", "trade_mark_sign", "pound_sign", "cent_sign", "infinity",
+                  "section_sign", "pilcrow_sign", "bullet", "ª")
+"""The keys Textual reports for ESC 1 ... ESC 9, what tmux and xterm send for Alt+1 ... Alt+9
+(``textual/_ansi_sequences.py`` maps "\\x1b1" to "¡", the character macOS's Option+1 types)."""
+
+
 class QuestionInput(Input):
     """The question box: Enter asks; Up and Down walk through earlier questions."""
 
@@ -32,6 +38,11 @@ class QuestionInput(Input):
         self.history: list[str] = list(history or [])
         self._position: int | None = None
         self._draft = ""
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        """ESC 1 ... ESC 9 reach the app's open-passage bindings first (Textual hides a binding
+        on a key the focused input would type); with no such passage they come back and are typed."""
+        return key not in ESCAPED_DIGITS and super().check_consume_key(key, character)
 
     def remember(self, question: str) -> None:
         """Add a question to the in-memory history (the app persists it)."""

@@ -91,8 +91,8 @@ async def test_full_detail_and_the_budget(bundled_index: Path) -> None:
 
 
 @pytest.mark.parametrize(("arguments", "needle"), [
-    ({"question": "nccl2", "top_k": -1}, "greater than or equal to 1"),
-    ({"question": ""}, "at least 1 character"),
+    ({"question": "nccl2", "top_k": -1}, "top_k must be a whole number from 1 to 50, got -1"),
+    ({"question": ""}, "question must be a non-empty string"),
     ({"question": "   "}, "question must be a non-empty string"),
     ({"question": "nccl2", "product": "pydantic"}, "The corpus holds no product 'pydantic'; it has: PyTorch"),
     ({"question": "nccl2", "release": "9.9"}, "The corpus holds no release 9.9"),
@@ -104,6 +104,50 @@ async def test_bad_arguments_are_tool_errors_the_model_can_read(bundled_index: P
         assert result.is_error and needle in result.content[0].text
         again = await client.call_tool("ask_release_notes", {"question": "nccl2 backend"})  # the server lives on
         assert not again.is_error
+
+
+BOUNDS = [  # (tool, arguments, the whole message after the SDK's "Error executing tool NAME: ")
+    ("ask_release_notes", {"question": "nccl2", "max_chars": 600},
+     "max_chars must be a whole number from 1000 to 200000, got 600"),
+    ("ask_release_notes", {"question": "nccl2", "max_chars": 200_001},
+     "max_chars must be a whole number from 1000 to 200000, got 200001"),
+    ("ask_release_notes", {"question": "nccl2", "top_k": 51}, "top_k must be a whole number from 1 to 50, got 51"),
+    ("ask_release_notes", {"question": "nccl2", "top_k": "five"}, "top_k must be a whole number from 1 to 50, got 'five'"),
+    ("ask_release_notes", {"question": "nccl2", "detail": "all"}, "detail must be one of cards, full, got 'all'"),
+    ("ask_release_notes", {"question": 7}, "question must be a non-empty string, e.g. 'which release added X?'"),
+    ("ask_release_notes", {"question": "nccl2", "release": 2.14}, "release must be a string or null, got 2.14"),
+    ("search_release_notes", {"query": "nccl2", "top_k": 0}, "top_k must be a whole number from 1 to 50, got 0"),
+    ("search_release_notes", {"query": ""}, "query must be a non-empty string, e.g. 'MPS kernels'"),
+    ("search_release_notes", {"query": "nccl2", "max_chars": 999},
+     "max_chars must be a whole number from 1000 to 200000, got 999"),
+    ("list_releases", {"max_chars": 10}, "max_chars must be a whole number from 1000 to 200000, got 10"),
+    ("release_changes", {"product": "PyTorch", "since": "2.9", "until": "2.14", "max_chars": 600},
+     "max_chars must be a whole number from 1000 to 200000, got 600"),
+    ("release_changes", {"product": "PyTorch", "since": 2.9, "until": "2.14"},
+     "since must be a string, got 2.9"),
+    ("release_changes", {"product": "PyTorch", "since": "2.9", "until": "2.14", "kinds": "bugs"},
+     "unknown kind 'bugs'"),
+]
+
+
+async def test_every_bound_and_type_is_a_tool_error_in_our_words(bundled_index: Path) -> None:
+    """A bad argument is said as the HTTP API says it (qa.serving.api), never as pydantic's
+    validation report with its link to a website; the schema still gives the bounds."""
+    async with session("--index", str(bundled_index)) as client:
+        schema = {t.name: t.input_schema for t in (await client.list_tools()).tools}
+        for name in ("ask_release_notes", "search_release_notes", "list_releases", "release_changes"):
+            bound = schema[name]["properties"]["max_chars"]
+            assert (bound["type"], bound["minimum"], bound["maximum"], bound["default"]) == ("integer", 1000, 200_000, 8000)
+        assert schema["ask_release_notes"]["properties"]["top_k"]["maximum"] == 50
+        assert schema["ask_release_notes"]["properties"]["detail"]["enum"] == ["cards", "full"]
+        assert schema["ask_release_notes"]["properties"]["question"]["minLength"] == 1
+        for tool, arguments, message in BOUNDS:
+            result = await client.call_tool(tool, arguments)
+            text = result.content[0].text
+            assert result.is_error, (tool, arguments)
+            assert message in text, (tool, arguments, text)
+            assert "pydantic" not in text and "http" not in text and "validation error" not in text, text
+            assert text.count("\n") == 0, text  # one line
 
 
 async def test_a_backwards_range_and_an_unknown_release_resource(bundled_index: Path) -> None:

@@ -788,7 +788,7 @@ async def test_the_footer_shows_quit_at_120_columns():
         assert keys and keys[0].region.width > 0 and keys[0].region.right <= 120
 
 
-async def test_e_opens_the_cited_file_at_its_line_in_the_editor(tmp_path, monkeypatch):
+async def test_ctrl_e_opens_the_cited_file_at_its_line_in_the_editor(tmp_path, monkeypatch):
     import contextlib
     import subprocess
 
@@ -809,7 +809,7 @@ async def test_e_opens_the_cited_file_at_its_line_in_the_editor(tmp_path, monkey
         line = card.passages()[0].passage.citation.lines[0]
         app.action_open_passage(1)
         await pilot.pause()
-        await pilot.press("e")
+        await pilot.press("ctrl+e")
         await pilot.pause()
     assert calls == [["vim", "-p", f"+{line}", str(notes)]]
     assert editor_command("code -g", "/a b.md", 3) == ["code", "-g", "+3", "/a b.md"]
