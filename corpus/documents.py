@@ -50,6 +50,8 @@ def make_document(rec: Record, product: str | None = None,
     if version is None and len(release_heads) < 2:  # A changelog's sections carry the versions.
         first = next((h.text for h in o.headings), "")
         version = parse_version(first) or parse_version(stem)
+    elif version is None:  # a changelog of one series, titled "Change history": the series its name gives
+        version = parse_version(stem)  # (celery's changelog-5.4.rst: its intro is about 5.4.x)
     kind = None
     if version is None and not release_heads:  # a file of a release folder: that release, one kind of change
         version = release_folder(rec.file.path.parent.name)
