@@ -40,7 +40,8 @@ class Conversation:
         """``question`` read against the previous turn and the filter in force (nothing is asked
         yet); ``Question.follow`` says how it was resolved. ``products``: restrict to these too
         (the web page's product filter)."""
-        return read(question, self.service.catalogue, self, releases=releases, products=products, span=span)
+        return read(question, self.service.catalogue, self, releases=releases, products=products, span=span,
+                    pins=getattr(self.service, "pins", None))
 
     def ask(self, question: str, top_k: int = 5, mode: str = "hybrid",
             releases: Sequence[str] = (), kinds: Sequence[str] = (),

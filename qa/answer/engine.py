@@ -208,6 +208,9 @@ class Engine:
             notes = digest.notes or kept
         if question.foreign:  # "does torch 2.14 work with numpy 2.0?": answered from the held one, said so
             notes = (Note("products_not_covered", products=question.foreign, held=question.named), *notes)
+        if question.pin is not None:  # "what breaks if I upgrade pydantic?" with --project: from its pin
+            about = question.products or question.named or self.products[:1]
+            notes = (Note("from_pin", releases=(question.pin,), products=about), *notes)
         done = time.perf_counter()
         return Answer(**base, passages=passages, sentences=sentences, confident=confident, notes=notes,
                       earliest_release=earliest_release if confident else None, digest=digest,

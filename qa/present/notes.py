@@ -80,5 +80,7 @@ _WORDS = {
     "upgrade_some": _upgrade_some,
     "range_more": lambda n: (f"{n.count} later releases ({n.releases[0]} to {n.releases[-1]}, {n.total} items) "
                              "are not shown; ask about a shorter range."),
+    "from_pin": lambda n: (f"From the version the project is on: {' '.join([*n.products[:1], n.releases[0]])} "
+                           "(its pin); name a release to ask from another."),
     "topic_none": lambda n: f"No item {_range(n) + ' ' if n.range else ''}is about {n.topic!r}.",
 }
