@@ -170,7 +170,8 @@ class Engine:
         if refusal is not None:  # a product or release the corpus does not hold: say so, answer nothing
             near = self.searcher.search(question.asked_as, k=min(top_k, NEARBY), mode=mode,
                                         products=question.products or None)
-            return Answer(**base, passages=(), sentences=(), confident=False, notes=(refusal,), nearby=_passages(near),
+            return Answer(**base, passages=(), sentences=(), confident=False, notes=(*self._pinned(question), refusal),
+                          nearby=_passages(near),
                           timings_ms={"retrieve": 0.0, "answer": _ms(started)})
         # The question is the query, a release it names included (overview passages name their
         # release: "how many commits went into 2.14"); the release filter does the restricting.
@@ -208,14 +209,18 @@ class Engine:
             notes = digest.notes or kept
         if question.foreign:  # "does torch 2.14 work with numpy 2.0?": answered from the held one, said so
             notes = (Note("products_not_covered", products=question.foreign, held=question.named), *notes)
-        if question.pin is not None:  # "what breaks if I upgrade pydantic?" with --project: from its pin
-            about = question.products or question.named or self.products[:1]
-            notes = (Note("from_pin", releases=(question.pin,), products=about), *notes)
+        notes = (*self._pinned(question), *notes)
         done = time.perf_counter()
         return Answer(**base, passages=passages, sentences=sentences, confident=confident, notes=notes,
                       earliest_release=earliest_release if confident else None, digest=digest,
                       timings_ms={"retrieve": round((retrieved - started) * 1000, 2),
                                   "answer": round((done - retrieved) * 1000, 2)})
+
+    def _pinned(self, question: Question) -> tuple[Note, ...]:
+        """The note that an upgrade question was read from the project's pin (``question.pins``)."""
+        if question.pin is None:
+            return ()
+        return (Note("from_pin", releases=(question.pin,), products=question.products or question.named or self.products[:1]),)
 
     def _hits(self, question: Question, top_k: int, mode: str, versions: Sequence[str], kinds: Sequence[str]) -> list[Hit]:
         """The hits of a question, deep enough for its shape, re-ranked by sentence evidence where that applies."""
