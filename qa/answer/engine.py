@@ -30,7 +30,7 @@ from ..question import ASKING_TERMS, Question, read
 from ..question.vocabulary import SYNONYMS
 from .catalogue import Catalogue
 from .digest import Entry
-from .evidence import CONFIDENT, PASSAGES, best_sentences, coverage_scorer, passage_evidence, pick, score_sentences
+from .evidence import CONFIDENT, MAX_SENTENCES, PASSAGES, best_sentences, coverage_scorer, passage_evidence, pick, score_sentences
 from .itemscore import item_scores
 from . import units
 from .releases import ReleaseAnswers
@@ -187,6 +187,7 @@ class Engine:
         sentences, confident = pick(candidates, CONFIDENT[mode], functools.partial(units.bonus, question.asks))
         sentences = units.carried(sentences, [h.chunk.text for h in hits[:PASSAGES]], self._split, question.asks,
                                   self._relevant(question))
+        sentences = units.instructed(sentences, candidates, question.asks, MAX_SENTENCES)
         earliest_release = None
         if stated is not None:  # which release: the item that states it is the answer, quoted from its passage
             at = next(i for i, h in enumerate(hits, 1) if h.chunk.id == stated.chunk.id)
