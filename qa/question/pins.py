@@ -17,7 +17,9 @@ from ..model import ReleaseRange
 # asks what was removed, not what lies ahead of the pin).
 _UPGRADING = re.compile(
     r"\bupgrad|\bbump|\bmigrat|\bbr(?:eak|oke)|\bincompatib|\bsafe\s+to\b|\bgotchas?\b|\bwatch\s+out\b"
-    r"|\bwhat(?:'s|\s+is)\s+new\s+since\b|\bmove\s+to\s+the\s+(?:latest|newest)\b",
+    r"|\bwhat(?:'s|\s+is)\s+new\s+since\b|\bmove\s+to\s+the\s+(?:latest|newest)\b"
+    r"|\b(?:since|after|from)\s+(?:our|my|the\s+(?:current|pinned))\s+(?:version|pin|release)\b"
+    r"|\b(?:since|after|from)\s+(?:what|the\s+version)\s+(?:we|i)\s+(?:use|have|run|pin)",
     re.IGNORECASE,
 )
 

@@ -13,6 +13,8 @@ PINS = {"pydantic": "2.5.3", "odd": "latest"}
 @pytest.mark.parametrize("text, span, releases, products, expected", [
     ("what breaks if I upgrade pydantic?", None, (), ("pydantic",), (ReleaseRange("2.5.3"), "2.5.3")),
     ("is it safe to move to the latest pydantic?", None, (), ("pydantic",), (ReleaseRange("2.5.3"), "2.5.3")),
+    ("what changed in pydantic since our version?", None, (), ("pydantic",), (ReleaseRange("2.5.3"), "2.5.3")),
+    ("what's different since the version we use?", None, (), ("pydantic",), (ReleaseRange("2.5.3"), "2.5.3")),
     ("upgrading pydantic to 2.10, what breaks?", ReleaseRange(until="2.10"), (), ("pydantic",),
      (ReleaseRange("2.5.3", "2.10"), "2.5.3")),
     ("upgrading pydantic to 2.4", ReleaseRange(until="2.4"), (), ("pydantic",), None),  # the pin is already past it
