@@ -22,7 +22,8 @@ from .headings import release_heading
 from .kinds import section_kind
 from .textform import index_form
 
-CHUNKER_VERSION = "9"  # 9: lists run together split into items; 6-8: items (list items, paragraphs) with lines and kinds; 5: reStructuredText
+CHUNKER_VERSION = "10"  # 10: directive records (".. change::") whole, tags as kinds; 9: lists run together split;
+# 6-8: items (list items, paragraphs) with lines and kinds; 5: reStructuredText
 MODEL_MAX_TOKENS = 256
 # Section-sized chunks: same-section siblings stopped competing for rank 1 and an answer more
 # often sits inside the passage shown (benchmarks/questions, both sets: hybrid MRR@10 +0.06
@@ -35,6 +36,9 @@ MIN_WORDS = 25
 OVERLAP_MAX_WORDS = 40
 _PIECE = re.compile(r"[A-Za-z]+|\d+|[^\sA-Za-z\d]")
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+")
+# A directive line and its options (".. change::" / ":tags: bug, orm"): a record that stays with its content.
+_DIRECTIVE_HEAD = re.compile(r"\.\.[ \t]+[\w:+-]+::[^\n]*(?:\n[ \t]*:[\w-]+:[^\n]*)+")
+_MARKUP_START = re.compile(r"\.\.[ \t]|:\w[\w -]*:(?:\s|$)")  # a directive, a comment or a field
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"”')\]]*\s+(?=[A-Z0-9\"“(\[`*])")
 
 
@@ -62,18 +66,39 @@ class _Unit:
     sentence: bool
 
 
-def _unit(text: str, start: int, end: int, sentence: bool) -> _Unit:
-    piece = text[start:end]
-    return _Unit(start, end, len(piece.split()), estimate_tokens(piece), sentence)
+def _unit(text: str, start: int, end: int, sentence: bool, margin: int | None = None) -> _Unit:
+    """A unit of ``text[start:end]``; its word pieces are estimated from ``margin`` (default ``start``)."""
+    read = text[start if margin is None else margin : end]
+    return _Unit(start, end, len(text[start:end].split()), estimate_tokens(read), sentence)
 
 
 def _units(text: str, budget: int, target: int) -> list[_Unit]:
-    """Paragraphs; a paragraph too long for one chunk becomes lines, sentences, then word runs."""
+    """Paragraphs; a paragraph too long for one chunk becomes lines, sentences, then word runs. A
+    directive block (".. change::", its options and the paragraphs indented under it) is one unit
+    while it fits, so a chunk never cuts a change from its tags."""
     out: list[_Unit] = []
+    block: list[int] | None = None  # [start, end, column] of the directive block being gathered
+    # In directive content (SQLAlchemy's release blocks) an indented ".. seealso::" is words where it
+    # stands, though dropped where it opens a window: estimated from its line's start, so no window
+    # outgrows its budget.
+    content = _MARKUP_START.match(text, len(text) - len(text.lstrip())) is not None
     for para in re.finditer(r"\S(?:.|\n(?![ \t]*\n))*", text):
-        u = _unit(text, para.start(), para.end(), False)
-        if u.words <= target and u.tokens <= budget:
-            out.append(u)
+        column = para.start() - text.rfind("\n", 0, para.start()) - 1
+        indented_markup = content and column > 0 and para.group().startswith("..")
+        if block is not None:
+            if column > block[2] and _fits(_unit(text, block[0], para.end(), False, block[0] - block[2]),
+                                           budget, target):
+                block[1] = para.end()
+                continue
+            out.append(_unit(text, block[0], block[1], False, block[0] - block[2]))
+            block = None
+        u = _unit(text, para.start(), para.end(), False, para.start() - column if indented_markup else None)
+        if _fits(u, budget, target):
+            if _DIRECTIVE_HEAD.fullmatch(para.group()) and _fits(_unit(text, para.start(), para.end(), False,
+                                                                        para.start() - column), budget, target):
+                block = [para.start(), para.end(), column]
+            else:
+                out.append(u)
             continue
         for line in re.finditer(r"[^\n]*\S[^\n]*", para.group()):
             base = para.start() + line.start()
@@ -84,7 +109,13 @@ def _units(text: str, budget: int, target: int) -> list[_Unit]:
                 lead = len(seg) - len(seg.lstrip())
                 out.extend(_word_runs(text, base + pos + lead, base + cut, budget, target))
                 pos = cut
+    if block is not None:
+        out.append(_unit(text, block[0], block[1], False, block[0] - block[2]))
     return out
+
+
+def _fits(u: _Unit, budget: int, target: int) -> bool:
+    return u.words <= target and u.tokens <= budget
 
 
 def _word_runs(text: str, start: int, end: int, budget: int, target: int) -> list[_Unit]:
@@ -155,7 +186,18 @@ def embedding_windows(chunk: Chunk) -> tuple[str, ...]:
     """
     crumb = chunk.breadcrumb
     spans = _spans(chunk.text, crumb, WINDOW_TOKEN_BUDGET, WINDOW_WORDS)
-    return tuple(f"{crumb}\n{index_form(chunk.text[a:b])}" for a, b in spans) or (chunk.index_text,)
+    text = chunk.text
+    return tuple(f"{crumb}\n{index_form(text[_margin(text, a) : b])}" for a, b in spans) or (chunk.index_text,)
+
+
+def _margin(text: str, start: int) -> int:
+    """Where a window starting at ``text[start]`` is read from: in directive content (a chunk that
+    opens with a field or markup, SQLAlchemy's), the start of its line when it opens with indented
+    explicit markup (".. change::", ".. seealso::": words in the chunk, so words in the window,
+    though dropped at the margin), else ``start``."""
+    line = text.rfind("\n", 0, start) + 1
+    content = _MARKUP_START.match(text, len(text) - len(text.lstrip())) is not None
+    return line if content and text.startswith("..", start) and line < start and not text[line:start].strip() else start
 
 
 def _section_lines(all_lines: tuple[Line, ...], starts: list[int], s: Section) -> list[Line]:
@@ -189,7 +231,7 @@ def chunk_sections(doc: Document, sections: list[Section]) -> list[Chunk]:
             offsets.append(pos)
             pos += len(ln.text) + 1
         crumb = breadcrumb(doc.title, s.version, s.path)
-        kind = section_kind(tuple(h for h in s.path[1:] if release_heading(h) is None))
+        kind = section_kind(tuple(h for h in s.path[1:] if release_heading(h, o.names) is None), doc.kind)
         for ordinal, (start, end) in enumerate(_spans(text, crumb, TOKEN_BUDGET, TARGET_WORDS)):
             first = bisect_right(offsets, start) - 1
             last = bisect_right(offsets, end - 1) - 1
@@ -219,9 +261,20 @@ def _items(text: str, start: int, end: int, offsets: list[int], lines: list[Line
     """The items of the chunk ``text[start:end]`` with their source lines and kinds."""
     piece = text[start:end]
     out = []
-    for span in split_items(piece):
+    for span in split_items(piece, _markup_indent(text, start)):
         first = bisect_right(offsets, start + span.start) - 1
         last = bisect_right(offsets, start + span.end - 1) - 1
         kind_ = item_kind(piece[span.start : span.end], kind, span.label)
         out.append(Item(span.start, span.end, (lines[first].start, lines[last].end), kind_))
     return tuple(out)
+
+
+def _markup_indent(text: str, start: int) -> int:
+    """How far the chunk starting at ``text[start]`` is indented in a section that is directive
+    content (it opens with explicit markup or a field: SQLAlchemy's ":version: 2.0.51" and
+    ".. change::" blocks), so its items are that content's blocks, siblings at their depth; in any
+    other section a chunk's first line is the margin (0)."""
+    if not _MARKUP_START.match(text, len(text) - len(text.lstrip())):
+        return 0
+    lead = text[text.rfind("\n", 0, start) + 1 : start]
+    return len(lead) if not lead.strip() else 0

@@ -8,13 +8,14 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path, PurePosixPath
 
-from .errors import CorpusError, NoSupportedFiles
+from .errors import CorpusError, LinksOnly, NoSupportedFiles
 from .inputs import CorpusInput, as_input
+from .kinds import kind_of
 from .model import Document
-from .products import canonical, product_near, root_of
+from .products import canonical, product_near, release_folder, root_of
 from .readers import discover, file_key, read_records
 from .records import Record, SourceFile
-from .sections import build_outline
+from .sections import build_outline, links_only
 from .versions import detect_product, parse_version
 
 OnSkip = Callable[[CorpusError], None]
@@ -30,10 +31,17 @@ def make_document(rec: Record, product: str | None = None,
     """Build the Document for one record (its id is made unique later by :func:`load_documents`).
 
     The product is ``product`` (the user named it), else a GitHub release's repository, else
-    the one the title or file name names, else ``nearby()`` (a project file or folder name).
+    the one the title or file name names, else ``nearby()`` (a project file or folder name). A
+    document that names no release of its own takes its folder's (``api_changes_3.10.0/``).
+
+    Raises:
+        LinksOnly: the record only links to other files (a toctree or include index).
     """
     stem = PurePosixPath(rec.file.relative).stem
     o = build_outline(rec.text, rec.format, None, rec.file.display)
+    if rec.format == "rst" and links_only(o):
+        raise LinksOnly(f"{rec.file.display}: an index of links to other files (toctree or include directives), "
+                        "not release notes; give --corpus the files it lists or their folder")
     title = rec.title or o.title
     if not title:
         title = stem if rec.record is None else f"{stem} #{rec.record}"
@@ -42,6 +50,12 @@ def make_document(rec: Record, product: str | None = None,
     if version is None and len(release_heads) < 2:  # A changelog's sections carry the versions.
         first = next((h.text for h in o.headings), "")
         version = parse_version(first) or parse_version(stem)
+    elif version is None:  # a changelog of one series, titled "Change history": the series its name gives
+        version = parse_version(stem)  # (celery's changelog-5.4.rst: its intro is about 5.4.x)
+    kind = None
+    if version is None and not release_heads:  # a file of a release folder: that release, one kind of change
+        version = release_folder(rec.file.path.parent.name)
+        kind = (kind_of(title) or kind_of(stem)) if version else None
     product = product or rec.product or detect_product(title) or detect_product(stem) or (nearby and nearby())
     base = rec.file.relative if rec.record is None else f"{rec.file.relative}#{rec.record}"
     return Document(
@@ -57,6 +71,7 @@ def make_document(rec: Record, product: str | None = None,
         body_field=rec.body_field,
         record=rec.record,
         prerelease=rec.prerelease,
+        kind=kind,
     )
 
 
@@ -115,6 +130,9 @@ def load_documents(
         product = canonical(given.product) if given and given.product else None  # numpy= is NumPy, as the folder
         try:
             docs.extend(make_document(rec, product, nearby) for rec in read_records(f))
+        except LinksOnly as err:
+            if given is not None and given.path.is_file():
+                handle(err)  # a folder's index is passed over; a file the user named is reported
         except CorpusError as err:
             handle(err, f.path)
     if not docs:

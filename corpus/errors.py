@@ -45,6 +45,10 @@ class MalformedReST(CorpusError):
     """Raised when a reStructuredText title's overline has no matching underline; the message names the line."""
 
 
+class LinksOnly(CorpusError):
+    """Raised when a file named directly only links to other files (Django's releases/index.txt)."""
+
+
 class DraftsOnly(CorpusError):
     """Raised when a JSON file holds only draft GitHub releases (drafts are skipped, so nothing is left)."""
 

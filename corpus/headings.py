@@ -5,8 +5,12 @@ A release heading names one version and little else: "v2.1.0", "Version 1.80.0 (
 the number when what follows says it is a release: a date, a status or "release notes" ("pytest
 9.1.0 (2026-06-13)", "NumPy 2.3.0 Release Notes", "pytest 3.9.0 (2018-10-15 - not published ...)");
 "Python 3.12 support" is a feature heading, not a release. Pallets write the
-date on the line under the title ("Released 2024-11-13", "Unreleased"). "Unreleased", "[UNRELEASED]"
-or "In development" is a release section with no number.
+date on the line under the title ("Released 2024-11-13", "Unreleased"), bmds-ui in an emphasised
+line ("*Released on 2025-04-25.*"), celery and SQLAlchemy in a field ("  :release-date: 2024-04-17",
+"    :released: June 27, 2026"). "Unreleased", "[UNRELEASED]" or "In development" is a release
+section with no number. A bare "Mypy 2.3" is a release only where the document writes its releases
+so ("Mypy 2.3", "Mypy 2.1", ...: ``bare_release`` and ``corpus.sections``), else a feature heading
+like "Python 3.12".
 """
 
 from __future__ import annotations
@@ -36,6 +40,10 @@ _UNRELEASED = re.compile(
 )
 _RELEASED_LINE = re.compile(
     r"^\s*(?:released|release\s+date)\s*:?\s*(.+?)\s*$|^\s*(unreleased)\s*$|^\s*\*?([^*]{6,40}?)\*?\s*$", re.IGNORECASE)
+_EMPHASISED = re.compile(r"^\s*(\*{1,2}|_{1,2})(released\b[^*_]*?)\1\s*$", re.IGNORECASE)  # "*Released on 2025-04-25.*"
+_DATE_FIELD = re.compile(r"^\s*:(?:released|release[-_ ]?date|date):\s*(\S.*?)\s*$", re.IGNORECASE)  # a reST field
+# A name and a number, nothing else ("Mypy 2.3"): a release where the document's releases are written so.
+_BARE = re.compile(r"^\s*([A-Za-z][\w+-]*)\s+v?" + VERSION + r"\s*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +55,13 @@ class ReleaseHeading:
     status: str | None = None  # "yanked" or "unreleased" when the source says so
 
 
-def release_heading(text: str) -> ReleaseHeading | None:
-    """The release a heading opens, or None for any other heading."""
+def release_heading(text: str, names: frozenset[str] = frozenset()) -> ReleaseHeading | None:
+    """The release a heading opens, or None for any other heading; ``names`` are the lower-case
+    words that open the document's bare release headings ("mypy" for "Mypy 2.3")."""
+    if names:
+        bare = bare_release(text)
+        if bare is not None and bare[0].lower() in names:
+            return ReleaseHeading(bare[1])
     if _UNRELEASED.match(text):
         return ReleaseHeading(None, None, "unreleased")
     m = _LEADING.match(text)
@@ -64,6 +77,12 @@ def release_heading(text: str) -> ReleaseHeading | None:
     status = "yanked" if re.search(r"\byanked\b", text, re.IGNORECASE) else (
         "unreleased" if re.search(r"\bunreleased\b|in\s+development|not\s+yet\s+released", text, re.IGNORECASE) else None)
     return ReleaseHeading(m.group(1), find_date(text[m.end(1):]), status)
+
+
+def bare_release(text: str) -> tuple[str, str] | None:
+    """The name and version of a heading that is only those two ("Mypy 2.3" -> ("Mypy", "2.3"))."""
+    m = _BARE.match(text)
+    return (m.group(1), m.group(2)) if m and m.group(1).lower() not in ("version", "release", "v") else None
 
 
 def release_version(heading: str) -> str | None:
@@ -92,9 +111,14 @@ def find_date(text: str) -> str | None:
 
 
 def release_line(text: str) -> ReleaseHeading | None:
-    """The line under a release title that dates it ("Released 2024-11-13", "*August 7, 2024*")
-    or says "Unreleased"."""
-    m = _RELEASED_LINE.match(text)
+    """The line under a release title that dates it ("Released 2024-11-13", "*August 7, 2024*",
+    "*Released on 2025-04-25.*", ":release-date: 2024-04-17") or says "Unreleased"."""
+    field = _DATE_FIELD.match(text)
+    if field:
+        date = find_date(field.group(1))
+        return ReleaseHeading(None, date, None) if date else None
+    emphasised = _EMPHASISED.match(text)
+    m = _RELEASED_LINE.match(emphasised.group(2) if emphasised else text)
     if m is None:
         return None
     if m.group(2):

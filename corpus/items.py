@@ -15,13 +15,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .kinds import STRONG, kind_of
+from .kinds import STRONG, kind_of, tags_kind
 from .textform import DEFINITION
 
 _BULLET = re.compile(r"^([ \t]*)(?:[-*+•]|\d+[.)]|#\.)[ \t]+(?=\S)")
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _LABEL = re.compile(r"^\s*(?:\*\*|__)([^*_\n]{2,60}?)(?:\*\*|__)\s*:?\s*$|^\s*([A-Z][\w' ]{1,40}):\s*$")
 _WORD = re.compile(r"[^\W_]")
+_FIELDS = re.compile(r"^(?:[ \t]*:\w[\w -]*:[ \t]+\S[^\n]*(?:\n|$))+$")  # lines that are all reST fields with values
+# A directive item's head (SQLAlchemy's ".. change::" with ":tags: bug, orm" and ":tickets: 13386").
+_DIRECTIVE_HEAD = re.compile(r"^\.\.[ \t]+[\w:+-]+::[^\n]*(?:\n[ \t]*:[\w-]+:[^\n]*)*\s*")
+_TAGS = re.compile(r"^\.\.[ \t]+[\w:+-]+::[^\n]*(?:\n[ \t]*:[\w-]+:[^\n]*)*?\n[ \t]*:tags:([^\n]*)")
 _MARKUP = re.compile(r"<!--.*?-->|</?[A-Za-z][^<>]*>|^\s*\.\. [^\n]*$", re.DOTALL | re.MULTILINE)
 # Markup an item may open with before its words: towncrier's "`#14220 <url>`_:", "[#123](url):", "**API**:"
 # (a link that is the item itself, Rust's "[Stabilize lockfile v4](url)", stays).
@@ -57,9 +61,12 @@ class ItemSpan:
     label: str | None = None
 
 
-def split_items(text: str) -> list[ItemSpan]:
+def split_items(text: str, indent: int = 0) -> list[ItemSpan]:
     """The items of ``text`` in order: list items (with continuation lines and sub-items) and
-    paragraphs of prose; never blank, never a lone label or markup with no words."""
+    paragraphs of prose; never blank, never a lone label, markup with no words or a field list
+    (":release-date: 2024-04-17" / ":release-by: ...": what a release says of itself, no change).
+    ``indent`` is how far the first line is indented in its source (a chunk starts at its first word)."""
+    first_indent = indent
     lines = _lines(text)
     units: list[list] = []  # [start, end, bullet, indent, label, blank_seen]
     label: str | None = None
@@ -75,7 +82,7 @@ def split_items(text: str) -> list[ItemSpan]:
             if units:
                 units[-1][5] = True
             continue
-        indent = len(line) - len(line.lstrip())
+        indent = len(line) - len(line.lstrip()) + (first_indent if start == 0 else 0)
         bullet = _BULLET.match(line)
         current = units[-1] if units else None
         opens = _FENCE.match(line)
@@ -96,7 +103,7 @@ def split_items(text: str) -> list[ItemSpan]:
         if opens and not line[opens.end():].count(opens.group(1)[0] * 3):
             fence = opens.group(1)[:3]
     spans = [ItemSpan(s, e, b, None if lab == "label" else lab) for s, e, b, _, lab, _ in units
-             if lab != "label" and _has_words(text[s:e])]
+             if lab != "label" and _has_words(text[s:e]) and not _FIELDS.match(text[s:e])]
     return _introduced(text, [piece for span in spans for piece in _unglued(text, span)])
 
 
@@ -172,15 +179,19 @@ def list_share(texts) -> float:
 
 def item_words(text: str) -> str:
     """The item's text without its bullet and the markup it opens with (towncrier's issue link)."""
-    body = _BULLET.sub("", text, count=1).strip()
+    body = _DIRECTIVE_HEAD.sub("", _BULLET.sub("", text, count=1).strip(), count=1)
     return _LEAD.sub("", body).strip()
 
 
 def item_kind(text: str, section: str | None, label: str | None = None) -> str | None:
-    """The kind of change of one item: a precise kind its section names (fixed, removed, ...)
-    wins, except that an item that says it breaks is removed; else what its words say ("Drop
-    support for Python 3.9" is removed); else a bold label above it; else its section's kind;
-    else, for a bullet right under its release (flask's flat lists), "changed"."""
+    """The kind of change of one item: a precise kind its section or its tags name (fixed,
+    removed, ...; SQLAlchemy's ``:tags: bug, orm``) wins, except that an item that says it
+    breaks is removed; else what its words say ("Drop support for Python 3.9" is removed); else a
+    bold label above it; else its section's (or its tags') kind; else, for a bullet right under
+    its release (flask's flat lists), "changed"."""
+    tagged = _TAGS.match(text.strip())
+    if tagged:  # the tags name the change's kind as a heading would ("bug, orm" is fixed)
+        section = tags_kind(tagged.group(1).split(",")) or section
     words = item_words(text)
     breaking = bool(_BREAKING.search(words[:300]))
     if section in STRONG:

@@ -48,13 +48,28 @@ def kind_of(heading: str) -> str | None:
     return None
 
 
-def section_kind(headings: tuple[str, ...]) -> str | None:
+# Tag words that name a kind no heading would (SQLAlchemy's "usecase": a use case newly supported).
+_TAG_ALIASES = {"usecase": "added"}
+
+
+def tags_kind(tags) -> str | None:
+    """The kind a change's tags name ("bug, orm" -> fixed, "typing, feature" -> added): the first
+    precise kind (fixed, removed, ...), else "added", else the first kind named; the other tags name
+    areas ("orm", "postgresql")."""
+    kinds = [k for k in (_TAG_ALIASES.get(t.strip().lower()) or kind_of(t) for t in tags if t.strip()) if k]
+    strong = [k for k in kinds if k in STRONG]
+    return (strong or [k for k in kinds if k == "added"] or kinds or [None])[0]
+
+
+def section_kind(headings: tuple[str, ...], outer: str | None = None) -> str | None:
     """The kind of a section from its headings under the release, outermost first: the deepest
     precise kind (fixed, removed, ...) if any heading names one, else the deepest kind named,
-    else "other" ("Libraries"); None when there is no heading (text right under the release)."""
-    if not headings:
+    else "other" ("Libraries"); None when there is no heading (text right under the release).
+    ``outer`` is the kind of the whole document, named before its first heading (matplotlib's
+    api_changes_3.10.0/deprecations.rst is "deprecated")."""
+    if not headings and outer is None:
         return None
-    kinds = [k for k in map(kind_of, headings) if k is not None]
+    kinds = ([outer] if outer else []) + [k for k in map(kind_of, headings) if k is not None]
     strong = [k for k in kinds if k in STRONG]
     return strong[-1] if strong else (kinds[-1] if kinds else "other")
 

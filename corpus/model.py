@@ -30,6 +30,7 @@ class Document:
     body_field: str | None = None
     record: int | None = None  # index of the record inside a JSON list / JSONL file
     prerelease: bool = False  # a GitHub release marked pre-release
+    kind: str | None = None  # the kind of change of the whole document: a file of a release folder ("Removals")
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:

@@ -1,9 +1,12 @@
 """The product of release notes whose headings do not name it: from a project file beside them
-(pyproject.toml, package.json, Cargo.toml), else from the folder they sit in."""
+(pyproject.toml, package.json, Cargo.toml, an unpacked archive's PKG-INFO), else from the folder
+they sit in; and the release a folder named by a version gives its files (matplotlib's
+``api_changes_3.10.0/``)."""
 
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from pathlib import Path, PurePosixPath
 
@@ -12,15 +15,20 @@ try:
 except ModuleNotFoundError:  # Python 3.10 has no TOML reader: pyproject.toml and Cargo.toml are skipped
     tomllib = None
 
-from .versions import detect_product, product_names
+from .versions import VERSION, detect_product, product_names
 
 # Folders that say what a file is, not whose: their parent names the project
 # (numpy/doc/source/release/2.3.0-notes.rst -> numpy).
 GENERIC_FOLDERS = frozenset({
     "release", "releases", "release-notes", "release_notes", "releasenotes", "changelog", "changelogs",
     "changes", "news", "notes", "history", "whatsnew", "whats-new", "docs", "doc", "source", "src",
-    "data", "tests", "test",
+    "data", "tests", "test", "api",
 })
+# Words that qualify a generic word in a folder's name ("prev_api_changes", "next_api_changes"): what
+# the folder holds, still not whose.
+QUALIFIERS = frozenset({"prev", "previous", "old", "older", "past", "next", "upcoming", "all"})
+# A name ending in a version: a release folder ("api_changes_3.10.0", "v2.1") or an unpacked archive ("mypy-2.3.0").
+_VERSIONED = re.compile(r"^(.*?)[-_ ]?v?" + VERSION + r"$", re.IGNORECASE)
 # Folders that name a place, not a project: a file in ~/Downloads is nobody's "Downloads".
 PLACE_FOLDERS = frozenset({
     "downloads", "desktop", "documents", "tmp", "temp", "home", "users", "root", "var", "srv", "opt", "mnt",
@@ -28,7 +36,7 @@ PLACE_FOLDERS = frozenset({
 })
 # Locale folders of translated docs (pytest's doc/en/changelog.rst): what language, not whose.
 LOCALES = frozenset("en de fr es it ja zh ko ru pt pl nl sv tr uk cs fa ar he hi id vi th el da fi no hu ro".split())
-PROJECT_FILES = ("pyproject.toml", "package.json", "Cargo.toml")
+PROJECT_FILES = ("pyproject.toml", "package.json", "Cargo.toml", "PKG-INFO")
 PROJECT_DEPTH = 3  # parents above the file's folder searched for a project file (never the home folder or above)
 
 
@@ -68,7 +76,8 @@ def canonical(name: str) -> str:
 
 
 def _project_product(folder: Path, root: Path) -> str | None:
-    for depth, where in enumerate((folder, *folder.parents)):
+    depth = 0
+    for where in (folder, *folder.parents):
         if depth > PROJECT_DEPTH:
             break
         for name in PROJECT_FILES:
@@ -77,7 +86,23 @@ def _project_product(folder: Path, root: Path) -> str | None:
                 return found
         if _at_or_above_home(where.parent):
             break
+        depth += release_folder(where.name) is None  # a release folder is part of the notes, not a level up
     return None
+
+
+def generic(name: str) -> bool:
+    """Whether a folder's name says what it holds, not whose: "docs", "release", "prev_api_changes"."""
+    words = [w for w in re.split(r"[-_. ]+", name.lower()) if w]
+    return name.lower() in GENERIC_FOLDERS or (any(w in GENERIC_FOLDERS for w in words)
+                                               and all(w in GENERIC_FOLDERS or w in QUALIFIERS for w in words))
+
+
+def release_folder(name: str) -> str | None:
+    """The release a folder's name gives the notes in it: a version alone or after generic words
+    ("api_changes_3.10.0" -> "3.10.0", "v2.1" -> "2.1"); None for any other name ("mypy-2.3.0" is
+    an unpacked mypy, not a release of its notes)."""
+    m = _VERSIONED.match(name)
+    return m.group(2) if m and (not m.group(1) or generic(m.group(1))) else None
 
 
 def _at_or_above_home(folder: Path) -> bool:
@@ -102,7 +127,10 @@ def _project_name(path: Path) -> str | None:
     except (OSError, UnicodeDecodeError):
         return None
     try:
-        if path.name == "package.json":
+        if path.name == "PKG-INFO":  # core metadata: "Name: celery" among the headers before the first blank line
+            head = text.split("\n\n", 1)[0].split("\n")
+            name = next((line.split(":", 1)[1] for line in head if line.lower().startswith("name:")), None)
+        elif path.name == "package.json":
             data = json.loads(text)
             name = data.get("name") if isinstance(data, dict) else None
         elif tomllib is None:
@@ -123,9 +151,11 @@ def _folder_product(folder: Path, root: Path) -> str | None:
     for where in (folder, *folder.parents):
         if _at_or_above_home(where) or where.name.lower() in PLACE_FOLDERS:
             return None  # ~/notes/CHANGELOG.md is nobody's "alice", ~/Downloads/CHANGELOG.md nobody's "Downloads"
-        if (where.name and where.name.lower() not in GENERIC_FOLDERS and valid_product(where.name)
+        if (where.name and valid_product(where.name) and not generic(where.name) and not release_folder(where.name)
                 and where.name.split("_")[0].split("-")[0].lower() not in LOCALES):  # "en", "pt_BR": a locale
-            return where.name
+            unpacked = _VERSIONED.match(where.name)  # "celery-5.4.0": an unpacked archive of celery
+            return unpacked.group(1) if unpacked and unpacked.group(1) and valid_product(unpacked.group(1)) \
+                else where.name
         if where == root.parent or not _within(where, root):
             break
     return None

@@ -2,9 +2,12 @@
 
 A title is a line underlined, or over- and underlined, with one punctuation character
 repeated; its level comes from the order in which adornment styles (character, overline or
-not) first appear in the file, not from the character. Explicit markup blocks (directives
-such as ``.. only::``, comments, hyperlink targets and substitution definitions: a ``..``
-line and the indented lines under it) hold no titles.
+not) first appear in the file, not from the character; an overlined title may be inset.
+Explicit markup blocks (directives such as ``.. only::``, comments, hyperlink targets and
+substitution definitions: a ``..`` line and the indented lines under it) hold no titles, except
+that a directive with a ``:version:`` option opens that release (SQLAlchemy's, Alembic's and
+Mako's ``.. changelog::`` blocks): a heading named by the version, one level below the title
+styles seen before it.
 
 Why not docutils: it is the reference parser, but it reports every Sphinx role and
 directive it does not know (``:pr:``, ``.. towncrier release notes start``) as an error, gives
@@ -21,9 +24,16 @@ from .errors import MalformedReST
 from .markdown import Heading, slugify
 from .repair import Line
 from .textform import RST_ROLE, role_text
+from .versions import VERSION
 
 _ADORNMENT = re.compile(r"""^([!-/:-@\[-`{-~])\1{2,}[ \t]*$""")  # one punctuation character, 3 or more
 _EXPLICIT = re.compile(r"^\.\.(?:[ \t]|$)")
+_DIRECTIVE = re.compile(r"^\.\.[ \t]+[\w:+-]+::[ \t]*$")  # a directive with no argument, at the margin
+_OPTION = re.compile(r"^[ \t]+:[\w-]+:")
+_VERSION_OPTION = re.compile(r"^[ \t]+:version:[ \t]*" + VERSION + r"[ \t]*$")
+_DIRECTIVE_NAME = re.compile(r"^\.\.[ \t]+([\w:+-]+)::")
+_LINK_DIRECTIVES = frozenset({"toctree", "include", "literalinclude", "contents"})  # they point elsewhere
+_RELEASE_STYLE = ("..", False)  # the "adornment style" of release directives, for levels
 _TITLE_MARKUP = re.compile(r"``([^`]+)``|`([^`<]+?)\s*<[^>]*>`__?|`([^`]+)`_{0,2}|\*\*([^*]+)\*\*|\*([^*]+)\*")
 
 
@@ -39,6 +49,19 @@ def markup_mask(lines: list[Line]) -> list[bool]:
             inside = False
         mask[i] = inside
     return mask
+
+
+def link_mask(lines: list[Line]) -> list[bool]:
+    """True for the lines of explicit markup that hold nothing to read: comments, targets,
+    substitutions, and directives that point at other files (``.. toctree::``, ``.. include::``,
+    ``.. contents::``); not a ``.. note::`` and its text."""
+    out, reading = [], False
+    for ln, inside in zip(lines, markup_mask(lines)):
+        if _EXPLICIT.match(ln.text):
+            named = _DIRECTIVE_NAME.match(ln.text)
+            reading = named is not None and named.group(1).lower() not in _LINK_DIRECTIVES
+        out.append(inside and not reading)
+    return out
 
 
 def looks_like_rst(lines: list[Line]) -> bool:
@@ -67,11 +90,12 @@ def rst_headings(lines: list[Line], source: str | None = None) -> list[Heading]:
     styles: list[tuple[str, bool]] = []
     headings: list[Heading] = []
     slugs: dict[str, int] = {}
-    for index, span, char, over in _titles(lines, markup_mask(lines), source):
-        style = (char, over)
+    titles = [(index, span, (char, over), title_text(lines[index + (1 if over else 0)].text))
+              for index, span, char, over in _titles(lines, markup_mask(lines), source)]
+    releases = [(index, 1, _RELEASE_STYLE, version) for index, version in _release_directives(lines)]
+    for index, span, style, text in sorted(titles + releases):
         if style not in styles:
             styles.append(style)
-        text = title_text(lines[index + (1 if over else 0)].text)
         if not text:
             continue
         slug = slugify(text)
@@ -94,14 +118,16 @@ def _titles(lines: list[Line], markup: list[bool], source: str | None) -> list[t
             continue
         adorned = _ADORNMENT.match(text)
         above_clear = i == 0 or not lines[i - 1].text.strip() or markup[i - 1]
-        if adorned and above_clear and i + 2 < n and _is_title(lines[i + 1].text, markup[i + 1]) \
-                and not _ADORNMENT.match(lines[i + 1].text):
+        # An overlined title may be inset (celery's "=====" / " Change history" / "=====").
+        inset = i + 1 < n and lines[i + 1].text[:1].isspace() and bool(lines[i + 1].text.strip()) and not markup[i + 1]
+        if adorned and above_clear and i + 2 < n and (_is_title(lines[i + 1].text, markup[i + 1]) or inset) \
+                and not _ADORNMENT.match(lines[i + 1].text.strip()):
             under = _ADORNMENT.match(lines[i + 2].text)
             if under and under.group(0).strip() == adorned.group(0).strip():
                 found.append((i, 3, adorned.group(1), True))
                 i += 3
                 continue
-            if not lines[i + 2].text.strip():
+            if not lines[i + 2].text.strip() or inset:
                 pass  # a transition or a table border above a paragraph line: no title
             elif source is not None and (under or len(text.strip()) >= len(lines[i + 1].text.strip())):
                 raise MalformedReST(
@@ -115,6 +141,23 @@ def _titles(lines: list[Line], markup: list[bool], source: str | None) -> list[t
                 i += 2
                 continue
         i += 1
+    return found
+
+
+def _release_directives(lines: list[Line]) -> list[tuple[int, str]]:
+    """(line, version) of every directive at the margin whose options give a release version
+    (``.. changelog::`` / ``:version: 2.1.9`` / ``:released: ...``)."""
+    found = []
+    for i, ln in enumerate(lines):
+        if not _DIRECTIVE.match(ln.text):
+            continue
+        j = i + 1
+        while j < len(lines) and _OPTION.match(lines[j].text):
+            version = _VERSION_OPTION.match(lines[j].text)
+            if version:
+                found.append((i, version.group(1)))
+                break
+            j += 1
     return found
 
 

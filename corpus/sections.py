@@ -10,8 +10,10 @@ from .markdown import Heading, markdown_headings
 from .model import Document, Section
 from .plaintext import text_outline
 from .repair import Line, as_lines, repair_markdown
-from .rst import markup_mask, rst_headings
-from .headings import find_date, opens_with_version, release_heading, release_line, release_version
+from .rst import link_mask, markup_mask, rst_headings
+from .headings import ReleaseHeading, bare_release, find_date, opens_with_version, release_heading, release_line
+
+_FIELD = re.compile(r"^\s*:\w[\w -]*:(?:\s|$)")  # a reST field: ":release-date: 2024-04-17"
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,16 +25,35 @@ class Outline:
     title_index: int | None
     content_start: int
     headings: tuple[Heading, ...]
+    names: frozenset[str] = frozenset()  # words of bare release headings ("mypy": "Mypy 2.3"), lower case
+
+    def release(self, heading: Heading) -> ReleaseHeading | None:
+        """The release ``heading`` opens in this document, or None."""
+        return release_heading(heading.text, self.names)
 
     @property
     def releases(self) -> tuple[str, ...]:
         """Versions of the release headings, in document order, without repeats."""
         seen: dict[str, None] = {}
         for h in self.headings:
-            v = release_version(h.text)
-            if v:
-                seen.setdefault(v, None)
+            found = self.release(h)
+            if found and found.version:
+                seen.setdefault(found.version, None)
         return tuple(seen)
+
+
+def release_names(headings: tuple[Heading, ...]) -> frozenset[str]:
+    """The words that open bare release headings: a name before two or more versions, written no
+    deeper than the document's other release headings ("Mypy 2.3", "Mypy 2.1", "Mypy 2.3.1" beside
+    "Next Release"); a single "Python 3.12", or "CUDA 12.8" under a release, names none."""
+    families: dict[str, list[tuple[int, str]]] = {}
+    for h in headings:
+        bare = bare_release(h.text)
+        if bare is not None:
+            families.setdefault(bare[0].lower(), []).append((h.level, bare[1]))
+    top = min((h.level for h in headings if release_heading(h.text) is not None), default=7)
+    return frozenset(word for word, found in families.items()
+                     if len({v for _, v in found}) >= 2 and min(level for level, _ in found) <= top)
 
 
 def build_outline(text: str, fmt: str, given_title: str | None, source: str | None = None) -> Outline:
@@ -61,10 +82,34 @@ def build_outline(text: str, fmt: str, given_title: str | None, source: str | No
         start = 0
         if title_index is not None:
             start = title_index + (headings_span(lines, title_index) if fmt == "markdown" else h.span)
-        return Outline(tuple(lines), title, title_index, start, tuple(headings))
+        return Outline(tuple(lines), title, title_index, start, tuple(headings), release_names(tuple(headings)))
     lines = as_lines(text)
     o = text_outline(lines, given_title)
-    return Outline(tuple(lines), o.title, o.title_index, o.content_start, o.headings)
+    return Outline(tuple(lines), o.title, o.title_index, o.content_start, o.headings, release_names(o.headings))
+
+
+def links_only(o: Outline) -> bool:
+    """Whether a reStructuredText outline only points at other files: every release section holds
+    nothing but links and comments (Django's releases/index.txt: "6.1 release" over a toctree), or,
+    with no heading under the title, the whole text does (matplotlib's api_changes_3.10.0.rst:
+    ``.. contents::`` and four ``.. include::``); a ``.. note::`` has text to read."""
+    mask = link_mask(list(o.lines))
+
+    def markup_only(lo: int, hi: int) -> bool:
+        found = [m for ln, m in zip(o.lines[lo:hi], mask[lo:hi]) if ln.text.strip()]
+        return bool(found) and all(found)
+
+    opened = [n for n, h in enumerate(o.headings) if o.release(h)]
+    if not opened:
+        return not o.headings and markup_only(o.content_start, len(o.lines))
+    for n in opened:
+        h, after = o.headings[n], o.headings[n + 1 :]
+        if o.lines[h.index].text.startswith(".."):
+            return False  # a release directive (".. changelog::"): its content is the notes
+        end = after[0].index if after else len(o.lines)
+        if (after and after[0].level > h.level) or not markup_only(h.index + h.span, end):
+            return False
+    return True
 
 
 def _content_before(lines: list[Line], end: int) -> bool:
@@ -123,29 +168,44 @@ def parse_sections(doc: Document) -> list[Section]:
             pre = ("", at.start, at.end)
         sections.append(Section(doc.id, (doc.title,), pre[0], pre[1], pre[2], doc.version, None, 0,
                                 document_date(doc, o)))
-    stack: list[Heading] = []
-    version, date, status = doc.version, document_date(doc, o), None
+    stack: list[tuple[Heading, tuple | None]] = []  # each heading with the release it opens
+    carried = (doc.version, document_date(doc, o), None)  # (version, date, status) of the last release seen
     release_level = None  # the level of the release headings, once one is seen
     for n, h in enumerate(heads):
-        while stack and stack[-1].level >= h.level:
+        while stack and stack[-1][0].level >= h.level:
             stack.pop()
-        stack.append(h)
         end = heads[n + 1].index if n + 1 < len(heads) else len(lines)
         body = _body(lines, h.index + h.span, end)
-        release = release_heading(h.text)
+        release, opened = o.release(h), None
         if release is not None and release.version is None:  # "[Unreleased]": a release with no number yet,
             if (h.level <= release_level) if release_level is not None else doc.version is None:  # not a subsection
-                version, date, status = None, None, "unreleased"
+                opened = (None, None, "unreleased")
         elif release is not None:
             release_level = h.level if release_level is None else min(release_level, h.level)
-            under = release_line(body[0].split("\n", 1)[0]) if body else None
-            version, date = release.version, release.date or (under.date if under else None)
-            status = release.status or (under.status if under else None)
+            under = date_under(body[0]) if body else None
+            opened = (release.version, release.date or (under.date if under else None),
+                      release.status or (under.status if under else None))
+        stack.append((h, opened))
+        carried = opened or carried
+        # The release a heading sits in: "### Acknowledgements" after "### Mypy 2.3.1" is 2.3's, as its
+        # heading path says; under no release heading, the last one seen.
+        version, date, status = next((r for _, r in reversed(stack) if r), carried)
         if body is None:
             body = ("", lines[h.index].start, lines[h.index + h.span - 1].end)
-        path = (doc.title,) + tuple(s.text for s in stack)
+        path = (doc.title,) + tuple(x.text for x, _ in stack)
         sections.append(Section(doc.id, path, body[0], body[1], body[2], version, h.anchor, h.level, date, status))
     return sections
+
+
+def date_under(body: str) -> ReleaseHeading | None:
+    """What the text under a release heading says of its date: its first line ("Released
+    2024-11-13", "*Released on 2025-04-25.*"), or a field of the field list it opens with
+    (":release-date: 2024-04-17", SQLAlchemy's ":version: 2.1.0b3" then ":released: June 27, 2026")."""
+    para = re.split(r"\n[ \t]*\n", body, maxsplit=1)[0].split("\n")
+    found = release_line(para[0])
+    if found is not None or not all(_FIELD.match(line) for line in para):
+        return found
+    return next((f for f in map(release_line, para[1:]) if f is not None and f.date), None)
 
 
 def document_date(doc: Document, o: Outline) -> str | None:
@@ -176,7 +236,7 @@ def release_warnings(doc: Document) -> tuple[str, ...]:
     seen: dict[str, int] = {}
     for h in o.headings:
         line = o.lines[h.index + (1 if doc.format == "rst" and h.span == 3 else 0)].start
-        found = release_heading(h.text)
+        found = o.release(h)
         if found is None and _RELEASE_WORD.match(h.text):
             out.append(f"line {line}: {h.text!r} looks like a release heading but names no version")
         elif found is not None and found.version:

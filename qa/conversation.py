@@ -35,20 +35,23 @@ class Conversation:
         self.releases: tuple[str, ...] = tuple(releases if releases is not None else (turn.releases if turn else ()))
         self.pinned = releases is not None and bool(self.releases)  # set by the person, not by a question
 
-    def read(self, question: str, releases: Sequence[str] = (), span: ReleaseRange | None = None) -> Question:
+    def read(self, question: str, releases: Sequence[str] = (), span: ReleaseRange | None = None,
+             products: Sequence[str] = ()) -> Question:
         """``question`` read against the previous turn and the filter in force (nothing is asked
-        yet); ``Question.follow`` says how it was resolved."""
-        return read(question, self.service.catalogue, self, releases=releases, span=span)
+        yet); ``Question.follow`` says how it was resolved. ``products``: restrict to these too
+        (the web page's product filter)."""
+        return read(question, self.service.catalogue, self, releases=releases, products=products, span=span,
+                    pins=getattr(self.service, "pins", None))
 
     def ask(self, question: str, top_k: int = 5, mode: str = "hybrid",
             releases: Sequence[str] = (), kinds: Sequence[str] = (),
-            span: ReleaseRange | None = None) -> tuple[FollowUp, Answer]:
+            span: ReleaseRange | None = None, products: Sequence[str] = ()) -> tuple[FollowUp, Answer]:
         """Read ``question`` as a follow-up, answer it and make it the previous turn.
 
         Raises:
             BadQuestion, UnknownMode: as ``Engine.answer``; the state is left as it was.
         """
-        asked = self.read(question, releases, span)
+        asked = self.read(question, releases, span, products)
         answer = self.service.ask(asked, top_k, mode, kinds=kinds)
         self.answered(answer)
         return asked.follow, answer

@@ -89,10 +89,10 @@ class Citation:
 
     @classmethod
     def from_json(cls, obj: dict) -> "Citation":
-        """The citation a batch-schema object holds (``to_json``'s inverse; it has no body field)."""
+        """The citation a batch-schema object holds (``to_json``'s inverse)."""
         return cls(document=obj["document"], title=obj["title"], product=obj.get("product"), version=obj.get("version"),
                    section=tuple(obj.get("section") or ()), source=obj["source"], lines=tuple(obj["lines"]),
-                   url=obj.get("url"), kind=obj.get("kind"))
+                   url=obj.get("url"), body_field=obj.get("body_field"), kind=obj.get("kind"))
 
     def to_json(self) -> dict:
         """The citation object of the batch schema."""
@@ -106,6 +106,7 @@ class Citation:
             "lines": list(self.lines),
             "url": self.url,
             "kind": self.kind,
+            "body_field": self.body_field,  # a JSON record's lines count in this decoded field (cite.location)
         }
 
 
@@ -122,8 +123,7 @@ def citation_of(chunk: Chunk) -> Citation:
 NoteKind = Literal[
     "not_confident", "no_match", "earliest_release", "product_not_held", "release_not_held", "range_empty",
     "release_outside_range", "range_off_topic", "upgrade_none", "upgrade_some", "range_more", "topic_none",
-    "products_not_covered", "not_released", "dense_pending",
-    "dense_building",
+    "products_not_covered", "not_released", "from_pin", "dense_pending", "dense_building",
 ]
 NOTE_KINDS: tuple[str, ...] = get_args(NoteKind)
 

@@ -78,6 +78,7 @@ class AnswerService:
         self.releases: tuple[str, ...] = engine.releases
         self.products: tuple[str, ...] = engine.products
         self._lock = threading.Lock()  # the engine's caches are not shared between threads
+        self.pins = {d.product: d.pin for d in project.dependencies if d.pin} if project else {}
         self.coming: VectorsToCome | None = None  # the vectors, while the index has none (``build_vectors``)
         if not engine.index.complete:
             self.coming = VectorsToCome(info.directory, lambda progress: open_corpus_index(
@@ -165,7 +166,8 @@ class AnswerService:
     def read(self, question: str, releases: Sequence[str] = (), *, products: Sequence[str] = (),
              span: ReleaseRange | None = None, conversation: Conversation | None = None) -> Question:
         """``question`` read once against this corpus (``qa.question.read``)."""
-        return read(question, self.engine.catalogue, conversation, releases=releases, products=products, span=span)
+        return read(question, self.engine.catalogue, conversation, releases=releases, products=products, span=span,
+                    pins=self.pins)
 
     def ask(self, question: str | Question, top_k: int = 5, mode: str = "hybrid", releases: Sequence[str] = (), *,
             products: Sequence[str] = (), kinds: Sequence[str] = (), span: ReleaseRange | None = None) -> Answer:

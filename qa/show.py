@@ -73,6 +73,26 @@ def by_path(documents: Sequence[Document], citation: str) -> tuple[list[Shown], 
     return shown[:MOST_RECORDS], max(0, len(shown) - MOST_RECORDS)
 
 
+def cited_chunks(chunks: Sequence[Chunk], citation: str, chunk_id: str | None = None) -> list[Chunk]:
+    """The chunks holding the lines ``citation`` points at (``relnotes serve``'s /show): of the
+    documents its path names (with its body field, when given), in line order; ``chunk_id``
+    picks one when several records of a file match.
+
+    Raises:
+        CitationNotFound: no chunk has this path, or none holds these lines.
+    """
+    path, start, end, field = parse(citation)
+    named = [c for c in chunks if _same(path, c.source) and (field is None or c.body_field == field)]
+    if not named:
+        raise CitationNotFound(f"{path}: no document of this index has this path; give the path as the answer "
+                               "printed it")
+    found = sorted((c for c in named if c.lines[0] <= end and start <= c.lines[1]), key=lambda c: (c.source, c.lines))
+    if not found:
+        raise CitationNotFound(f"{path}: lines {start}-{end} are in no section of this index; give the lines as "
+                               "the answer printed them")
+    return [c for c in found if c.id == chunk_id] or found
+
+
 def cited_file(citation: str, sources: Sequence[str] = ()) -> str | None:
     """The file on disk a path citation names when the corpus given does not hold it: the path
     itself when it is a file here, else the first of ``sources`` (the documents the cached indexes

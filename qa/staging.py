@@ -143,3 +143,10 @@ class VectorsToCome:
         notes = tuple(Note(kind, count=now.embedded, total=now.total) if n.kind == "dense_pending" else n
                       for n in answer.notes)
         return replace(answer, notes=notes)
+
+
+def with_pending(*notes: Note | None, pending=None) -> tuple[Note, ...]:
+    """The notes of an answer and, last, when the vectors are still to come (``pending``, an
+    ``index`` DenseProgress), that BM25 answered and how far the vectors are."""
+    waiting = (Note("dense_pending", count=pending.embedded, total=pending.total),) if pending is not None else ()
+    return (*filter(None, notes), *waiting)

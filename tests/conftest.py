@@ -58,9 +58,17 @@ def _no_network_session():
 def loopback():
     """Let this test connect to servers on 127.0.0.1 / ::1 (a real uvicorn it started); any
     other address is still refused."""
-    _LOOPBACK_ALLOWED[0] = True
+    before, _LOOPBACK_ALLOWED[0] = _LOOPBACK_ALLOWED[0], True
     yield
-    _LOOPBACK_ALLOWED[0] = False
+    _LOOPBACK_ALLOWED[0] = before
+
+
+@pytest.fixture(scope="module")
+def loopback_module():
+    """``loopback`` for a module's fixtures and tests (a server its tests share)."""
+    before, _LOOPBACK_ALLOWED[0] = _LOOPBACK_ALLOWED[0], True
+    yield
+    _LOOPBACK_ALLOWED[0] = before
 
 
 @pytest.fixture(autouse=True)

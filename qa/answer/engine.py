@@ -28,9 +28,10 @@ from ..errors import BadQuestion
 from ..model import Answer, AnswerSentence, Note, Passage, ReleaseRange, citation_of
 from ..question import ASKING_TERMS, Question, read
 from ..question.vocabulary import SYNONYMS
+from ..staging import with_pending
 from .catalogue import Catalogue
 from .digest import Entry
-from .evidence import CONFIDENT, PASSAGES, best_sentences, coverage_scorer, passage_evidence, pick, score_sentences
+from .evidence import CONFIDENT, MAX_SENTENCES, PASSAGES, best_sentences, coverage_scorer, passage_evidence, pick, score_sentences
 from .itemscore import item_scores
 from . import units
 from .releases import ReleaseAnswers
@@ -172,7 +173,8 @@ class Engine:
         if refusal is not None:  # a product or release the corpus does not hold: say so, answer nothing
             near = self.searcher.search(question.asked_as, k=min(top_k, NEARBY), mode=mode,
                                         products=question.products or None)
-            return Answer(**base, passages=(), sentences=(), confident=False, notes=_said(refusal, pending=pending),
+            return Answer(**base, passages=(), sentences=(), confident=False,
+                          notes=with_pending(*self._pinned(question), refusal, pending=pending),
                           nearby=_passages(near),
                           timings_ms={"retrieve": 0.0, "answer": _ms(started)})
         # The question is the query, a release it names included (overview passages name their
@@ -189,6 +191,7 @@ class Engine:
         sentences, confident = pick(candidates, CONFIDENT[mode], functools.partial(units.bonus, question.asks))
         sentences = units.carried(sentences, [h.chunk.text for h in hits[:PASSAGES]], self._split, question.asks,
                                   self._relevant(question))
+        sentences = units.instructed(sentences, candidates, question.asks, MAX_SENTENCES)
         earliest_release = None
         if stated is not None:  # which release: the item that states it is the answer, quoted from its passage
             at = next(i for i, h in enumerate(hits, 1) if h.chunk.id == stated.chunk.id)
@@ -211,11 +214,19 @@ class Engine:
             notes = digest.notes or kept
         if question.foreign:  # "does torch 2.14 work with numpy 2.0?": answered from the held one, said so
             notes = (Note("products_not_covered", products=question.foreign, held=question.named), *notes)
+        notes = (*self._pinned(question), *notes)
         done = time.perf_counter()
-        return Answer(**base, passages=passages, sentences=sentences, confident=confident, notes=_said(*notes, pending=pending),
+        return Answer(**base, passages=passages, sentences=sentences, confident=confident,
+                      notes=with_pending(*notes, pending=pending),
                       earliest_release=earliest_release if confident else None, digest=digest,
                       timings_ms={"retrieve": round((retrieved - started) * 1000, 2),
                                   "answer": round((done - retrieved) * 1000, 2)})
+
+    def _pinned(self, question: Question) -> tuple[Note, ...]:
+        """The note that an upgrade question was read from the project's pin (``question.pins``)."""
+        if question.pin is None:
+            return ()
+        return (Note("from_pin", releases=(question.pin,), products=question.products or question.named or self.products[:1]),)
 
     def _hits(self, question: Question, top_k: int, mode: str, versions: Sequence[str], kinds: Sequence[str]) -> list[Hit]:
         """The hits of a question, deep enough for its shape, re-ranked by sentence evidence where that applies."""
@@ -287,10 +298,3 @@ def _passages(hits: Sequence[Hit]) -> tuple[Passage, ...]:
 
 def _ms(since: float) -> float:
     return round((time.perf_counter() - since) * 1000, 2)
-
-
-def _said(*notes: Note | None, pending=None) -> tuple[Note, ...]:
-    """The notes of an answer, and last, when the vectors are still to come (``pending``, an
-    ``index`` DenseProgress), that BM25 answered and how far the vectors are."""
-    waiting = (Note("dense_pending", count=pending.embedded, total=pending.total),) if pending is not None else ()
-    return (*filter(None, notes), *waiting)

@@ -12,7 +12,10 @@ A quoted sentence that only points back ("It defaults to utf-8.", "This ...") ca
 before it, a sentence cut after an abbreviation ("at 11 a.m." | "PT for a live Q&A") is one with
 it, and the sentence right after a quote comes with it when it points back and answers what is
 asked ("It will be on ..."), or holds the unit asked for where the quote does not ("... would be
-silently truncated." | "Now, an OverflowError will be raised instead."). Every quote stays a verbatim slice of its passage.
+silently truncated." | "Now, an OverflowError will be raised instead."). A how-to quote that gives
+no instruction takes the best instruction of its own passage ("By default ... non-determinism." |
+"Users can opt in via the existing torch.use_deterministic_algorithms(True) setting").
+Every quote stays a verbatim slice of its passage.
 """
 
 from __future__ import annotations
@@ -110,6 +113,26 @@ def carried(sentences: Sequence[AnswerSentence], passages: Sequence[str], split:
         if not any(quote == o.text or (o.passage == s.passage and o.text in quote) for o in out):
             out = [o for o in out if not (o.passage == s.passage and o.text in quote)] + [AnswerSentence(quote, s.passage, s.score)]
     return tuple(out)
+
+
+def instructed(sentences: Sequence[AnswerSentence], candidates: Sequence, asks: str | None,
+               most: int) -> tuple[AnswerSentence, ...]:
+    """A how-to question's quote with an instruction: when no quoted sentence says how, the best
+    scoring sentence that does from the first quoted sentence's passage (``candidates``: the
+    scored sentences, ``evidence.Candidate``) joins it, after the sentences of that passage,
+    in place of the weakest other sentence when the quote already holds ``most``."""
+    if asks != "howto" or not sentences or any(says_how(s.text) for s in sentences):
+        return tuple(sentences)
+    own = sentences[0].passage
+    how = [c for c in candidates if c.passage == own and says_how(c.span.text) and len(c.span.text.split()) > 3]
+    if not how:
+        return tuple(sentences)
+    best = max(how, key=lambda c: c.score)
+    kept = list(sentences)
+    if len(kept) >= most:
+        kept.remove(min(kept[1:], key=lambda s: s.score))
+    at = max(i for i, s in enumerate(kept) if s.passage == own) + 1
+    return tuple(kept[:at] + [AnswerSentence(best.span.text, own, round(best.score, 4))] + kept[at:])
 
 
 def _carries(quote: str, following: str, asks: str | None, relevant: Callable[[str], bool]) -> bool:

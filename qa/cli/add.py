@@ -40,6 +40,9 @@ def add_cmd(packages, project_dir, index_url, registry) -> None:
 
     for spec in packages:
         if not Path(spec).expanduser().exists():
+            if "/" in spec or spec.endswith((".tar.gz", ".tgz", ".zip", ".whl")):
+                raise click.BadParameter(f"{spec}: no such file or folder; give an existing archive or folder, "
+                                         "or a package NAME", param_hint="'PACKAGES'")
             try:
                 parse_spec(spec)
             except ValueError as exc:

@@ -28,8 +28,9 @@ TOKEN_ENV = "RELNOTES_TOKEN"
 @no_update_option
 @project_option
 def serve_cmd(host, port, token, workers, exit_after, corpus_paths, index_dir, model_path, no_update) -> None:
-    """Serve the answers over HTTP: /v1/ask, /v1/search, /v1/releases, /v1/changes, /v1/batch,
-    /v1/health, the OpenAPI document at /docs, and the MCP tools at /mcp (streamable HTTP).
+    """Serve the answers over HTTP: a web page for people at /, the API (/v1/ask, /v1/search,
+    /v1/releases, /v1/changes, /v1/batch, /v1/show, /v1/health), the OpenAPI document at /docs,
+    and the MCP tools at /mcp (streamable HTTP).
 
     An index rebuilt meanwhile by `relnotes index` is picked up without a restart.
 
@@ -38,6 +39,7 @@ def serve_cmd(host, port, token, workers, exit_after, corpus_paths, index_dir, m
       relnotes serve --corpus ~/notes/
       RELNOTES_TOKEN=s3cret relnotes serve --host 0.0.0.0 --corpus ~/notes/
       curl -s localhost:8765/v1/ask -d '{"question": "what changed for MPS in 2.14?"}'
+      open http://127.0.0.1:8765/?q=what%20changed%20for%20MPS%3F   # the page, asking on load
     """
     token = token or os.environ.get(TOKEN_ENV) or None
     if not is_loopback(host) and not token:
@@ -73,7 +75,7 @@ def serve_cmd(host, port, token, workers, exit_after, corpus_paths, index_dir, m
         timer = threading.Timer(exit_after, lambda: setattr(server, "should_exit", True))
         timer.daemon = True
         timer.start()
-    click.echo(f"relnotes serve on http://{host}:{port} (docs at /docs, MCP at /mcp)", err=True)
+    click.echo(f"relnotes serve on http://{host}:{port} (the page at /, docs at /docs, MCP at /mcp)", err=True)
     server.run()
     leave_if_building("serve")
 

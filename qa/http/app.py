@@ -1,9 +1,11 @@
 """The HTTP API: an ASGI app (Starlette) over ``qa.serving.api``, the same JSON as the CLI and the MCP tools.
 
 Routes: ``GET /v1/health``, ``POST /v1/ask``, ``POST /v1/search``, ``GET /v1/releases``,
-``POST /v1/changes``, ``GET /v1/deps`` (a server started with ``--project``), ``POST /v1/batch`` (JSONL in, JSONL out), ``GET /openapi.json`` and
-``/docs`` (the OpenAPI document), and the MCP server over streamable HTTP at ``/mcp``.
-With a token every route but health needs ``Authorization: Bearer TOKEN`` (else 401). Bodies
+``POST /v1/changes``, ``GET /v1/deps`` (a server started with ``--project``), ``POST /v1/batch`` (JSONL in, JSONL out), ``GET /v1/show`` (a citation's
+lines in their section), ``GET /openapi.json`` and ``/docs`` (the OpenAPI document), the MCP
+server over streamable HTTP at ``/mcp``, and the web page (``qa.web``: ``/``, ``/show`` and its
+files, which hold no corpus text). With a token every route but health and the page's files
+needs ``Authorization: Bearer TOKEN`` (else 401). Bodies
 over ``max_body`` bytes are 413; a bad argument or question (too long, empty, a release the
 corpus lacks) is 422 with ``{"error": ...}``. Answering runs in a worker pool of one thread a
 core, through the current service of a ``ReloadingService``.
@@ -22,15 +24,18 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..serving import api
+from ..present import web
+from ..serving import api, cited
 from ..serving.calls import Unanswered, call
+from ..web.routes import is_public, page_routes
 from . import is_loopback
 from .openapi import openapi
 
 MAX_BODY = 1_000_000  # bytes of a request body
 MAX_BATCH = 1000  # questions in one /v1/batch
 STATUS = {"argument": 422, "loading": 503, "failed": 503}  # of an Unanswered, by why
-SEARCHING = ("top_k", "product", "release", "kind", "max_chars", "detail")  # optional fields of ask and search
+SEARCHING = ("top_k", "product", "release", "kind", "mode", "max_chars", "detail")  # optional fields of ask and search
+CONVERSING = ("previous", "view")  # optional fields of ask alone
 
 
 class HTTPError(Exception):
@@ -72,8 +77,10 @@ class _Routes:
             Route("/v1/changes", handler(self.changes), methods=["POST"]),
             Route("/v1/deps", handler(self.deps), methods=["GET"]),
             Route("/v1/batch", handler(self.batch), methods=["POST"]),
+            Route("/v1/show", handler(self.show), methods=["GET"]),
             Route("/openapi.json", docs, methods=["GET"]),
             Route("/docs", docs, methods=["GET"]),
+            *page_routes(),
         ]
 
     async def run(self, fn: Callable[[object], object]):
@@ -118,8 +125,16 @@ class _Routes:
                              "retrieval": self.service.get(0).retrieval().to_json()})
 
     async def ask(self, request: Request) -> Response:
-        data = arguments(await self.json_of(request), ("question",), SEARCHING)
-        return JSONResponse(await self.run(lambda s: api.ask(s, **_typed(data))))
+        data = arguments(await self.json_of(request), ("question",), SEARCHING + CONVERSING)
+        view = _view(data.pop("view", "record"))
+        record = await self.run(lambda s: api.ask(s, **_typed(data)))
+        return JSONResponse(web.page(record) if view == "page" else record)
+
+    async def show(self, request: Request) -> Response:
+        query = request.query_params
+        view = _view(query.get("view", "record"))
+        record = await self.run(lambda s: cited.show(s, query.get("c", ""), query.get("id") or None))
+        return JSONResponse(web.shown(record) if view == "page" else record)
 
     async def search(self, request: Request) -> Response:
         data = arguments(await self.json_of(request), ("query",), SEARCHING)
@@ -209,8 +224,9 @@ def _authorized(request: Request, token: str | None) -> bool:
 
 
 class _Guard:
-    """ASGI middleware: the bearer token on every route but health (401 without it), and, on a
-    loopback server, a loopback Host header (a web page that rebinds its name to 127.0.0.1 gets 421)."""
+    """ASGI middleware: the bearer token on every route but health and the page's files (401
+    without it), and, on a loopback server, a loopback Host header (a web page that rebinds its
+    name to 127.0.0.1 gets 421)."""
 
     def __init__(self, app, token: str | None, allowed_hosts: tuple[bytes, ...] | None = LOOPBACK_HOSTS) -> None:
         """``allowed_hosts``: the Host names answered (None: any, for a server beyond loopback)."""
@@ -226,7 +242,7 @@ class _Guard:
                 await JSONResponse({"error": f"Host {host.decode('latin-1')!r} is not this loopback server"},
                                    status_code=421)(scope, receive, send)
                 return
-            if self.token is not None and scope.get("path") != "/v1/health":
+            if self.token is not None and scope.get("path") != "/v1/health" and not is_public(scope):
                 if not hmac.compare_digest(_bearer(scope.get("headers")), self.token):
                     response = JSONResponse({"error": "missing or wrong bearer token; send Authorization: Bearer TOKEN"},
                                             status_code=401, headers={"WWW-Authenticate": "Bearer"})
@@ -235,9 +251,15 @@ class _Guard:
         await self.app(scope, receive, send)
 
 
-TEXT_FIELDS = ("question", "query", "since", "until")  # strings
+TEXT_FIELDS = ("question", "query", "since", "until", "mode")  # strings
 OPTIONAL_TEXT = ("product", "release", "kind", "topic", "detail")  # strings or null
 NUMBERS = ("top_k", "max_chars")  # whole numbers
+
+
+def _view(view: str) -> str:
+    if view not in web.VIEWS:
+        raise HTTPError(422, f"view must be one of {', '.join(web.VIEWS)}, got {view!r}")
+    return view
 
 
 def _typed(data: dict) -> dict:

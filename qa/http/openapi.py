@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from index import MODES
+
+from ..present.web import VIEWS
 from ..serving import api
 
 _STR = {"type": "string"}
@@ -11,9 +14,20 @@ SEARCHING = {
     "product": _OPT_STR,
     "release": _OPT_STR,
     "kind": _OPT_STR,
+    "mode": {"enum": list(MODES), "default": "hybrid"},
     "max_chars": {"type": "integer", "minimum": api.MIN_MAX_CHARS, "maximum": api.MOST_MAX_CHARS,
                   "default": api.DEFAULT_MAX_CHARS},
     "detail": {"enum": list(api.DETAILS), "default": "cards"},
+}
+TURN = {"type": "object", "description": "the \"turn\" the previous answer returned, sent back as it came",
+        "properties": {name: _STR for name in ("question", "asked_as")} | {
+            "releases": {"type": "array", "items": _STR}, "products": {"type": "array", "items": _STR},
+            "range": {"type": "object"}}}
+CONVERSING = {
+    "previous": {"oneOf": [{"type": "null"}, TURN], "description": "null for a conversation's first question; "
+                 "with it the question is read as a follow-up and the answer adds \"turn\" and \"kept\""},
+    "view": {"enum": list(VIEWS), "default": "record",
+             "description": "page: the record with the parts the web page shows (cite, range_text, digest.view)"},
 }
 ERRORS = {
     "401": {"description": "missing or wrong bearer token"},
@@ -41,8 +55,8 @@ def openapi() -> dict:
         "paths": {
             "/v1/health": {"get": {"summary": "Whether the index is loaded, and what it holds", "security": [],
                                    "responses": {"200": {"description": "ok"}, "503": {"description": "loading"}}}},
-            "/v1/ask": _post("Answer a question (the record of relnotes ask --json)", {"question": _STR}, SEARCHING,
-                             "the answer record"),
+            "/v1/ask": _post("Answer a question (the record of relnotes ask --json)", {"question": _STR},
+                             {**SEARCHING, **CONVERSING}, "the answer record"),
             "/v1/search": _post("Ranked, cited passages for a query", {"query": _STR}, SEARCHING, "passages"),
             "/v1/releases": {"get": {"summary": "Products with their releases, newest first",
                                      "parameters": [{"name": "product", "in": "query", "schema": _STR},
@@ -63,6 +77,13 @@ def openapi() -> dict:
                                    "requestBody": {"required": True, "content": {"application/x-ndjson": {"schema": _STR}}},
                                    "responses": {"200": {"description": "one record (or {\"id\", \"error\"}) a line"},
                                                  **ERRORS}}},
+            "/v1/show": {"get": {"summary": "The lines a citation points at (as relnotes show) and their section",
+                                 "parameters": [{"name": "c", "in": "query", "required": True, "schema": _STR,
+                                                 "description": "PATH:START-END (field) as an answer printed it, or a chunk id"},
+                                                {"name": "id", "in": "query", "schema": _STR,
+                                                 "description": "the chunk id, to pick a record of a file of several"},
+                                                {"name": "view", "in": "query", "schema": CONVERSING["view"]}],
+                                 "responses": {"200": {"description": "{citation, shown, more, sections}"}, **ERRORS}}},
             "/mcp": {"post": {"summary": "The MCP server over streamable HTTP (the tools of relnotes mcp)",
                               "responses": {"200": {"description": "JSON-RPC"}}}},
         },

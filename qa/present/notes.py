@@ -6,6 +6,7 @@ these words, once.
 
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 from corpus.versions import version_key
@@ -13,6 +14,7 @@ from corpus.versions import version_key
 from ..model import Note
 
 HOLDING_MOST = 12  # releases listed by name when the corpus holds few
+_PACKAGE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")  # a name pip or npm could fetch (``relnotes add``)
 
 
 def text(note: Note) -> str:
@@ -49,6 +51,11 @@ def holding(held: Sequence[str], missing: Sequence[str], most: int = HOLDING_MOS
     return f"it has {len(held)} releases, {held[0]} to {held[-1]}; nearest: {', '.join(near)}"
 
 
+def _fetch(product: str) -> str:
+    """How to fetch the notes a package of that name ships, when the name can be a package's."""
+    return f", or fetch those a package ships: relnotes add {product}" if _PACKAGE_NAME.fullmatch(product) else ""
+
+
 def _range(n: Note) -> str:
     return n.range.describe() if n.range is not None else ""
 
@@ -77,7 +84,7 @@ _WORDS = {
     "earliest_release": lambda n: f"Earliest release with strong evidence: {n.releases[0]}",
     "product_not_held": lambda n: (f"The corpus holds no {' or '.join(n.products)}; {_products_held(n.held)}. "
                                    f"Not answering from another product; to ask about {n.products[0]}, "
-                                   "give its release notes with --corpus PATH."),
+                                   f"give its release notes with --corpus PATH{_fetch(n.products[0])}."),
     "not_released": lambda n: (f"Not in a release yet: the notes{' of ' + n.products[0] if n.products else ''} list "
                                "it under changes to come, not under a release."),
     "products_not_covered": lambda n: (f"The corpus holds no {' or '.join(n.products)}; this answers about "
@@ -95,5 +102,7 @@ _WORDS = {
     "dense_building": _dense_building,
     "range_more": lambda n: (f"{n.count} later releases ({n.releases[0]} to {n.releases[-1]}, {n.total} items) "
                              "are not shown; ask about a shorter range."),
+    "from_pin": lambda n: (f"From the version the project is on: {' '.join([*n.products[:1], n.releases[0]])} "
+                           "(its pin); name a release to ask from another."),
     "topic_none": lambda n: f"No item {_range(n) + ' ' if n.range else ''}is about {n.topic!r}.",
 }

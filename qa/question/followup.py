@@ -43,7 +43,10 @@ Rules, in order (a "short" question has at most 8 words once its release mention
    "how do I enable MPS" + "how about XPU" -> "how do I enable XPU";
    "MPS native Metal kernels" + "and for CUDA?" -> "MPS native Metal kernels for CUDA".
    (Without a model a subject cannot be told from other words, so it is replaced only where
-   the question's shape says where it is; the card's "asked as" shows the result.)
+   the question's shape says where it is; the card's "asked as" shows the result.) When X is
+   another product of the corpus and the previous question named one, X replaces that product
+   ("what breaks if I upgrade click" + "and for httpx?" -> "what breaks if I upgrade httpx"),
+   and the previous product's releases or range are not kept (rule 1).
 5. Anything else has a topic of its own and starts fresh (its text unchanged, except that
    "in that release" / "this version" is dropped: the inherited filter says it).
 
@@ -233,6 +236,8 @@ def _resolve(previous: Turn | None, seen: Scan, question: str, known: tuple[str,
         elif anaphoric and len(own) <= PRONOUN_OWN and any(a.search(body) for a in _ANAPHORS):
             anaphor = next(a for a in _ANAPHORS if a.search(body))
             how, text = "pronoun", anaphor.sub(lambda m: subject_of(topic), strip_connectives(body), count=1)
+        elif lead.group(0).strip() and x and (swapped := _other_product(previous, topic, seen.named, x)):
+            how, text = "subject", with_releases(swapped, named, known)  # "upgrade click" + "and for httpx?"
         elif lead.group(0).strip() and x and len(own) <= SUBJECT_OWN and not QUESTION_WORDS & set(words):
             prep = _LEAD_PREP.search(lead.group(0)) or _LEAD_PREP_X.match(x)
             if prep and prep.re is _LEAD_PREP_X:
@@ -242,6 +247,8 @@ def _resolve(previous: Turn | None, seen: Scan, question: str, known: tuple[str,
             how, text = "new", body
     releases, inherited, span = named, False, None
     follows = how != "new" or bool(_RELEASE_REF.search(q)) or not previous_topic_of(previous)
+    if previous is not None and seen.named and previous.products and not set(seen.named) & set(previous.products):
+        follows = False  # another product's releases are not this one's: "and for httpx?" keeps no click 8.2
     if not releases and previous is not None and follows and not asks_which_release(text, products):
         releases = tuple(r for r in previous.releases if not known or any(version_matches(k, r) for k in known))
         # "what changed from 2.9 to 2.13?" then "and for MPS?": the range stays, as a release would.
@@ -250,6 +257,18 @@ def _resolve(previous: Turn | None, seen: Scan, question: str, known: tuple[str,
     # "pydantic 1.10 sort" then "is it stable now?": still pydantic's, unless this one names a product.
     carried_products = () if seen.named or previous is None else previous.products
     return FollowUp(question, text, releases, inherited, how != "new", how, carried_products, span)
+
+
+def _other_product(previous: Turn | None, topic: str, named: tuple[str, ...], x: str) -> str | None:
+    """The previous topic about the product ``x`` instead of the one it named ("what breaks if I
+    upgrade click" + "and for httpx?" -> "what breaks if I upgrade httpx"), when ``x`` is just
+    another product's name; else None."""
+    if previous is None or len(named) != 1 or len(previous.products) != 1 or named == previous.products:
+        return None
+    if x.lower() != named[0].lower():
+        return None
+    old = re.compile(r"(?<![\w.-])" + re.escape(previous.products[0]) + r"(?![\w-])", re.IGNORECASE)
+    return old.sub(lambda m: x, topic, count=1) if old.search(topic) else None
 
 
 def _previous_topic(previous: Turn | None, known: tuple[str, ...], products: tuple[str, ...]) -> str:

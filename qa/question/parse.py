@@ -14,12 +14,13 @@ scanned once.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Mapping, Protocol, Sequence
 
 from ..errors import BadQuestion
 from ..model import ReleaseRange
 from .followup import FollowUp, Turn, follow_up
 from .mentions import Catalogue, Scan, scan
+from .pins import from_pin
 from .releases import check_question, release_name
 from .shapes import Shape, shape_of
 from .vocabulary import RELEASE_EVENTS, asked_kind, asks, change_asked, is_howto, specifics
@@ -53,6 +54,7 @@ class Question:
     named: tuple[str, ...] = ()  # the products of the corpus it names (by name, alias or part)
     foreign: tuple[str, ...] = ()  # the products it names that the corpus does not hold, as typed
     follow: FollowUp | None = None  # how it was read against the previous question, in a conversation
+    pin: str | None = None  # the project's pin an upgrade question's range starts from (``pins``)
 
     @property
     def topic(self) -> str:
@@ -62,7 +64,7 @@ class Question:
 
 def read(typed: str, catalogue: Catalogue, conversation: Conversation | None = None, *,
          releases: Sequence[str] = (), products: Sequence[str] = (), span: ReleaseRange | None = None,
-         text: str | None = None) -> Question:
+         text: str | None = None, pins: Mapping[str, str] | None = None) -> Question:
     """Read a question once.
 
     Args:
@@ -75,6 +77,8 @@ def read(typed: str, catalogue: Catalogue, conversation: Conversation | None = N
         span: an explicit range of releases (``--since``/``--until``); else the question's own.
         text: what to ask when it is not what was typed (``relnotes changes`` asks its topic);
             no follow-up is resolved then.
+        pins: the version a project is on, by product (``--project``): an upgrade question about
+            one of them that names no from-release asks about the releases after it (``pins``).
 
     Raises:
         BadQuestion: the question is empty, too long, holds control characters, a bad
@@ -91,7 +95,7 @@ def read(typed: str, catalogue: Catalogue, conversation: Conversation | None = N
         if follow.text != asked:
             asked = check_question(follow.text)
             seen = scan(asked, catalogue)
-    return _understood(shown, seen, catalogue, releases, products, span, follow)
+    return _understood(shown, seen, catalogue, releases, products, span, follow, pins or {})
 
 
 def _follow(seen: Scan, catalogue: Catalogue, conversation: Conversation, releases: list[str]) -> FollowUp:
@@ -109,7 +113,7 @@ def _follow(seen: Scan, catalogue: Catalogue, conversation: Conversation, releas
 
 
 def _understood(shown: str, seen: Scan, catalogue: Catalogue, given: Sequence[str], products: Sequence[str],
-                span: ReleaseRange | None, follow: FollowUp | None) -> Question:
+                span: ReleaseRange | None, follow: FollowUp | None, pins: Mapping[str, str]) -> Question:
     """The Question of the scanned text ``seen`` with what was given beside it."""
     parsed, mention = seen.parsed, seen.mention
     if parsed.bad_filters:
@@ -124,6 +128,9 @@ def _understood(shown: str, seen: Scan, catalogue: Catalogue, given: Sequence[st
         products = tuple(dict.fromkeys([*(p for p in products if p in held), *seen.named]))
     else:
         products = ()
+    about = products or (seen.named[:1] if len(seen.named) == 1 else held if len(held) == 1 else ())
+    pinned = from_pin(seen.text, span, wanted, about, pins) if pins and not parsed.which_release else None
+    span, pin = pinned or (span, None)
     shape = shape_of(seen.text, topic_text=parsed.topic, releases=wanted, ranged=span is not None,
                      which=parsed.which_release and not wanted, products=held)
     if len(wanted) == 1 and shape.name == "search" and set(shape.topic.lower().split()) <= RELEASE_EVENTS:
@@ -131,4 +138,4 @@ def _understood(shown: str, seen: Scan, catalogue: Catalogue, given: Sequence[st
     return Question(typed=shown, text=seen.text, asked_as=asked_as, releases=wanted, range=span, products=products,
                     shape=shape, kind=asked_kind(seen.rest), change=change_asked(seen.rest),
                     specifics=specifics(parsed.topic), howto=is_howto(seen.text), asks=asks(seen.text),
-                    named=seen.named, foreign=seen.foreign if held else (), follow=follow)
+                    named=seen.named, foreign=seen.foreign if held else (), follow=follow, pin=pin)

@@ -17,6 +17,7 @@ from corpus.kinds import check_kind
 
 from ..errors import BadQuestion, QAError
 from ..present.formats import answer_record
+from .fitting import CARD_CHARS, fit, fit_deps, fit_releases, size  # noqa: F401 (CARD_CHARS: part of this API)
 
 Detail = Literal["cards", "full"]
 DETAILS = ("cards", "full")
@@ -24,7 +25,6 @@ DEFAULT_MAX_CHARS = 8000
 MIN_MAX_CHARS = 1000
 MOST_MAX_CHARS = 200_000
 MOST_TOP_K = 50
-CARD_CHARS = 400  # a passage's text on a card
 RELEASE_NOTES_CHARS = 60_000  # one release's notes as a resource
 
 
@@ -110,26 +110,85 @@ def check_range(since: str, until: str):
         raise BadArgument(str(exc) if exc.backwards else f"{exc.name} {exc}") from None
 
 
+def check_mode(mode: str) -> str:
+    """``mode`` when it is a retrieval mode; BadArgument lists them."""
+    from index import MODES
+
+    if mode not in MODES:
+        raise BadArgument(f"mode must be one of {', '.join(MODES)}, got {json.dumps(mode)[:40]}")
+    return mode
+
+
+TURN_FIELDS = ("question", "asked_as", "releases", "products", "range")
+
+
+def check_turn(previous: object):
+    """The ``qa.question.Turn`` ``previous`` holds: the ``"turn"`` an answer returned (a line of
+    the question history, ``qa.history.Entry``, without its time), or None for none."""
+    if previous is None:
+        return None
+    from ..history import Entry
+    from ..question import MAX_QUESTION_CHARS
+
+    entry = Entry.from_json(previous) if isinstance(previous, dict) else None
+    if entry is None or set(previous) - set(TURN_FIELDS):
+        raise BadArgument("previous must be null or the \"turn\" of the previous answer "
+                          f"(fields {', '.join(TURN_FIELDS)}), sent back as it came")
+    if max(len(entry.question), len(entry.asked_as)) > MAX_QUESTION_CHARS:
+        raise BadArgument(f"previous holds a question over {MAX_QUESTION_CHARS:,} characters; "
+                          "send back the turn the answer returned")
+    return entry.turn()
+
+
+def turn_record(turn) -> dict:
+    """A conversation's turn as JSON (``check_turn`` reads it back)."""
+    from ..history import Entry
+
+    line = Entry.from_turn(turn).to_json()
+    line.pop("time", None)
+    return line
+
+
+ALONE = object()  # ``ask``'s ``previous`` when the question is not part of a conversation
+
+
 def ask(service, question: str, top_k: int = 5, product: str | None = None, release: str | None = None,
-        kind: str | None = None, *, max_chars: int = DEFAULT_MAX_CHARS, detail: str = "cards") -> dict:
+        kind: str | None = None, *, mode: str = "hybrid", previous: object = ALONE,
+        max_chars: int = DEFAULT_MAX_CHARS, detail: str = "cards") -> dict:
     """The answer record of ``relnotes ask --json`` (quoted sentences, cited passages, notes,
-    earliest release, the digest of a release question), fitted to ``max_chars``."""
-    top_k, (max_chars, detail) = check_top_k(top_k), check_budget(max_chars, detail)
+    earliest release, the digest of a release question), fitted to ``max_chars``.
+
+    With ``previous`` (None for a conversation's first question, else the ``"turn"`` the last
+    answer returned) the question is read as a follow-up, as the chat reads it, ``release`` is
+    the filter the person set (a question naming a release of its own asks about that one), and
+    the record adds ``"turn"`` (to send back with the next question) and ``"kept"`` (the release
+    filter kept from the previous question, in words, or null).
+    """
+    top_k, (max_chars, detail), mode = check_top_k(top_k), check_budget(max_chars, detail), check_mode(mode)
     if not isinstance(question, str) or not question.strip():
         raise BadArgument("question must be a non-empty string, e.g. 'which release added X?'")
     products = check_product(service, product)
     releases = check_release(service, release, products)
-    answer = service.ask(question, top_k=top_k, releases=releases, products=products, kinds=check_kinds(kind))
-    return fit(answer_record(answer, "1"), max_chars, detail)
+    kinds = check_kinds(kind)
+    if previous is ALONE:
+        answer = service.ask(question, top_k=top_k, mode=mode, releases=releases, products=products, kinds=kinds)
+        return fit(answer_record(answer, "1"), max_chars, detail)
+    from ..conversation import Conversation
+
+    talk = Conversation(service, check_turn(previous), releases=tuple(releases) or None)
+    follow, answer = talk.ask(question, top_k, mode, kinds=kinds, products=products)
+    extra = {"turn": turn_record(talk.turn), "kept": follow.chip}
+    return {**fit(answer_record(answer, "1"), max_chars - size(extra), detail), **extra}
 
 
 def search(service, query: str, top_k: int = 10, product: str | None = None, release: str | None = None,
-           kind: str | None = None, *, max_chars: int = DEFAULT_MAX_CHARS, detail: str = "cards") -> dict:
+           kind: str | None = None, *, mode: str = "hybrid", max_chars: int = DEFAULT_MAX_CHARS,
+           detail: str = "cards") -> dict:
     """Ranked, cited passages only (retrieval, no answer sentences, no digest)."""
     if not isinstance(query, str) or not query.strip():
         raise BadArgument("query must be a non-empty string, e.g. 'MPS kernels'")
     max_chars, detail = check_budget(max_chars, detail)
-    record = ask(service, query, top_k, product, release, kind, max_chars=MOST_MAX_CHARS, detail="full")
+    record = ask(service, query, top_k, product, release, kind, mode=mode, max_chars=MOST_MAX_CHARS, detail="full")
     return fit({"query": query, "passages": record["passages"], "note": record["note"]}, max_chars, detail)
 
 
@@ -149,7 +208,7 @@ def releases(service, product: str | None = None, *, max_chars: int = DEFAULT_MA
             continue
         products.append({"product": name, "count": len(versions),
                          "releases": [{"version": v, "date": dates.get((name, v))} for v in reversed(versions)]})
-    return _fit_releases({"products": products}, max_chars)
+    return fit_releases({"products": products}, max_chars)
 
 
 def changes(service, product: str | None, since: str, until: str, kinds: Sequence[str] | None = None,
@@ -207,95 +266,5 @@ def deps(service, names: Sequence[str] | None = None, *, max_chars: int = DEFAUL
     except BadQuestion as exc:
         raise BadArgument(str(exc)) from None
     record = {"project": str(service.project.directory), "dependencies": [report_record(r) for r in reports]}
-    for entry in record["dependencies"]:
-        for item in entry["items"]:
-            if len(item["text"]) > CARD_CHARS:
-                item["text"], item["truncated"] = item["text"][:CARD_CHARS].rstrip() + " …", True
-    omitted, listed = 0, record["dependencies"]
-    while size(record) > max_chars - len(', "omitted": 100000') and listed:
-        with_items = [e for e in listed if e["items"]]
-        (with_items[-1]["items"] if with_items else listed).pop()
-        omitted += 1
-    if omitted:
-        record["omitted"] = omitted
-    return record
+    return fit_deps(record, max_chars)
 
-
-def size(record) -> int:
-    return len(json.dumps(record, ensure_ascii=False))
-
-
-def fit(record: dict, max_chars: int, detail: str) -> dict:
-    """``record`` within ``max_chars`` of JSON: texts cut to cards unless ``detail`` is "full",
-    then, from the end, passages no answer sentence cites, digest items (and releases left
-    empty), nearest passages, then answer sentences with the passages only they cite; each left
-    out counted in ``"omitted"``. What still does not fit becomes a note saying so."""
-    record = json.loads(json.dumps(record, ensure_ascii=False))  # a copy to trim
-    record.pop("timings_ms", None)
-    digest = record.get("digest") or {}
-    releases = digest.get("releases") if isinstance(digest.get("releases"), list) else []
-    if detail == "cards":
-        for entries in [record.get("passages") or [], record.get("not_an_answer") or []] + [r.get("items") or [] for r in releases]:
-            for entry in entries:
-                text = entry.get("text") or ""
-                if len(text) > CARD_CHARS:
-                    entry["text"] = text[:CARD_CHARS].rstrip() + " …"
-                    entry["truncated"] = True
-    budget = max_chars - len(', "omitted": 100000')  # room for the count
-    total, omitted = size(record), 0
-
-    def drop(entries: list, index: int = -1) -> None:
-        nonlocal total, omitted
-        total -= size(entries.pop(index)) + 2  # the entry and its ", "
-        omitted += 1
-
-    answer = record.get("answer") or {}
-    sentences = answer.get("sentences") if isinstance(answer.get("sentences"), list) else []
-    passages = record.get("passages") if isinstance(record.get("passages"), list) else []
-    while total > budget:
-        cited = {s.get("passage") for s in sentences}
-        loose = [i for i, p in enumerate(passages) if p.get("rank") not in cited]
-        items = [r["items"] for r in releases if r.get("items")]
-        if loose:
-            drop(passages, loose[-1])
-        elif items:
-            drop(max(items, key=len))
-        elif releases:
-            drop(releases)
-        elif record.get("not_an_answer"):
-            drop(record["not_an_answer"])
-        elif sentences:
-            sentences.pop()
-            answer["text"] = " ".join(f"{s['text']} [{s['passage']}]" for s in sentences)
-            total = size(record)  # the text changed too
-            if not sentences:
-                record["answer"] = None
-        elif passages:
-            drop(passages)
-        else:
-            break
-    if omitted:
-        record["omitted"] = omitted
-    if size(record) > max_chars:  # long question or note: say so rather than break the budget
-        keep = {k: record[k] for k in ("id", "shape", "mode") if k in record}
-        return {**keep, "question": str(record.get("question") or record.get("query") or "")[:200],
-                "note": f"The result does not fit max_chars={max_chars}; ask again with a larger max_chars.",
-                "passages": [], "omitted": omitted + len(passages)}
-    return record
-
-
-def _fit_releases(record: dict, max_chars: int) -> dict:
-    """The release list cut from each product's oldest end until it fits (``"shown"`` says how
-    many), then whole products from the end (``"products_omitted"``)."""
-    products = record["products"]
-    room = max_chars - len(', "products_omitted": 100000')
-    while products and size(record) + 20 * len(products) > room:  # room for each "shown"
-        longest = max(products, key=lambda p: len(p["releases"]))
-        if len(longest["releases"]) > 1:
-            del longest["releases"][-max(1, len(longest["releases"]) // 10):]
-        else:
-            products.pop()
-            record["products_omitted"] = record.get("products_omitted", 0) + 1
-    for p in products:
-        p["shown"] = len(p["releases"])
-    return record

@@ -48,6 +48,10 @@ BAD_FILES = {
                              "wrap each document in an object with a body_md or text field"),
     "record-without-body": ("notes.json", json.dumps([{"body": "fine"}, {"title": "T 1.0", "body": "  "}]).encode(),
                             "record 1 has no text body; add one of the fields body_md, body, markdown, text, content"),
+    "index-of-links": ("index.txt", b"Release notes\n=============\n\n1.1 release\n-----------\n.. toctree::\n\n   1.1\n\n"
+                                    b"1.0 release\n-----------\n.. toctree::\n\n   1.0\n",
+                       "an index of links to other files (toctree or include directives), not release notes; "
+                       "give --corpus the files it lists or their folder"),
 }
 
 

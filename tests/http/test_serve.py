@@ -3,14 +3,9 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import socket
-import subprocess
-import sys
 import threading
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -19,50 +14,7 @@ from click.testing import CliRunner
 
 from qa.cli import cli
 from tests.support.paths import DATA
-
-LIFETIME = 240  # seconds a test server lives at most (it stops by itself)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def env() -> dict[str, str]:
-    return {n: os.environ[n] for n in ("HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "PATH")
-            if n in os.environ}
-
-
-@contextmanager
-def serving(*args: str):
-    """A server on a free loopback port; yields its base URL once /v1/health says ok."""
-    port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "qa", "serve", "--port", str(port), "--exit-after",
-                                str(LIFETIME), *args], env=env(), stdin=subprocess.DEVNULL,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            if process.poll() is not None:
-                raise AssertionError(f"the server stopped: {process.stderr.read()}")
-            try:
-                if httpx.get(f"{base}/v1/health", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                raise AssertionError("the server did not come up in 120 s")
-            time.sleep(0.2)
-        yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+from tests.support.serving import serving
 
 
 def widgetlib_index(tmp_path: Path) -> tuple[Path, Path]:
@@ -80,6 +32,8 @@ def test_every_route(bundled_index: Path, loopback) -> None:
         health = httpx.get(f"{base}/v1/health").json()
         assert (health["status"], health["chunks"], health["reloads"]) == ("ok", 88, 0)
         asked = httpx.post(f"{base}/v1/ask", json={"question": "how do I enable the nccl2 backend?"}).json()
+        asked_turn = httpx.post(f"{base}/v1/ask", json={"question": "how do I enable the nccl2 backend?",
+                                                         "previous": None}).json()["turn"]
         assert asked["passages"][0]["citation"]["section"][-1] == "nccl2 Backend" and "[1]" in asked["answer"]["text"]
         found = httpx.post(f"{base}/v1/search", json={"query": "MPS kernels", "top_k": 2, "release": "2.13"}).json()
         assert len(found["passages"]) == 2 and {p["citation"]["version"] for p in found["passages"]} == {"2.13"}
@@ -91,6 +45,11 @@ def test_every_route(bundled_index: Path, loopback) -> None:
         lines = [json.loads(line) for line in batch.text.splitlines()]
         assert batch.headers["content-type"].startswith("application/x-ndjson")
         assert lines[0]["id"] == "a" and lines[0]["passages"] and lines[1] == {"id": "2", "error": "line 2: 'question' must be a string"}
+        page = httpx.post(f"{base}/v1/ask", json={"question": "and in 2.13?", "previous": asked_turn, "view": "page"}).json()
+        assert page["asked_as"] == "how do I enable the nccl2 backend in 2.13" and page["turn"]["releases"] == ["2.13"]
+        assert page["passages"][0]["cite"]["release"].startswith("2.13")
+        shown = httpx.get(f"{base}/v1/show", params={"c": page["passages"][0]["cite"]["location"]}).json()
+        assert shown["shown"][0]["lines"][0][0] == page["passages"][0]["citation"]["lines"][0]
         docs = httpx.get(f"{base}/docs").json()
         assert docs["openapi"].startswith("3.") and {"/v1/ask", "/v1/batch", "/mcp"} <= set(docs["paths"])
         assert httpx.get(f"{base}/openapi.json").json() == docs
@@ -114,6 +73,10 @@ BAD = [
     ("/v1/ask", {"question": "nccl2", "kind": "bugs"}, "unknown kind 'bugs'"),
     ("/v1/changes", {"since": "2.9", "until": "2.14", "kinds": 5}, "'kinds' must be a list of strings or null"),
     ("/v1/changes", {"since": "2.9", "until": "2.14", "topic": 5}, "'topic' must be a string or null"),
+    ("/v1/ask", {"question": "nccl2", "view": "html"}, "view must be one of record, page"),
+    ("/v1/ask", {"question": "nccl2", "mode": "fuzzy"}, "mode must be one of hybrid, bm25, dense"),
+    ("/v1/ask", {"question": "nccl2", "previous": 5}, "previous must be null or the \"turn\""),
+    ("/v1/search", {"query": "nccl2", "previous": None}, "unknown field 'previous'"),
 ]
 
 
@@ -136,6 +99,8 @@ def test_bad_requests_are_refused_with_the_reason(bundled_index: Path, loopback)
         batch = httpx.post(f"{base}/v1/batch", content='{"id": "q9", "question": "x", "kind": 5}\n{"question": "nccl2"}\n')
         lines = [json.loads(line) for line in batch.text.splitlines()]
         assert lines[0] == {"id": "q9", "error": "line 1: 'kind' must be a string or null"} and lines[1]["passages"]
+        missing = httpx.get(f"{base}/v1/show", params={"c": "/etc/passwd:1-2"})
+        assert missing.status_code == 422 and "no document of this index has this path" in missing.json()["error"]
         rebound = httpx.get(f"{base}/v1/health", headers={"Host": "evil.example:8765"})
         assert rebound.status_code == 421  # a page rebinding its name to 127.0.0.1 reads nothing
         assert httpx.post(f"{base}/v1/ask", json={"question": "nccl2 backend"}).status_code == 200  # still serving

@@ -135,6 +135,8 @@ def test_a_malformed_spec_is_a_usage_error() -> None:
     result = CliRunner().invoke(cli, ["add", "flask>=2"])
     assert result.exit_code == 2 and "expected NAME, NAME==VERSION" in result.output
     assert CliRunner().invoke(cli, ["add"]).exit_code == 2
+    missing = CliRunner().invoke(cli, ["add", "./gone-1.0.tar.gz"])
+    assert missing.exit_code == 2 and "./gone-1.0.tar.gz: no such file or folder" in missing.output
 
 
 def test_dependency_values_are_frozen() -> None:

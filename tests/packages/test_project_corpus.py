@@ -156,3 +156,43 @@ def test_every_command_with_project_opens_it_first(tmp_path: Path, command: list
     result = CliRunner().invoke(cli, [*command, "--project", str(tmp_path)], input="")
     assert result.exit_code == 1, result.output
     assert result.stderr.startswith("error: No release notes fetched for the project ")
+
+
+def test_an_upgrade_question_starts_from_the_projects_pin(project: Path) -> None:
+    offline()
+
+    def asked(question: str) -> dict:
+        result = CliRunner().invoke(cli, ["ask", question, "--project", str(project), "--json", "--mode", "bm25",
+                                          "--no-history"])
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)
+
+    pinned = asked("what breaks if I upgrade flasky?")  # uv.lock pins flasky 3.0.0
+    assert pinned["range"]["since"] == "3.0.0" and pinned["range"]["until"] is None
+    assert [r["version"] for r in pinned["digest"]["releases"]] == ["3.1.0"]  # 3.0.0's removal is behind the pin
+    assert pinned["notes"][0] == {"kind": "from_pin", "releases": ["3.0.0"], "products": ["flasky"]}
+    assert pinned["note"] == ("From the version the project is on: flasky 3.0.0 (its pin); name a release to ask "
+                              "from another. 1 of the 2 releases after 3.0.0 has removed or deprecated items.")
+    own = asked("what breaks upgrading flasky from 3.0.1 to 3.1.0?")  # a from-release of its own wins
+    assert [r["version"] for r in own["digest"]["releases"]] == ["3.1.0"]
+    assert all(n["kind"] != "from_pin" for n in own.get("notes", []))
+    removed = asked("what was removed in flasky 3.0.0?")  # no upgrade: the release asked
+    assert all(n["kind"] != "from_pin" for n in removed.get("notes", []))
+
+
+def test_a_pin_newer_than_the_notes_is_said(project: Path) -> None:
+    offline()
+    (project / "uv.lock").write_text('version = 1\n[[package]]\nname = "flasky"\nversion = "3.2.0"\n')
+    result = CliRunner().invoke(cli, ["deps", "flasky", "--project", str(project), "--json"])
+    assert result.exit_code == 0, result.output
+    (flasky,) = json.loads(result.stdout)
+    assert (flasky["pinned"], flasky["newest"], flasky["releases_between"], flasky["pin_ahead_of_notes"]) == (
+        "3.2.0", "3.1.0", 0, True)
+    text = CliRunner().invoke(cli, ["deps", "flasky", "--project", str(project)])
+    assert "flasky  pinned 3.2.0 (lockfile: uv.lock)  up to date with its notes (the notes stop at 3.1.0)" in text.stdout
+    upgrade = CliRunner().invoke(cli, ["ask", "what breaks if I upgrade flasky?", "--project", str(project), "--json",
+                                       "--mode", "bm25", "--no-history"])
+    assert upgrade.exit_code == 0, upgrade.output
+    assert json.loads(upgrade.stdout)["note"] == (  # after 3.2.0: nothing, and said so
+        "From the version the project is on: flasky 3.2.0 (its pin); name a release to ask from another. "
+        "The corpus holds no release of flasky after 3.2.0 (it has: 3.0.0, 3.0.1, 3.1.0).")

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from corpus.sentences import split_sentences
+from corpus.sentences import Span, split_sentences
 from qa.answer import units
+from qa.answer.evidence import Candidate
 from qa.model import AnswerSentence
 from qa.present.notes import joined
 from qa.question.vocabulary import asks, change_asked, specifics
@@ -73,6 +74,26 @@ def test_the_webinar_date_the_op_count_and_the_fix_are_quoted(engine) -> None:
     assert "1239, up from 585" in ops.text
     barrier = engine.ask("does symmetric memory barrier() work on the NCCL backend in 2.14?")
     assert "barrier now reuses the existing CUDA barrier kernel" in barrier.text
+
+
+def test_a_how_to_quote_without_an_instruction_takes_its_passages_instruction(engine) -> None:
+    answer = engine.ask("how do I turn on the deterministic backward for FlexAttention?")
+    assert "Users can opt in via the existing torch.use_deterministic_algorithms(True) setting" in answer.text
+    assert {s.passage for s in answer.sentences} == {1}
+
+
+def test_instructed_only_adds_an_instruction_where_the_quote_gives_none() -> None:
+    said = AnswerSentence("By default it is off.", 1, 0.6)
+    how = Candidate(1, Span(30, 72, "Enable it by setting `X=1` in the config."), 0.2)
+    elsewhere = Candidate(2, Span(0, 34, "Set `Y=1` to enable the other one."), 0.5)
+    assert units.instructed((said,), [how, elsewhere], "howto", 3) == (
+        said, AnswerSentence("Enable it by setting `X=1` in the config.", 1, 0.2))
+    assert units.instructed((said,), [how], "when", 3) == (said,)  # not a how-to question
+    told = AnswerSentence("Pass `x=True` to turn it on.", 1, 0.6)
+    assert units.instructed((told,), [how], "howto", 3) == (told,)  # it says how already
+    full = (said, AnswerSentence("It is new.", 1, 0.5), AnswerSentence("It is fast.", 1, 0.4))
+    assert units.instructed(full, [how], "howto", 3)[-1].text.startswith("Enable it")  # the weakest other gives way
+    assert len(units.instructed(full, [how], "howto", 3)) == 3
 
 
 def test_a_topic_inside_a_release_leads_its_digest(engine) -> None:

@@ -36,7 +36,8 @@ def test_ask_json_follows_the_batch_schema(bundled_index: Path) -> None:
     assert set(record) >= {"id", "question", "releases", "answer", "passages", "timings_ms"}
     p = record["passages"][0]
     assert set(p) >= {"rank", "score", "text", "citation"} and p["rank"] == 1
-    assert set(p["citation"]) == {"document", "title", "product", "version", "section", "source", "lines", "url", "kind"}
+    assert set(p["citation"]) == {"document", "title", "product", "version", "section", "source", "lines", "url", "kind",
+                                  "body_field"}
     assert record["answer"]["text"].count("[") == len(record["answer"]["sentences"])
     for s in record["answer"]["sentences"]:
         assert s["text"] in record["passages"][s["passage"] - 1]["text"]

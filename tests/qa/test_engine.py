@@ -230,7 +230,8 @@ def test_a_product_the_corpus_does_not_hold_is_said_not_answered(engine, questio
     assert answer.passages == () and not answer.confident
     assert joined(answer.notes).startswith("The corpus holds no ") and joined(answer.notes).endswith(
         "; it has: PyTorch. Not answering from another product; to ask about "
-        f"{answer.notes[0].products[0]}, give its release notes with --corpus PATH.")
+        f"{answer.notes[0].products[0]}, give its release notes with --corpus PATH, or fetch those a package ships: "
+        f"relnotes add {answer.notes[0].products[0]}.")
 
 
 @pytest.mark.parametrize("question", ["what changed for Python 3.15 in 2.14", "what is new in PyTorch 2.14",

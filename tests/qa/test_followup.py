@@ -240,3 +240,14 @@ def test_impossible_follow_ups_are_refused(kwargs) -> None:
 def test_turn_needs_a_tuple_of_releases() -> None:
     with pytest.raises(ValueError):
         Turn("q", "q", ["2.13"])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("question", ["and for httpx?", "what about httpx?", "and httpx?"])
+def test_another_product_replaces_the_previous_one_and_leaves_its_releases(question: str) -> None:
+    products = ("click", "httpx")
+    previous = Turn("q", "what breaks if I upgrade click", (), ("click",), ReleaseRange("8.1.7"))
+    follow = resolve(previous, question, ("8.1.7", "8.2.0", "0.28.0"), products)
+    assert (follow.text, follow.how, follow.span, follow.releases, follow.products) == (
+        "what breaks if I upgrade httpx", "subject", None, (), ())
+    same = resolve(Turn("q", "what changed in click", ("8.2.0",), ("click",)), "and for Click?", ("8.2.0",), products)
+    assert same.releases == ("8.2.0",) and same.inherited  # the same product: its release stays

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from click.testing import CliRunner
 
 from qa.serving import api
@@ -29,6 +31,7 @@ def test_every_kind_of_note_has_words() -> None:
         "upgrade_some": Note("upgrade_some", range=span, kinds=("removed",), count=1, total=3),
         "range_more": Note("range_more", releases=("1.5", "1.9"), count=4, total=40),
         "topic_none": Note("topic_none", topic="kitty"),
+        "from_pin": Note("from_pin", releases=("2.5.3",), products=("pydantic",)),
     }
     for kind in NOTE_KINDS:
         words = notes.text(samples.get(kind, Note(kind)))
@@ -36,7 +39,9 @@ def test_every_kind_of_note_has_words() -> None:
     assert notes.text(samples["upgrade_some"]) == "1 of the 3 releases after 1.0 up to 2.0 has removed items."
     assert notes.text(samples["product_not_held"]) == (
         "The corpus holds no Django; it has: PyTorch. Not answering from another product; to ask about Django, "
-        "give its release notes with --corpus PATH.")
+        "give its release notes with --corpus PATH, or fetch those a package ships: relnotes add Django.")
+    cuda_toolkit = replace(samples["product_not_held"], products=("CUDA Toolkit",))
+    assert notes.text(cuda_toolkit).endswith("to ask about CUDA Toolkit, give its release notes with --corpus PATH.")
     assert notes.joined(()) is None
 
 

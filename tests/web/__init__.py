@@ -1,0 +1,1 @@
+"""The web page of relnotes serve, in a real headless Chromium."""

@@ -1,0 +1,56 @@
+"""The token rule on the page: beyond loopback (here: a server started with --token) the page
+loads, asks for the token once, keeps it for the tab, and shows nothing of the corpus before."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import quote
+
+import httpx
+
+from tests.support.serving import serving
+
+DIALOG = "!!document.querySelector('dialog#token-dialog[open]')"
+
+
+def enter(page, token: str) -> None:
+    page.wait(DIALOG)
+    page.eval("document.getElementById('token').focus()")
+    page.type(token)
+    page.press("Enter")
+
+
+def test_the_page_asks_for_the_token_once_and_shows_nothing_without_it(bundled_index: Path, loopback,
+                                                                         browser) -> None:
+    with serving("--index", str(bundled_index), "--token", "s3cret") as base:
+        assert httpx.get(f"{base}/").status_code == 200  # the page itself loads
+        for path in ("/v1/releases", "/v1/show?c=pytorch-2.14-release-blog.json:304"):
+            assert httpx.get(base + path).status_code == 401  # nothing of the corpus does
+        page = browser.page(360, 740)
+        page.goto(f"{base}/?q={quote('how do I enable the nccl2 backend?')}")
+        page.wait(DIALOG)
+        before = page.eval("""({releases: document.getElementById('release').options.length,
+            answers: document.querySelectorAll('#transcript .answer, #transcript .ranked, #transcript .note').length,
+            pending: document.querySelector('#transcript .pending').textContent, focus: document.activeElement.id,
+            label: document.querySelector('label[for=token]').textContent})""")
+        assert before == {"releases": 1, "answers": 0, "pending": "Answering…", "focus": "token", "label": "Token"}
+
+        enter(page, "wrong")
+        page.wait("document.getElementById('token-why') && "
+                  "document.getElementById('token-why').textContent.startsWith('That token was refused')")
+        assert page.eval("sessionStorage.getItem('relnotes-token')") is None
+        page.eval("document.getElementById('token').value = ''")
+        enter(page, "s3cret")
+        page.wait("Number(document.getElementById('transcript').dataset.answers) === 1")
+        assert page.eval("document.querySelector('.answer').textContent").startswith("Answer: In 2.14")
+        assert page.eval("document.getElementById('release').options.length") > 1
+        assert page.eval("sessionStorage.getItem('relnotes-token')") == "s3cret"
+
+        page.goto(f"{base}/show?c={quote('pytorch-2.14-release-blog.json:304-318')}")  # kept for the tab
+        page.wait("document.body.dataset.state === 'idle'")
+        assert not page.eval(DIALOG) and page.eval("document.querySelectorAll('.lines tr').length") == 15
+
+        other = browser.page(360, 740)  # another tab asks again
+        other.goto(f"{base}/show?c={quote('pytorch-2.14-release-blog.json:304-318')}")
+        other.wait(DIALOG)
+        assert other.eval("document.querySelectorAll('.lines tr').length") == 0
