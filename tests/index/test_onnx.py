@@ -413,9 +413,9 @@ def test_a_build_uses_the_export_for_what_it_embeds(tmp_path, st_encoder, bundle
     used = []
     real = build_module.embed
 
-    def spy(streams, blocks, encoder, progress):
+    def spy(streams, blocks, encoder, progress, *keep):
         used.append(type(encoder).__name__)
-        return real(streams, blocks, encoder, progress)
+        return real(streams, blocks, encoder, progress, *keep)
 
     monkeypatch.setattr(build_module, "embed", spy)
     chunks = [make_chunk(i, f"Release note {i} about the widget cache.") for i in range(3)]

@@ -61,7 +61,7 @@ def test_a_notice_during_a_build_has_a_line_of_its_own(tmp_path) -> None:
     (notes / "CHANGES.md").write_text("# Tool 2.0\n\n## Fixes\n\n- Fixed the frobnicator.\n- Sped up the widget.\n")
     master, slave = pty.openpty()
     env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"), COLUMNS="120")
-    process = subprocess.Popen([sys.executable, "-m", "qa", "ask", "frobnicator", "--corpus", str(notes), "--no-history"],
+    process = subprocess.Popen([sys.executable, "-m", "qa", "index", "--corpus", str(notes)],  # ask builds BM25 only
                                stdin=slave, stdout=slave, stderr=slave, env=env, cwd=tmp_path)
     os.close(slave)
     out = b""
