@@ -47,7 +47,7 @@ def scan(text: str, catalogue: Catalogue) -> Scan:
     mention = find_range(text, catalogue.releases, catalogue.products)
     rest = Scan.outside(text, mention)
     parsed = find_releases(rest, known=catalogue.releases, products=catalogue.products)
-    products = named(text, catalogue.products, getattr(catalogue, "mentions", None))
+    products = named(text, catalogue.products, getattr(catalogue, "mentions", None), catalogue.releases)
     held = {n.product for n in products if n.held}
     return Scan(text, mention, parsed, tuple(p for p in catalogue.products if p in held),
                 tuple(dict.fromkeys(n.typed for n in products if not n.held)))

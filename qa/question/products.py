@@ -15,6 +15,10 @@ nothing:
 - last in the question after a preposition ("how do I set a proxy in urllib3?");
 - first in the question before a colon or a dash ("pandas: ...").
 
+A name no list holds is a product only where it opens the question as its own release notes
+would be asked for ("cupy 13 changelog", "prompt_toolkit 3.0.47 changes"), and, when the corpus's
+notes use it, with a release the corpus does not hold ("MPS 2.14 changes" asks about PyTorch's).
+
 A name that is also a common English word (``data/common.txt``; unless written as a name, "...
 in React?") counts only after a version, a possessive or a release word, or as the subject of
 "does X ...": "double click to select?" names nothing. A name the corpus's own notes use (a
@@ -35,7 +39,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Callable, Sequence
 
-from corpus.versions import product_names
+from corpus.versions import product_names, version_matches
 
 from .vocabulary import NOT_NAMES, is_howto
 
@@ -47,6 +51,9 @@ _VERSION_AFTER = re.compile(r"\s*v?(?:\d+(?:\.\d+)+[a-z]*\d*(?![\w.%]|\.\d)|\d+(
                             re.IGNORECASE)
 _POSSESSIVE_AFTER = re.compile(r"['\u2019]s\b")
 _OWN_RELEASE_AFTER = re.compile(r"\s+(?:releases?|changelogs?|release\s+notes)\b", re.IGNORECASE)
+# "cupy 13 changelog", "prompt_toolkit 3.0.47 changes": a name no list holds, named by its own release notes
+_UNLISTED_AFTER = re.compile(_VERSION_AFTER.pattern + r"\s*(?:releases?|changelogs?|changes|release\s+notes|notes)\b",
+                             re.IGNORECASE)
 _USED_AS_AFTER = re.compile(r"\s+(?:versions?|library|package|crate)\b", re.IGNORECASE)  # a dependency's words
 _NEW_IN = re.compile(r"\bwhat(?:'s|\u2019s|\s+is|\s+are)?\s+(?:new|changed)\s+in\s+(?:the\s+)?$", re.IGNORECASE)
 _UPGRADE_BEFORE = re.compile(r"\b(?:upgrad|updat|bump|migrat|downgrad)\w*\s+(?:to\s+|my\s+|our\s+|the\s+)?$",
@@ -172,9 +179,11 @@ def held_names(products: Sequence[str]) -> dict[str, str]:
     return names
 
 
-def named(text: str, products: Sequence[str], mentions: Callable[[str], bool] | None = None) -> tuple[Named, ...]:
+def named(text: str, products: Sequence[str], mentions: Callable[[str], bool] | None = None,
+          releases: Sequence[str] = ()) -> tuple[Named, ...]:
     """The products ``text`` names, held and foreign, in order (see the module docstring);
-    ``mentions(name)``: whether the corpus's notes use the name (a dependency of a held product)."""
+    ``mentions(name)``: whether the corpus's notes use the name (a dependency of a held product);
+    ``releases``: the releases the corpus holds."""
     held = held_names(products)
     tokens = list(_TOKEN.finditer(text))
     found: list[Named] = []
@@ -194,6 +203,8 @@ def named(text: str, products: Sequence[str], mentions: Callable[[str], bool] | 
             elif _naming(text, start, end, _kind(text, start, name, mentions)) and (
                     known(name) or _proper(typed, name, text[end:])):
                 found.append(Named(typed, (start, end)))
+            elif size == 1 and _unlisted(text, start, end, name, mentions, releases):
+                found.append(Named(typed, (start, end)))
             elif size == 1 and not is_platform(name) and "." in name and name.split(".")[0] in held:
                 found.append(Named(typed, (start, end), held[name.split(".")[0]]))  # torch.compile: PyTorch's API
             else:
@@ -203,6 +214,21 @@ def named(text: str, products: Sequence[str], mentions: Callable[[str], bool] | 
         else:
             at += 1
     return _with_vs(text, tuple(found), held)
+
+
+def _unlisted(text: str, start: int, end: int, name: str, mentions: Callable[[str], bool] | None,
+              releases: Sequence[str]) -> bool:
+    """A name no list holds that opens the question as a product's release notes do ("cupy 13
+    changelog", "prompt_toolkit 3.0.47 changes"): not a common word, a platform or a word of
+    questions; a name the corpus's own notes use only with a release the corpus does not hold
+    ("MPS 2.14 changes" asks about PyTorch 2.14's MPS, "cupy 13 changelog" about CuPy)."""
+    after = _UNLISTED_AFTER.match(text, end)
+    if start or mentions is None or len(name) < 3 or after is None:
+        return False
+    if common(name) or name in NOT_NAMES or is_platform(name):
+        return False
+    version = after.group(0).split()[0].lstrip("vV")
+    return not mentions(name) or not any(version_matches(r, version) for r in releases)
 
 
 def _naming(text: str, start: int, end: int, kind: str = "plain") -> bool:

@@ -174,3 +174,19 @@ def test_a_dependency_the_notes_use_is_a_product_only_where_the_question_is_abou
     used = {"triton", "safetensors", "urllib3", "nvshmem"}
     found = tuple(n.typed for n in named(question, BUNDLED, lambda word: word.lower() in used) if not n.held)
     assert found == names
+
+
+@pytest.mark.parametrize(("question", "names"), [
+    ("cupy 13 changelog", ("cupy",)),  # the notes use the name, with a release they do not hold
+    ("prompt_toolkit 3.0.47 changes", ("prompt_toolkit",)),  # no list holds it
+    ("zzyzx 2.0 release notes", ("zzyzx",)),
+    ("MPS 2.14 changes", ()),  # the notes use it, and 2.14 is held: PyTorch's MPS
+    ("what about prompt_toolkit 3.0 changes", ()),  # not opening the question
+    ("prompt_toolkit 3.0 speed", ()),  # not asked as its release notes
+    ("latest 2.0 changes", ()),  # a word of questions
+])
+def test_a_name_no_list_holds_is_a_product_only_as_its_own_release_notes(question, names) -> None:
+    used = {"cupy", "mps"}
+    found = tuple(n.typed for n in named(question, BUNDLED, lambda word: word.lower() in used, ("2.9", "2.13", "2.14"))
+                  if not n.held)
+    assert found == names
