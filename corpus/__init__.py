@@ -6,9 +6,9 @@ which bring regular expressions and tables that take tens of milliseconds, load 
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
+from .lazy import lazy_api
 from .errors import (
     BinaryFile,
     CorpusError,
@@ -60,19 +60,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .versions import detect_product, parse_version, version_key, version_matches
 
 
-def __getattr__(name: str):
-    """Import the rest of the API on first use (PEP 562)."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'corpus' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    """The API names, loaded or not (PEP 562)."""
-    return sorted(set(__all__) | set(globals()))
+__getattr__, __dir__ = lazy_api(__name__, _LAZY)
 
 
 __all__ = [

@@ -11,8 +11,9 @@ brings numpy (and faiss or onnxruntime on first search), is imported on first us
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from corpus.lazy import lazy_api
 
 from .errors import (
     AdaptError,
@@ -69,19 +70,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .retrieve.tokenizer import tokenize
 
 
-def __getattr__(name: str):
-    """Import the heavy parts of the API on first use (PEP 562)."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'index' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    """The API names, loaded or not (PEP 562), for ``dir()`` and tab completion."""
-    return sorted(set(__all__) | set(globals()))
+__getattr__, __dir__ = lazy_api(__name__, _LAZY)
 
 
 __all__ = [
