@@ -173,8 +173,8 @@ class Engine:
         if refusal is not None:  # a product or release the corpus does not hold: say so, answer nothing
             near = self.searcher.search(question.asked_as, k=min(top_k, NEARBY), mode=mode,
                                         products=question.products or None)
-            return Answer(**base, passages=(), sentences=(), confident=False,
-                          notes=with_pending(*self._pinned(question), refusal, pending=pending),
+            return Answer(**base, passages=(), sentences=(), confident=False,  # nothing answered: no word of BM25
+                          notes=(*self._pinned(question), refusal),
                           nearby=_passages(near),
                           timings_ms={"retrieve": 0.0, "answer": _ms(started)})
         # The question is the query, a release it names included (overview passages name their

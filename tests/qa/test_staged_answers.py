@@ -47,6 +47,8 @@ def test_ask_on_a_new_corpus_answers_by_bm25_and_says_so_then_index_finishes_it(
     record = json.loads(runner.invoke(cli, ["ask", QUESTION, *args, "--json"]).stdout)
     assert record["mode"] == "bm25" and record["notes"][-1] == {"kind": "dense_pending"}
     assert record["passages"][0]["citation"]["source"].endswith("changelog-rust-mini.md")
+    refused = json.loads(runner.invoke(cli, ["ask", "what's new in django 5?", *args, "--json"]).stdout)
+    assert [n["kind"] for n in refused["notes"]] == ["product_not_held"]  # nothing answered, by BM25 or not
     assert not (tmp_path / "idx" / "vectors.faiss").exists()  # nothing kept running or built them
     status = runner.invoke(cli, ["status", "--index", str(tmp_path / "idx"), *args[2:-1]])
     assert "vectors:   not built yet (questions are answered by BM25); build them with: relnotes index" in status.stdout
