@@ -23,8 +23,10 @@ def text(note: Note) -> str:
 
 
 def joined(notes: Sequence[Note]) -> str | None:
-    """Notes one after the other, as one text; None for none."""
-    return " ".join(text(n) for n in notes) or None
+    """Notes one after the other, as one text, each ending as a sentence does before the next
+    ("Earliest release with strong evidence: 2.0.0. Answered by BM25 alone: ..."); None for none."""
+    texts = [text(n) for n in notes]
+    return " ".join(t if i == len(texts) - 1 or t.endswith((".", "!", "?")) else t + "." for i, t in enumerate(texts)) or None
 
 
 def _of(products: Sequence[str]) -> str:

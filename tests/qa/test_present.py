@@ -43,6 +43,11 @@ def test_every_kind_of_note_has_words() -> None:
     cuda_toolkit = replace(samples["product_not_held"], products=("CUDA Toolkit",))
     assert notes.text(cuda_toolkit).endswith("to ask about CUDA Toolkit, give its release notes with --corpus PATH.")
     assert notes.joined(()) is None
+    earliest, pending = samples["earliest_release"], Note("dense_pending")
+    assert notes.joined((earliest, pending)) == (
+        "Earliest release with strong evidence: 2.13. Answered by BM25 alone: dense retrieval is not built yet; "
+        "run `relnotes index` to build it.")
+    assert notes.joined((earliest,)) == "Earliest release with strong evidence: 2.13"  # alone, as before
 
 
 def test_a_which_release_answer_says_its_earliest_release_once_in_every_medium(engine, bundled_index) -> None:
