@@ -77,6 +77,9 @@ def score(service, path: Path, modes: list[str], misses: bool) -> list[tuple[str
                     row.which_right += 1
                 elif stated:
                     row.which_wrong += 1
+                if misses and not (stated and q.version and version_matches(stated, q.version)):
+                    print(f"  which {q.id} [{mode}] {q.question!r}: gold {q.version}, stated {stated or '(none)'}",
+                          file=sys.stderr)
             if misses and not hit:
                 print(f"  miss {q.id} [{mode}] {q.question!r}\n    gold: {q.answer!r}\n    quoted: "
                       f"{' | '.join(s.text for s in answer.sentences) or '(none)'}"
@@ -92,7 +95,7 @@ def main() -> None:
     parser.add_argument("--blind", action="store_true", help="Score the -blind parts instead (once, at the end).")
     parser.add_argument("--modes", default="bm25,dense,hybrid")
     parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
-    parser.add_argument("--misses", action="store_true", help="List the questions whose quote misses the span.")
+    parser.add_argument("--misses", action="store_true", help="List the questions whose quote misses the span, and which-release questions not stated right.")
     args = parser.parse_args()
     from qa.service import AnswerService
 

@@ -81,8 +81,9 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
     if not pool:
         return []  # what the question names exactly ("Python 3.8") is in no item: say nothing of a release
     if change is not None:
-        about = content_words(topic)
-        said = {i: _says(entries[i], change, about) for i in pool}
+        own = bool(_OWN.search(topic))  # "built-in subtests": not the plugin that adds them
+        about = content_words(_OWN.sub(" ", topic))
+        said = {i: _says(entries[i], change, about, own=own) for i in pool}
         saying = [i for i in pool if said[i] == SAYS]
         if not saying and change in CHANGES_REQUIRED:
             return []  # "which release stabilized X": no item says it was stabilized; say nothing of a release
@@ -99,32 +100,37 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
 SAYS, DENIES, SILENT = "says", "denies", "silent"
 
 
-def _says(entry: Entry, change: str, about: frozenset[str]) -> str:
+def _says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False) -> str:
     """Whether an entry says ``change`` of what the question is ``about``: a sentence of it naming
     two thirds of the topic's words or more, worded so (or the item is of that kind, or under a heading so
     worded: "Stabilized APIs"), and not outdone by a sentence saying the thing is not there
     ("There are no Windows or macOS 3.15 wheels" names more of "Python 3.15 wheels for Windows and
     macOS" than "wheels now support Python 3.15"): SAYS; DENIES when such a sentence outdoes every
     one stating it; else SILENT. A long old-style summary with "stabilization" in one sentence and
-    the feature in another says nothing of it."""
+    the feature in another says nothing of it. Asked of the product's ``own`` ("built-in
+    subtests"), a sentence about a plugin doing it says nothing ("... the pytest-subtests plugin
+    possible, which adds unittest sub-test support")."""
     pattern = CHANGES_STATED[change]
     kind_says = entry.item.kind == change or bool(pattern.search(" ".join(entry.chunk.section[-1:])))
     stated = negated = 0
     about = frozenset({_stem(w): w for w in about}.values())  # "let" and "lets" are one word of the topic
     for sentence in _SENTENCE_END.split(item_words(entry.text)):
         named = _named(sentence, about)
-        if about and (not named or 3 * named < 2 * len(about)):
+        if about and (not named or 3 * named < 2 * len(about)) or (own and _PLUGIN.search(sentence)):
             continue
-        says = kind_says or bool(pattern.search(sentence))
-        if change != "removed" and not says and NEGATED.search(sentence):  # "no longer supported" says a removal
+        worded = bool(pattern.search(sentence))
+        # "no longer supported" says a removal; "There are no macOS wheels" under Added denies
+        if change != "removed" and not worded and NEGATED.search(sentence):
             negated = max(negated, named)
-        elif says:
+        elif worded or kind_says:
             stated = max(stated, named if about else 1)
     if stated > 0 and stated >= negated:
         return SAYS
     return DENIES if negated > stated else SILENT
 
 
+_OWN = re.compile(r"\bbuilt[- ]?in\b|\bnative(?:ly)?\b|\bout\s+of\s+the\s+box\b", re.IGNORECASE)
+_PLUGIN = re.compile(r"\bplug-?ins?\b|\bthird[- ]party\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n\s*\n")
 
 

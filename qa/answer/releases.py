@@ -17,6 +17,7 @@ from .digest import Entry, entries_of, range_digest, release_digest, topic_diges
 from .evidence import passage_evidence
 from .itemscore import earliest
 from ..question import Question
+from ..question.releases import series_named
 from ..question.shapes import Shape
 
 # Which release: an item's evidence is 0.7 its own score, 0.3 its passage's retrieval score; items
@@ -55,7 +56,9 @@ class ReleaseAnswers:
         (``itemscore.earliest``: judged on items, not on whichever passage ranked first), the one
         of that release with the best evidence, and return that item (the answer quotes it)."""
         query = question.asked_as
-        entries = entries_of((h.chunk for h in hits), upcoming=True)
+        series = series_named(question.text)  # "which pydantic 1.x release": releases of that series only
+        entries = [e for e in entries_of((h.chunk for h in hits), upcoming=True)
+                   if not series or (e.chunk.version or "").split(".")[0] in series]
         items = self.item_scores(question.topic or query, entries, dense, query)
         retrieved = {h.chunk.id: h.score for h in hits}
         scores = passage_evidence([retrieved[e.chunk.id] for e in entries], items, ITEM_RETRIEVAL_WEIGHT)

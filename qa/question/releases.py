@@ -57,10 +57,12 @@ _PREPOSITION = re.compile(
 _BEFORE_WORD = re.compile(r"(?<![\w.])v?" + RELEASE_NUMBER + r"\s+(?:release|version)s?\b", re.IGNORECASE)  # "the 2.13 release"
 _LEADING = re.compile(r"^\s*v?" + RELEASE_NUMBER + NOT_A_QUANTITY, re.IGNORECASE)
 _WHICH_RELEASE = re.compile(
-    r"\b(?:which|what)\s+(?:(?P<word>[\w.-]+)\s+)?(?:release|version)s?\b|\bsince when\b|\bwhen\s+(?:did|was|were)\b"
+    r"\b(?:which|what)\s+(?:(?P<word>[\w.-]+)\s+)?(?:v?\d+\.x\s+)?(?:release|version)s?\b|\bsince when\b"
+    r"|\bwhen\s+(?:did|was|were)\b"
     r"|\bfirst\s+(?:added|introduced|appeared|shipped|supported)\b",
     re.IGNORECASE,
 )
+_SERIES = re.compile(r"(?<![\w.])v?\d+\.x(?![\w.])", re.IGNORECASE)  # "which pydantic 1.x release": no topic word
 _RELEASE_WORDS = frozenset({"first", "earliest", "exact", "stable", "major", "minor"})
 
 
@@ -150,6 +152,7 @@ def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[st
     if leading and _normal(leading.group(1)) in {_normal(k) for k in known}:
         found.append((leading.start(1), _normal(leading.group(1))))
         spans.append(leading.span())
+    spans.extend(m.span() for m in _SERIES.finditer(text))
     merged: list[list[int]] = []
     for start, end in sorted(spans):
         if merged and start <= merged[-1][1]:
@@ -173,6 +176,11 @@ def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[st
     )
 
 
+def series_named(question: str) -> tuple[str, ...]:
+    """The major release series a question names ("which pydantic 1.x release ..." -> ("1",))."""
+    return tuple(dict.fromkeys(m.group(0).lower().lstrip("v").split(".")[0] for m in _SERIES.finditer(question)))
+
+
 def asks_which_release(question: str, products: tuple[str, ...]) -> bool:
     """"which release added X", "what PyTorch version ...", "since when ...", "when did ...";
     not "what cuDNN version does 2.14 use" (another thing's version)."""
@@ -182,6 +190,6 @@ def asks_which_release(question: str, products: tuple[str, ...]) -> bool:
         of = re.match(r"\s+of\s+([\w.-]+)", question[m.end():])  # "what version of python"
         if of and of.group(1).lower() not in names | {"the", "this", "that"}:
             continue
-        if not word or word in names or word in _RELEASE_WORDS:
+        if not word or word in names or word in _RELEASE_WORDS or _SERIES.fullmatch(word):
             return True
     return False

@@ -11,7 +11,7 @@ from qa.model import AnswerSentence
 from qa.present.notes import joined
 from qa.question.vocabulary import asks, change_asked, specifics
 from tests.support.fakes import fake_engine
-from tests.support.paths import ZOO
+from tests.support.paths import CHANGELOGS, ZOO
 
 
 @pytest.mark.parametrize(("question", "unit"), [
@@ -134,3 +134,46 @@ def test_an_item_only_the_unreleased_section_states_is_not_released_yet(zoo) -> 
     assert answer.earliest_release is None and "Drop support for Python 3.8" in answer.text
     assert [n.kind for n in answer.notes] == ["not_released"]
     assert joined(answer.notes).startswith("Not in a release yet")
+
+
+def test_a_sentence_saying_the_thing_is_not_there_never_states_the_release(engine) -> None:
+    # 2.13's item is under Added and says "There are no Windows or macOS 3.15 wheels": no answer
+    answer = engine.ask("which release first shipped Python 3.15 wheels for Windows and macOS?")
+    assert answer.earliest_release == "2.14" and answer.passages[0].citation.version == "2.14"
+    assert "There are no Windows" not in answer.text and "macOS on Apple silicon" in answer.text
+
+
+@pytest.fixture(scope="module")
+def pytest_notes(tmp_path_factory):
+    from corpus import load_chunks
+
+    return fake_engine(load_chunks([ZOO / "pytest"]), tmp_path_factory.mktemp("zoo-pytest") / "idx")
+
+
+@pytest.mark.skipif(not ZOO.is_dir(), reason="needs ../shared/data/zoo")
+def test_a_built_in_feature_is_not_the_plugin_that_added_it(pytest_notes) -> None:
+    # 4.4.0 made "the pytest-subtests plugin possible, which adds unittest sub-test support"
+    answer = pytest_notes.ask("which pytest release added built-in subtests support?", mode="bm25")
+    assert answer.earliest_release == "9.0.0" and "Support for subtests" in answer.sentences[0].text
+
+
+def test_a_series_named_in_a_which_release_question() -> None:
+    from qa.question.releases import asks_which_release, find_releases, series_named
+
+    assert series_named("which pydantic 1.x release added the pydantic.v1 namespace?") == ("1",)
+    assert series_named("which v2.x version dropped it?") == ("2",)
+    assert series_named("which release added x?") == ()
+    assert asks_which_release("which pydantic 1.x release added it?", ("pydantic",))
+    assert asks_which_release("which 2.x release added it?", ("pydantic",))
+    found = find_releases("which pydantic 1.x release added the pydantic.v1 namespace?", ("1.10.15",), ("pydantic",))
+    assert "1.x" not in found.topic and "namespace" in found.topic
+
+
+@pytest.mark.skipif(not CHANGELOGS.is_dir(), reason="needs ../shared/data/changelogs")
+def test_which_release_of_a_series_looks_in_that_series_only(tmp_path_factory) -> None:
+    from corpus import load_chunks
+
+    notes = fake_engine(load_chunks([CHANGELOGS]), tmp_path_factory.mktemp("changelogs-which") / "idx")
+    answer = notes.ask("which pydantic 1.x release added the pydantic.v1 namespace?", mode="bm25")
+    assert answer.earliest_release == "1.10.15" and "Add pydantic.v1 namespace" in answer.text
+    assert notes.ask("which pydantic 2.x release added the pydantic.v1 namespace?", mode="bm25").earliest_release != "1.10.15"
