@@ -39,7 +39,7 @@ def changes_cmd(args, kinds, topic, as_json, fmt, mode, no_update, corpus_paths,
         raise click.UsageError(f"expected [PRODUCT] FROM TO, got {len(args)} argument(s): {' '.join(args)}")
     product = args[0] if len(args) == 3 else None
     span = release_range(args[-2], args[-1], names=("FROM", "TO"))
-    service = open_service(corpus_paths, index_dir, model_path, no_update, dense=mode != "bm25")
+    service = open_service(corpus_paths, index_dir, model_path, no_update, dense=mode != "bm25", staged=True)
     answer = service.changes(span, product, kinds=kinds, topic=topic, mode=mode)
     if as_json:
         from ..present.formats import answer_record, to_jsonl

@@ -33,7 +33,7 @@ def deps_cmd(names, as_json, mode, no_update, index_dir, model_path, corpus_path
     from ..deps import report
     from ..present.deps import report_record, report_text
 
-    service = open_service(corpus_paths, index_dir, model_path, no_update, dense=mode != "bm25")
+    service = open_service(corpus_paths, index_dir, model_path, no_update, dense=mode != "bm25", staged=True)
     reports = report(service, tuple(names), mode)
     if as_json:
         import json

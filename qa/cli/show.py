@@ -36,7 +36,7 @@ def show_cmd(citation, corpus_paths, index_dir, model_path, no_update) -> None:
     if show.CHUNK_ID.match(citation.strip()):
         from .common import load
 
-        loaded, _ = load(corpus_paths, index_dir, model_path, update=not no_update, dense=False)
+        loaded, _ = load(corpus_paths, index_dir, model_path, update=not no_update, dense=False, staged=True)
         blocks, more = [show.by_chunk(loaded.chunks, citation.strip())], 0
     else:
         blocks, more = show.by_path(_documents(citation, corpus_paths), citation)

@@ -61,6 +61,20 @@ def test_ask_on_a_new_corpus_answers_by_bm25_and_says_so_then_index_finishes_it(
     assert record["mode"] == "hybrid" and not [n for n in record["notes"] if n["kind"].startswith("dense")]
 
 
+def test_changes_and_show_on_a_new_corpus_build_only_the_bm25_part(tmp_path: Path) -> None:
+    corpus = [a for p in CORPUS for a in ("--corpus", str(p))]
+    runner = CliRunner()
+    digest = runner.invoke(cli, ["changes", "Rust", "1.80.0", "1.81.0", "--index", str(tmp_path / "idx"), *corpus])
+    assert digest.exit_code == 0, digest.output
+    assert "Building the BM25 part of the index at" in digest.output and "Answered by BM25 alone" in digest.output
+    assert not (tmp_path / "idx" / "vectors.faiss").exists()
+    chunk = json.loads((tmp_path / "idx" / "chunks.jsonl").read_text(encoding="utf-8").splitlines()[0])["id"]
+    shown = runner.invoke(cli, ["show", chunk, "--index", str(tmp_path / "other"), *corpus])
+    assert shown.exit_code == 0, shown.output
+    assert "Building the BM25 part of the index at" in shown.output
+    assert not (tmp_path / "other" / "vectors.faiss").exists()
+
+
 def test_an_ask_during_a_build_is_answered_by_bm25_then_the_service_switches_to_hybrid(
         tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setattr(embedding, "PIECE", 4)  # several pieces: some are kept while the build waits
