@@ -84,10 +84,12 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
         own = bool(_OWN.search(topic))  # "built-in subtests": not the plugin that adds them
         about = content_words(_OWN.sub(" ", topic))
         said = {i: _says(entries[i], change, about, own=own) for i in pool}
-        saying = [i for i in pool if said[i] == SAYS]
+        saying = [i for i in pool if said[i][0] == SAYS]
+        # an item naming all of it ("double click to select") outdoes one naming part ("double/triple clicks")
+        saying = [i for i in saying if said[i][1] == max(said[j][1] for j in saying)]
         if not saying and change in CHANGES_REQUIRED:
             return []  # "which release stabilized X": no item says it was stabilized; say nothing of a release
-        pool = saying or [i for i in pool if said[i] != DENIES]  # never one saying the thing is not there
+        pool = saying or [i for i in pool if said[i][0] != DENIES]  # never one saying the thing is not there
     boosted = {i: scores[i] + (KIND_BONUS if kind and entries[i].item.kind == kind else 0.0) for i in pool}
     if not boosted or max(boosted.values()) <= 0:
         return []
@@ -100,13 +102,13 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
 SAYS, DENIES, SILENT = "says", "denies", "silent"
 
 
-def _says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False) -> str:
+def _says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False) -> tuple[str, int]:
     """Whether an entry says ``change`` of what the question is ``about``: a sentence of it naming
     two thirds of the topic's words or more, worded so (or the item is of that kind, or under a heading so
     worded: "Stabilized APIs"), and not outdone by a sentence saying the thing is not there
     ("There are no Windows or macOS 3.15 wheels" names more of "Python 3.15 wheels for Windows and
     macOS" than "wheels now support Python 3.15"): SAYS; DENIES when such a sentence outdoes every
-    one stating it; else SILENT. A long old-style summary with "stabilization" in one sentence and
+    one stating it; else SILENT; with how many of its words the stating sentence names. A long old-style summary with "stabilization" in one sentence and
     the feature in another says nothing of it. Asked of the product's ``own`` ("built-in
     subtests"), a sentence about a plugin doing it says nothing ("... the pytest-subtests plugin
     possible, which adds unittest sub-test support")."""
@@ -125,8 +127,8 @@ def _says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False
         elif worded or kind_says:
             stated = max(stated, named if about else 1)
     if stated > 0 and stated >= negated:
-        return SAYS
-    return DENIES if negated > stated else SILENT
+        return SAYS, stated
+    return (DENIES if negated > stated else SILENT), 0
 
 
 _OWN = re.compile(r"\bbuilt[- ]?in\b|\bnative(?:ly)?\b|\bout\s+of\s+the\s+box\b", re.IGNORECASE)

@@ -147,7 +147,7 @@ def test_a_sentence_saying_the_thing_is_not_there_never_states_the_release(engin
 def pytest_notes(tmp_path_factory):
     from corpus import load_chunks
 
-    return fake_engine(load_chunks([ZOO / "pytest"]), tmp_path_factory.mktemp("zoo-pytest") / "idx")
+    return fake_engine(load_chunks([ZOO / "pytest", ZOO / "textual"]), tmp_path_factory.mktemp("zoo-pytest") / "idx")
 
 
 @pytest.mark.skipif(not ZOO.is_dir(), reason="needs ../shared/data/zoo")
@@ -155,6 +155,13 @@ def test_a_built_in_feature_is_not_the_plugin_that_added_it(pytest_notes) -> Non
     # 4.4.0 made "the pytest-subtests plugin possible, which adds unittest sub-test support"
     answer = pytest_notes.ask("which pytest release added built-in subtests support?", mode="bm25")
     assert answer.earliest_release == "9.0.0" and "Support for subtests" in answer.sentences[0].text
+
+
+@pytest.mark.skipif(not ZOO.is_dir(), reason="needs ../shared/data/zoo")
+def test_an_item_naming_all_of_it_outdoes_an_earlier_one_naming_part(pytest_notes) -> None:
+    # 1.0.0: "Added support for double/triple/etc clicks via `chain`" (no selecting)
+    answer = pytest_notes.ask("when did textual add double click to select?", mode="bm25")
+    assert answer.earliest_release == "2.0.0" and "Added double click to select" in answer.sentences[0].text
 
 
 def test_a_series_named_in_a_which_release_question() -> None:
