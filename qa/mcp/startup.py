@@ -9,9 +9,8 @@
 3. Once the SDK has loaded, the index and the model start opening (``BackgroundService``), and
    the SDK serves everything the client sent, that first line included (``stdio``): it sets up
    the session itself, and its own reply to the ``initialize`` is dropped. Opening the index
-   after the SDK, not beside it, lists the tools about a second sooner on a busy 2-core machine
-   for about 0.1 s more before the first answer (docs/benchmarks.md): an agent lists the tools
-   at once, and calls one only after its model has read them.
+   after the SDK, not beside it (both imports hold the GIL most of the time), listed the tools
+   0.4 to 1 s sooner on 2 cores, and the first answer came as soon (docs/benchmarks.md).
 
 ``RELNOTES_MCP_EARLY=0`` (or stdin and stdout that are not fds 0 and 1) leaves the handshake to
 the SDK, which then runs over stdio on its own as it would without this module.
