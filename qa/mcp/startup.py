@@ -37,16 +37,16 @@ def serve_stdio(service: BackgroundService, *, dependencies: bool) -> None:
 
         build_server(service.start(), dependencies=dependencies).run("stdio")
         return
-    loading = _Loading(service, dependencies)
-    head = wire.read_first_line()
-    line, newline, _ = head.partition(b"\n")
-    early = early_reply(line + newline, server_version())
-    if early is not None:
-        wire.write(early.line)
-    server, serve = loading.result()
-    import anyio  # loaded with the SDK
-
     try:
+        loading = _Loading(service, dependencies)
+        head = wire.read_first_line()
+        line, newline, _ = head.partition(b"\n")
+        early = early_reply(line + newline, server_version())
+        if early is not None:
+            wire.write(early.line)
+        server, serve = loading.result()
+        import anyio  # loaded with the SDK
+
         anyio.run(serve, server, wire, head, early)
     finally:
         wire.release()

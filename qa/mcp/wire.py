@@ -38,10 +38,11 @@ class Wire:
         sys.stdout.flush()
         read_fd = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 3)  # above 2: never one of the standard descriptors
         write_fd = fcntl.fcntl(1, fcntl.F_DUPFD_CLOEXEC, 3)
-        null = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(null, 0)
-        os.close(null)
-        os.dup2(2, 1)
+        _point(0, os.open(os.devnull, os.O_RDONLY))
+        try:
+            os.dup2(2, 1)
+        except OSError:  # no stderr: stray output goes nowhere
+            _point(1, os.open(os.devnull, os.O_WRONLY))
         return cls(read_fd, write_fd)
 
     def release(self) -> None:
@@ -94,6 +95,12 @@ class _Replay(io.RawIOBase):
         data = os.read(self._fd, len(buffer))
         buffer[:len(data)] = data
         return len(data)
+
+
+def _point(fd: int, at: int) -> None:
+    """Make ``fd`` the file ``at`` is open on, and close ``at``."""
+    os.dup2(at, fd)
+    os.close(at)
 
 
 def _backed_by(stream, fd: int) -> bool:
