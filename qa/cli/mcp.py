@@ -20,8 +20,9 @@ def mcp_cmd(corpus_paths, index_dir, model_path, no_update) -> None:
     """Serve the release notes to an agent over MCP (stdio): tools ask_release_notes,
     search_release_notes, list_releases, release_changes and resources relnotes://PRODUCT/VERSION.
 
-    The handshake is answered at once; the index opens (or is built) in the background and the
-    first tool call waits for it. Logs go to stderr; stdout carries only the protocol.
+    The handshake is answered at once, before the MCP SDK has loaded (RELNOTES_MCP_EARLY=0 leaves
+    it to the SDK); the index opens (or is built) in the background and the first tool call waits
+    for it. Logs go to stderr; stdout carries only the protocol.
 
     \b
     Examples:
@@ -32,7 +33,7 @@ def mcp_cmd(corpus_paths, index_dir, model_path, no_update) -> None:
 
     check_corpus(corpus_paths)  # a bad --corpus is one line and exit 1, before the server starts
 
-    from ..mcp.server import build_server
+    from ..mcp.startup import serve_stdio
     from ..serving.background import BackgroundService
 
     project = current_project()
@@ -47,7 +48,7 @@ def mcp_cmd(corpus_paths, index_dir, model_path, no_update) -> None:
             service.build_vectors(notice)
         return service
 
-    build_server(BackgroundService(opener).start(), dependencies=project is not None).run("stdio")
+    serve_stdio(BackgroundService(opener), dependencies=project is not None)
     leave_if_building("mcp")
 
 

@@ -1,1 +1,2 @@
-"""``relnotes mcp``: the answers as Model Context Protocol tools and resources (``server``), over ``qa.serving``."""
+"""``relnotes mcp``: the answers as Model Context Protocol tools and resources (``server``), over
+``qa.serving``; on stdio, the handshake answered before the SDK has loaded (``startup``)."""

@@ -1,12 +1,13 @@
 """The MCP server: four read-only tools (five with ``--project``: ``dependencies``) and one
 resource template over ``qa.serving.api``.
 
-Built on the official SDK (mcp 2.x, ``MCPServer``). Nothing heavy is imported before the
-handshake: the index and the model open on a background thread (``BackgroundService``) and the
-first tool call waits for them. Each tool returns the JSON record as structured content and a
-short text rendering for clients that show text; a bad argument is a tool error (``is_error``)
-whose message says how to retry (``qa.serving.calls.call``, as the HTTP routes answer). Logs go
-to stderr: stdout carries only the protocol.
+Built on the official SDK (mcp 2.x, ``MCPServer``). Nothing heavy is imported here: the index
+and the model open on a background thread (``BackgroundService``) and the first tool call waits
+for them. On stdio the ``initialize`` request is answered before this module (and the SDK) has
+loaded (``startup``); over HTTP (``relnotes serve``) the SDK answers it. Each tool returns the
+JSON record as structured content and a short text rendering for clients that show text; a bad
+argument is a tool error (``is_error``) whose message says how to retry (``qa.serving.calls.call``,
+as the HTTP routes answer). Logs go to stderr: stdout carries only the protocol.
 
 Arguments reach the tools as sent (``Arg``): their JSON schema gives the types and bounds, and
 ``qa.serving.api`` checks them, so a bad one is said in its words ("max_chars must be a whole
@@ -27,13 +28,8 @@ from ..present.plain import render
 from ..serving import api
 from ..serving.background import BackgroundService
 from ..serving.calls import Unanswered, call
+from .handshake import INSTRUCTIONS, NAME, server_version
 
-INSTRUCTIONS = (
-    "Offline, version-aware answers from software release notes, with citations (file:lines, URL). "
-    "ask_release_notes answers a question (which release added X, what breaks from A to B, how to "
-    "enable Y); search_release_notes returns passages only; list_releases names the products and "
-    "releases held; release_changes gives the upgrade digest of a range. Quote the citations."
-)
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 
 
@@ -63,7 +59,7 @@ def build_server(service: BackgroundService, limiter: anyio.CapacityLimiter | No
     ``limiter`` bounds the threads answering (the HTTP server shares its pool with REST);
     ``dependencies``: the service answers for a project (``--project``), so the
     ``dependencies`` tool is served too."""
-    server = MCPServer(name="relnotes", instructions=INSTRUCTIONS, version=_version(), log_level="WARNING")
+    server = MCPServer(name=NAME, instructions=INSTRUCTIONS, version=server_version(), log_level="WARNING")
 
     async def tool(fn: Callable[[object], dict]) -> CallToolResult:
         try:
@@ -124,12 +120,3 @@ def build_server(service: BackgroundService, limiter: anyio.CapacityLimiter | No
             raise ResourceError(str(exc)) from None
 
     return server
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("relnotes-qa")
-    except PackageNotFoundError:
-        return "0"
