@@ -10,6 +10,10 @@ layer norm, post-norm transformer layers (exact-erf GELU, the config's ``layer_n
 mean pooling over real tokens and L2 normalisation. Its vectors agree with the ONNX export and
 with sentence-transformers (cosine >= 0.9999, tested). Which index may use it is
 ``index.encode.choice``'s to say (docs/decisions/0014-questions-embedded-in-numpy.md).
+
+The map reads the file as it is on disk, pages on first use: model folders are never rewritten
+in place (pip and ``relnotes index --adapt`` write new files), and mapping spares reading 90 MB
+of which a question touches the layers and a few embedding rows.
 """
 
 from __future__ import annotations
