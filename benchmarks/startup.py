@@ -51,7 +51,7 @@ def main() -> None:
     cases = [
         ("relnotes --help", [str(RELNOTES), "--help"], {}),
         ("relnotes ask --help", [str(RELNOTES), "ask", "--help"], {}),
-        ("ask, hybrid (ONNX query encoder)", [str(RELNOTES), "ask", args.question], {}),
+        ("ask, hybrid (numpy query encoder)", [str(RELNOTES), "ask", args.question], {}),
         ("ask, hybrid, RELNOTES_ONNX=0", [str(RELNOTES), "ask", args.question], {"RELNOTES_ONNX": "0"}),
         ("ask, --mode bm25", [str(RELNOTES), "ask", args.question, "--mode", "bm25"], {}),
     ]

@@ -5,11 +5,13 @@
   with is kept unless told otherwise.
 - ``build_encoders``: what a build records as the query encoder (the model's ONNX export in the
   cache, float or int8) and what embeds its texts (that export, else sentence-transformers).
-- ``query_encoder``: what an opened index asks with (its export from the cache when it
-  verifies, else sentence-transformers).
+- ``query_encoder``: what an opened index asks with: the model in numpy when its vectors came from
+  the float export and the model folder is still that model, else its export from the cache when
+  it verifies, else sentence-transformers.
 - ``restore_query_encoder``: a fresh index's export put back when it was pruned from the cache.
 
-``RELNOTES_ONNX=0`` keeps every one of them on sentence-transformers.
+``RELNOTES_ONNX=0`` keeps every one of them on sentence-transformers (the reference: no export and
+no numpy forward pass either).
 """
 
 from __future__ import annotations
@@ -131,9 +133,13 @@ def build_encoders(encoder, todo: int, notify: Notify | None = None) -> tuple[di
     faster embedder of windows and sentences too. The int8 export (``encoder.quantized``) serves
     documents and questions; when it fails, the float export does.
     """
+    from .encoder_cache import stamp_model
     from .onnx_export import cached_query_encoder
 
+    state = _state_before_hashing(encoder)
     query = cached_query_encoder(encoder, notify=notify)
+    if query is not None and state is not None:  # the export hashed the folder to this key: questions need not
+        stamp_model(query["key"], encoder.path, state)
     quantized = getattr(encoder, "quantized", None)
     if quantized and query is not None:
         from .quantize import quantized_record
@@ -145,6 +151,17 @@ def build_encoders(encoder, todo: int, notify: Notify | None = None) -> tuple[di
             if notify:
                 notify(f"The int8 export failed ({type(exc).__name__}); embedding at full precision")
     return query, quantized, document_encoder(encoder, query, notify) if todo else encoder
+
+
+def _state_before_hashing(encoder) -> dict | None:
+    """The model folder's file sizes and times, taken before the export hashes it (None: no folder)."""
+    from .encoder_cache import folder_state
+
+    path = getattr(encoder, "path", None)
+    try:
+        return folder_state(path) if path is not None and Path(path).is_dir() else None
+    except OSError:
+        return None
 
 
 def document_encoder(encoder, record: dict | None, notify: Notify | None = None):
@@ -170,12 +187,17 @@ def document_encoder(encoder, record: dict | None, notify: Notify | None = None)
 def query_encoder(manifest: Manifest, directory: Path, *, verify: bool, notify: Notify):
     """The encoder an opened index asks with: the same model that built its vectors.
 
-    The model's ONNX export in the user cache (found by the key in the manifest) when there is
-    one and it verifies (no torch import); otherwise, or with RELNOTES_ONNX=0, the
-    sentence-transformers Encoder. An unusable export is said through ``notify``.
+    In order: the model in numpy (``index.encode.numpy_query``: no onnxruntime, no torch) when the
+    vectors came from its float export and the folder still hashes to the export's key; the
+    model's ONNX export in the user cache (found by the key in the manifest) when there is one and
+    it verifies (no torch import); otherwise, or with RELNOTES_ONNX=0, the sentence-transformers
+    Encoder. An unusable export is said through ``notify``; a model the numpy path cannot take
+    (an int8 index, another architecture, no safetensors) is not a fault and says nothing.
     """
     model_path = str(manifest.model.get("path", ""))
-    found = _onnx_query_encoder(manifest, directory, model_path, verify, notify)
+    found = _numpy_query_encoder(manifest, model_path, verify) if onnx_allowed() else None
+    if found is None:
+        found = _onnx_query_encoder(manifest, directory, model_path, verify, notify)
     if found is not None:
         return found
     from .encoders import Encoder
@@ -203,4 +225,31 @@ def _onnx_query_encoder(manifest: Manifest, directory: Path, model_path: str, ve
         return OnnxQueryEncoder(entry, info, name=str(manifest.model.get("name", "")), path=model_path)
     except (IndexCorrupt, QueryEncoderUnavailable) as exc:
         notify(f"{exc}; using sentence-transformers for queries")
+        return None
+
+
+def _numpy_query_encoder(manifest: Manifest, model_path: str, verify: bool):
+    """The NumpyQueryEncoder of the index's model, or None when the ONNX path must serve.
+
+    Only for vectors made by the model's float export (an int8 index keeps its int8 export), of a
+    model folder that still qualifies (``export_spec``, the same spec) and still hashes to the
+    export's key (``encoder_cache.model_matches``: a stamp, or one hash), with a
+    ``model.safetensors`` holding every expected tensor (``numpy_query.Bert.load``).
+    """
+    info = manifest.model.get("query_encoder")
+    if not isinstance(info, dict) or "quantized" in info or not isinstance(info.get("key"), str) or not model_path:
+        return None
+    from .encoder_cache import model_matches
+    from .numpy_query import WEIGHTS_FILE, NumpyQueryEncoder
+    from .onnx_export import export_recipe
+    from .onnx_query import export_spec
+
+    spec = {k: v for k, v in info.items() if k != "key"}
+    if export_spec(model_path) != spec or not (Path(model_path) / WEIGHTS_FILE).is_file():
+        return None
+    if not model_matches(info["key"], model_path, export_recipe(spec), verify=verify):
+        return None
+    try:
+        return NumpyQueryEncoder(model_path, info, name=str(manifest.model.get("name", "")))
+    except QueryEncoderUnavailable:
         return None

@@ -5,16 +5,23 @@
 The key hashes the model folder's files (relative names and contents) with the export recipe
 (export version, spec, opset), so the same model exports once however many corpora it
 indexes. An index records only the key (manifest ``model["query_encoder"]["key"]``) and finds
-the export without reading the model: hashing the model (about 0.25 s for the bundled one)
-happens when building or exporting, never on the question path. An entry is written into a
+the export without reading the model. An entry is written into a
 temporary sibling directory and renamed into place under a lock beside it (``index.store.atomic``),
 so builders racing for one model export once and a reader never sees half an entry.
+
+Questions embedded in numpy (``index.encode.numpy_query``) read the weights from the model folder
+itself, so they must know it still hashes to the key. Hashing the model (about 0.12 s for the
+bundled one) happens when building or exporting; a build then stamps the folder's file sizes and
+modification times in ``<user cache>/relnotes-qa/encoders/.checked/``, and a question compares
+those (a few stats). Only a folder without a stamp, or changed since, is hashed on the question
+path, once, and stamped again.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import shutil
 from collections.abc import Callable
@@ -23,7 +30,7 @@ from pathlib import Path
 
 from ..store.atomic import build_lock, fsync_tree, make_tmp, recover, swap_into_place
 from ..errors import QueryEncoderUnavailable
-from ..store.layout import ENCODER_RECORD, ENCODERS, cache_home
+from ..store.layout import ENCODER_RECORD, ENCODERS, MODEL_STAMPS, cache_home
 from ..store.manifest import sha256_file
 
 _KEY = re.compile(r"[0-9a-f]{16,64}")
@@ -48,6 +55,71 @@ def model_key(model_path: Path | str, recipe: dict) -> str:
     files = {p.relative_to(root).as_posix(): sha256_file(p) for p in sorted(root.rglob("*")) if p.is_file()}
     blob = json.dumps({"recipe": recipe, "files": files}, sort_keys=True).encode("utf-8")
     return hashlib.sha256(blob).hexdigest()[:16]
+
+
+def folder_state(model_path: Path | str) -> dict[str, list[int]]:
+    """Each file of a model folder (the relative names ``model_key`` hashes) -> [size, mtime in ns]."""
+    root = Path(model_path)
+    state = {}
+    for path in sorted(root.rglob("*")):
+        if path.is_file():
+            stat = path.stat()
+            state[path.relative_to(root).as_posix()] = [stat.st_size, stat.st_mtime_ns]
+    return state
+
+
+def _stamp_path(key: str, model_path: Path | str) -> Path:
+    """Where the stamp of ``model_path`` hashing to ``key`` lives (one per key and folder)."""
+    folder = hashlib.sha256(str(model_path).encode("utf-8")).hexdigest()[:16]
+    return encoders_root() / MODEL_STAMPS / f"{key}-{folder}.json"
+
+
+def stamp_model(key: str, model_path: Path | str, state: dict[str, list[int]]) -> None:
+    """Record that the model folder, as ``state`` (taken before it was hashed), hashes to ``key``.
+
+    Best effort: a cache that cannot be written only costs the next question one hash.
+    """
+    path = _stamp_path(key, model_path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(json.dumps({"key": key, "path": str(model_path), "files": state}, sort_keys=True),
+                       encoding="utf-8")
+        os.replace(tmp, path)  # readers see the old stamp or the new one, never half of one
+    except OSError:
+        tmp.unlink(missing_ok=True)
+
+
+def model_matches(key: str, model_path: Path | str, recipe: dict, *, verify: bool = True) -> bool:
+    """Whether the model folder still hashes to ``key`` with ``recipe`` (``model_key``).
+
+    A few stats when its stamp says so; otherwise one hash of the folder (about 0.12 s), stamped
+    for the next time. With ``verify`` False (no checksums) only a stamp can say so.
+    """
+    try:
+        state = folder_state(model_path)
+        stamp = json.loads(_stamp_path(key, model_path).read_text(encoding="utf-8"))
+        if isinstance(stamp, dict) and stamp.get("files") == state and stamp.get("key") == key:
+            return True
+    except (OSError, ValueError):
+        pass  # no stamp, or an unreadable one: hash below
+    if not verify:
+        return False
+    try:
+        state = folder_state(model_path)
+        if model_key(model_path, recipe) != key:
+            return False
+    except OSError:
+        return False
+    stamp_model(key, model_path, state)
+    return True
+
+
+def forget_stamps(key: str) -> None:
+    """Remove the stamps of the model folders that hash to ``key`` (its export was pruned)."""
+    folder = encoders_root() / MODEL_STAMPS
+    for path in folder.glob(f"{key}-*.json") if folder.is_dir() else ():
+        path.unlink(missing_ok=True)
 
 
 def _spec(info: dict) -> dict:

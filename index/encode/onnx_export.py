@@ -52,7 +52,7 @@ def cached_query_encoder(encoder, *, notify: Callable[[str], None] | None = None
     if spec is None:
         return None
     try:
-        key = model_key(encoder.path, {"spec": spec, "opset": OPSET})
+        key = model_key(encoder.path, export_recipe(spec))
         if expected is not None and expected != {**spec, "key": key}:
             if notify:
                 notify(f"The model at {encoder.path} changed since the index was built; queries will load "
@@ -67,6 +67,11 @@ def cached_query_encoder(encoder, *, notify: Callable[[str], None] | None = None
                    "queries will load sentence-transformers")
         return None
     return {**spec, "key": key}
+
+
+def export_recipe(spec: dict) -> dict:
+    """What ``model_key`` hashes with the model's files for the export of ``spec``."""
+    return {"spec": spec, "opset": OPSET}
 
 
 def _export_into(encoder, tmp: Path, spec: dict) -> None:

@@ -142,31 +142,48 @@ class OnnxQueryEncoder(TextEncoder):
     def _embed_slice(self, texts: list[str], batch_size: int) -> np.ndarray:
         """Tokenize, run the graph, mean-pool over real tokens, normalise: ``batch_size`` texts a
         pass, fewer when they are long (at most ``TOKEN_BUDGET`` padded tokens a pass)."""
-        encodings = self._tokenizer.encode_batch(texts)
-        out, batch, width = [], [], 0
-        for e in encodings:
-            wider = max(width, len(e.ids))
-            if batch and (len(batch) == batch_size or (len(batch) + 1) * wider > TOKEN_BUDGET):
-                out.append(self._run(batch))
-                batch, wider = [], len(e.ids)
-            batch.append(e)
-            width = wider
-        if batch:
-            out.append(self._run(batch))
+        out = [self._run(batch) for batch in passes(self._tokenizer.encode_batch(texts), batch_size, TOKEN_BUDGET)]
         return np.concatenate(out) if out else np.zeros((0, self.dim), dtype=np.float32)
 
     def _run(self, encodings: list) -> np.ndarray:
         """One forward pass over tokenized texts: their unit vectors."""
-        width = max(len(e.ids) for e in encodings)
-        feed = {name: np.zeros((len(encodings), width), dtype=np.int64) for name in INPUTS}
-        feed["input_ids"][:] = self._pad_id
-        for row, e in enumerate(encodings):
-            n = len(e.ids)
-            feed["input_ids"][row, :n] = e.ids
-            feed["attention_mask"][row, :n] = e.attention_mask
-            feed["token_type_ids"][row, :n] = e.type_ids
+        feed = padded(encodings, self._pad_id)
         tokens = self._session.run(None, {name: feed[name] for name in self._inputs})[0]
-        mask = feed["attention_mask"][..., None].astype(np.float32)
-        pooled = (tokens * mask).sum(axis=1) / np.clip(mask.sum(axis=1), 1e-9, None)
-        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        return (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+        return mean_pooled(tokens, feed["attention_mask"])
+
+
+def passes(encodings: list, batch_size: int, budget: int) -> list[list]:
+    """Tokenized texts grouped into forward passes, in order: at most ``batch_size`` texts and
+    ``budget`` padded tokens a pass (a text longer than the budget goes alone)."""
+    out, batch, width = [], [], 0
+    for e in encodings:
+        wider = max(width, len(e.ids))
+        if batch and (len(batch) == batch_size or (len(batch) + 1) * wider > budget):
+            out.append(batch)
+            batch, wider = [], len(e.ids)
+        batch.append(e)
+        width = wider
+    if batch:
+        out.append(batch)
+    return out
+
+
+def padded(encodings: list, pad_id: int) -> dict[str, np.ndarray]:
+    """The model's int64 inputs (``INPUTS``) for one pass, padded to its longest text."""
+    width = max(len(e.ids) for e in encodings)
+    feed = {name: np.zeros((len(encodings), width), dtype=np.int64) for name in INPUTS}
+    feed["input_ids"][:] = pad_id
+    for row, e in enumerate(encodings):
+        n = len(e.ids)
+        feed["input_ids"][row, :n] = e.ids
+        feed["attention_mask"][row, :n] = e.attention_mask
+        feed["token_type_ids"][row, :n] = e.type_ids
+    return feed
+
+
+def mean_pooled(tokens: np.ndarray, attention_mask: np.ndarray) -> np.ndarray:
+    """Token embeddings (batch, length, dim) averaged over real tokens, as float32 unit vectors."""
+    mask = attention_mask[..., None].astype(np.float32)
+    pooled = (tokens * mask).sum(axis=1) / np.clip(mask.sum(axis=1), 1e-9, None)
+    norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+    return (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)

@@ -191,13 +191,18 @@ def prune_models(older_than_days: float | None = None, *, everything: bool = Fal
         if model.used_by or time.time() - model.directory.stat().st_mtime < idle_enough:
             continue
         if not dry_run:
+            from ..encode.encoder_cache import forget_stamps
+
+            exports = _exports_of(model.directory)
             try:
-                for directory in [model.directory, *_exports_of(model.directory)]:
+                for directory in [model.directory, *exports]:
                     doomed = directory.with_name(f"{tmp_prefix(directory)}prune")
                     directory.rename(doomed)
                     shutil.rmtree(doomed)
             except OSError:
                 continue
+            for export in exports:  # the stamps saying which folder hashes to its key go too
+                forget_stamps(export.name)
         removed.append(model)
     return removed
 

@@ -107,7 +107,7 @@ class LoadedIndex:
 
     def encoder(self):
         """The query encoder: the same model that built the vectors (``index.encode.choice.query_encoder``:
-        its ONNX export when usable, else sentence-transformers)."""
+        the model in numpy or its ONNX export when usable, else sentence-transformers)."""
         if self._encoder is None:
             from ..encode.choice import query_encoder
 

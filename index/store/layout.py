@@ -23,6 +23,7 @@ SENTENCE_CHUNKS = "sentence_chunks.npy"  # (chunk row, sentence row) pairs, in c
 QUERY_ENCODER = "query_encoder.onnx"  # the model's transformer exported for torch-free queries
 QUERY_TOKENIZER = "query_tokenizer.json"  # its tokenizer
 ENCODER_RECORD = "export.json"  # beside them in a cache entry: key, spec, each file's sha256 and size
+MODEL_STAMPS = ".checked"  # in encoders/: which model folders (sizes, mtimes) hash to which key
 INDEXES = "indexes"  # user cache folder of the default index directories
 ENCODERS = "encoders"  # user cache folder of the query encoder exports, one entry per model
 MODELS = "models"  # user cache folder of models adapted to a corpus (relnotes index --adapt)

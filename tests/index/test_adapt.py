@@ -101,7 +101,8 @@ def test_adapt_trains_once_keeps_the_model_and_goes_back(tmp_path: Path, tiny_re
     base, tuned = Encoder().encode(probe), Encoder(folder).encode(probe)
     assert float((base * tuned).sum()) < 0.9999  # the weights moved
     query = LoadedIndex(idx).encoder()
-    assert type(query).__name__ == "OnnxQueryEncoder"  # questions go through the adapted model's export
+    assert type(query).__name__ == "NumpyQueryEncoder"  # questions run the adapted model's own weights
+    assert query.path == str(folder)
     assert float((query.encode(probe) * tuned).sum()) > 0.9999
 
     again, report = open_index([notes], index_dir=idx)  # a plain open keeps it: nothing to do
@@ -185,8 +186,10 @@ def test_cache_lists_adapted_models_and_prunes_the_unused(tmp_path: Path, tiny_r
     assert f"Would remove {folder}  (adapted model no index uses" in dry and folder.is_dir()
     export = models_root().parent / "encoders" / loaded.manifest.model["query_encoder"]["key"]
     assert export.is_dir()  # the adapted model's own ONNX export
+    assert list((export.parent / ".checked").glob(f"{export.name}-*"))  # and the build's stamp of its folder
     pruned = runner.invoke(cli, ["cache", "prune", "--older-than", "1h"], catch_exceptions=False).output
     assert f"Removed {folder}  (adapted model no index uses" in pruned and " and 1 adapted models, " in pruned
     assert not folder.exists() and not export.exists()  # its export goes with it; the base model's stays
+    assert not list((export.parent / ".checked").glob(f"{export.name}-*"))  # and the stamp of its folder
     assert (models_root().parent / "encoders" / LoadedIndex(loaded.directory).manifest.model["query_encoder"]["key"]
             ).is_dir()

@@ -1,5 +1,5 @@
-"""The torch-free query path: the ONNX export cached once per model, OnnxQueryEncoder, and the
-fallback to torch."""
+"""The ONNX path: the export cached once per model, OnnxQueryEncoder (builds embed with it; questions
+when the numpy path cannot serve: tests/index/test_numpy_query.py), and the fallback to torch."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from index.store.layout import ENCODER_RECORD
 from index.lifecycle.opening import open_index
 from index.store.manifest import sha256_file
 from index.encode.onnx_export import OPSET
+from index.encode.numpy_query import NumpyQueryEncoder
 from index.encode.onnx_query import ONNX_FILE, TOKENIZER_FILE, OnnxQueryEncoder, export_spec
 from index.retrieve.reader import LoadedIndex
 from index.retrieve.search import Searcher
@@ -56,6 +57,27 @@ def st_vectors(st_encoder: Encoder) -> np.ndarray:
 def index_copy(bundled_index: Path, tmp_path: Path) -> Path:
     """A private copy of the bundled index that a test may damage."""
     return Path(shutil.copytree(bundled_index, tmp_path / "idx"))
+
+
+def onnx_encoder(index_dir: Path) -> OnnxQueryEncoder:
+    """The index's ONNX query encoder from the cache (what asks when the numpy path cannot)."""
+    model = json.loads((index_dir / "manifest.json").read_text())["model"]
+    info = model["query_encoder"]
+    return OnnxQueryEncoder(open_entry(info), info, name=model["name"], path=model["path"])
+
+
+@pytest.fixture()
+def onnx_only_index(index_copy: Path, tmp_path: Path) -> Path:
+    """A copy of the bundled index whose model folder changed since the build (a README line): the
+    folder no longer hashes to the export's key, so questions go through the export, as built."""
+    model = Path(shutil.copytree(bundled_model_path(), tmp_path / "model"))
+    with open(model / "README.md", "a", encoding="utf-8") as fh:
+        fh.write("A line added after the build.\n")
+    path = index_copy / "manifest.json"
+    manifest = json.loads(path.read_text())
+    manifest["model"]["path"] = str(model)
+    path.write_text(json.dumps(manifest))
+    return index_copy
 
 
 def _ranking(index: LoadedIndex, question: str, mode: str) -> list[str]:
@@ -133,23 +155,26 @@ def test_two_indexes_of_one_model_share_one_export(tmp_path, private_cache, st_e
     assert _key(tmp_path / "a") == _key(tmp_path / "b") and _entries(private_cache) == [_key(tmp_path / "a")]
     assert [p.relative_to(tmp_path) for p in tmp_path.rglob("*.onnx")] == [
         (private_cache / _key(tmp_path / "a") / ONNX_FILE).relative_to(tmp_path)]  # one file for both indexes
-    encoders = [LoadedIndex(tmp_path / name).encoder() for name in "ab"]
-    assert all(isinstance(e, OnnxQueryEncoder) for e in encoders)
-    assert encoders[0].directory == encoders[1].directory == private_cache / _key(tmp_path / "a")
+    entries = [open_entry(LoadedIndex(tmp_path / name).manifest.model["query_encoder"]) for name in "ab"]
+    assert entries[0] == entries[1] == private_cache / _key(tmp_path / "a")
+    assert all(isinstance(LoadedIndex(tmp_path / name).encoder(), NumpyQueryEncoder) for name in "ab")
 
 
 def test_a_question_never_hashes_the_model(bundled_index, monkeypatch) -> None:
+    """The build stamped the model folder as hashing to the export's key: the numpy path's check is
+    a few stats (tests/index/test_numpy_query.py has the unstamped and changed folders)."""
     def refuse(*args, **kwargs):
         raise AssertionError("the model was hashed on the question path")
 
     monkeypatch.setattr(encoder_cache, "model_key", refuse)
     monkeypatch.setattr(onnx_export, "model_key", refuse)
     loaded, report = open_index(None, index_dir=bundled_index, dense=True)
-    assert report is None and isinstance(loaded.encoder(), OnnxQueryEncoder)
+    assert report is None and isinstance(loaded.encoder(), NumpyQueryEncoder)
+
 
 def test_onnx_vectors_match_sentence_transformers_on_every_question(bundled_index, st_vectors) -> None:
-    encoder = LoadedIndex(bundled_index).encoder()
-    assert isinstance(encoder, OnnxQueryEncoder) and encoder.dim == 384
+    encoder = onnx_encoder(bundled_index)
+    assert encoder.dim == 384
     one_by_one = np.stack([encoder.encode_query(q) for q in QUESTIONS])
     batched = encoder.encode(QUESTIONS, batch_size=64)
     for vectors in (one_by_one, batched):
@@ -160,18 +185,21 @@ def test_onnx_vectors_match_sentence_transformers_on_every_question(bundled_inde
 
 def test_onnx_truncates_long_texts_like_sentence_transformers(bundled_index, st_encoder) -> None:
     texts = ["torch.compile " * 300, "x", ""]
-    onnx = LoadedIndex(bundled_index).encoder().encode(texts)
+    onnx = onnx_encoder(bundled_index).encode(texts)
     assert float((onnx * st_encoder.encode(texts)).sum(axis=1).min()) >= 0.9999
 
 
 @pytest.mark.parametrize("mode", ["dense", "hybrid"])
-def test_rankings_are_identical_with_either_encoder(bundled_index, st_encoder, mode) -> None:
-    onnx_index = LoadedIndex(bundled_index)
+@pytest.mark.parametrize("kind", ["onnx", "numpy"])
+def test_rankings_are_identical_with_any_encoder(bundled_index, st_encoder, mode, kind) -> None:
+    index = LoadedIndex(bundled_index)
+    if kind == "onnx":
+        index.set_encoder(onnx_encoder(bundled_index))
+    assert isinstance(index.encoder(), OnnxQueryEncoder if kind == "onnx" else NumpyQueryEncoder)
     st_index = LoadedIndex(bundled_index)
     st_index.set_encoder(st_encoder)
-    assert isinstance(onnx_index.encoder(), OnnxQueryEncoder)
     for question in QUESTIONS:
-        assert _ranking(onnx_index, question, mode) == _ranking(st_index, question, mode), question
+        assert _ranking(index, question, mode) == _ranking(st_index, question, mode), question
 
 
 DAMAGES = {
@@ -186,7 +214,7 @@ DAMAGES = {
 
 @pytest.mark.parametrize("damage", list(DAMAGES))
 def test_a_damaged_or_pruned_export_falls_back_with_a_notice(
-    bundled_index, bundled_entry, private_cache, st_encoder, damage
+    onnx_only_index, bundled_index, bundled_entry, private_cache, st_encoder, damage
 ) -> None:
     entry = private_cache / bundled_entry.name
     if damage != "entry pruned":
@@ -204,7 +232,7 @@ def test_a_damaged_or_pruned_export_falls_back_with_a_notice(
     elif damage == "record damaged":
         (entry / ENCODER_RECORD).write_text("{")
     notices: list[str] = []
-    damaged = LoadedIndex(bundled_index, notify=notices.append)
+    damaged = LoadedIndex(onnx_only_index, notify=notices.append)
     assert isinstance(damaged.encoder(), Encoder)
     assert len(notices) == 1 and "\n" not in notices[0]
     assert DAMAGES[damage] in notices[0]
@@ -222,9 +250,8 @@ def test_a_pruned_export_is_exported_again_without_a_rebuild(
     question = ["ask", "how do i turn on nvgemm in inductor", "--index", str(index_copy)]
     offline = CliRunner().invoke(cli, [*question, "--no-update"])
     assert offline.exit_code == 0, offline.output
-    assert "[1]" in offline.stdout  # answered on sentence-transformers
-    assert "pruned from the cache?" in offline.stderr and "using sentence-transformers" in offline.stderr
-    assert _entries(private_cache) == []  # --no-update writes nothing
+    assert "[1]" in offline.stdout and offline.stderr == ""  # answered in numpy: the export is not needed
+    assert _entries(private_cache) == []  # --no-update exports nothing
     result = CliRunner().invoke(cli, ["index", "--index", str(index_copy)])
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith(f"Index at {index_copy} is up to date")
@@ -235,8 +262,20 @@ def test_a_pruned_export_is_exported_again_without_a_rebuild(
     monkeypatch.setattr(onnx_export, "_export", _copy_export(bundled_entry)[0])  # one real export is enough
     loaded, report = open_index(None, index_dir=index_copy, notify=(notices := []).append)
     assert report is None and notices == [result.stderr.strip()]
+    assert entry_present(LoadedIndex(index_copy).manifest.model["query_encoder"])
+    assert isinstance(onnx_encoder(index_copy), OnnxQueryEncoder)
+
+
+def test_a_changed_model_folder_asks_through_the_export(onnx_only_index, bundled_index, st_encoder) -> None:
+    """The export is the model as it was built; a folder edited since cannot serve the numpy path."""
     quiet: list[str] = []
-    assert isinstance(LoadedIndex(index_copy, notify=quiet.append).encoder(), OnnxQueryEncoder) and quiet == []
+    index = LoadedIndex(onnx_only_index, notify=quiet.append)
+    assert isinstance(index.encoder(), OnnxQueryEncoder) and quiet == []
+    reference = LoadedIndex(bundled_index)
+    reference.set_encoder(st_encoder)
+    for question in QUESTIONS[:10]:
+        assert _ranking(index, question, "hybrid") == _ranking(reference, question, "hybrid")
+
 
 def test_an_export_of_a_changed_model_is_not_filed_under_the_old_key(index_copy, private_cache) -> None:
     path = index_copy / "manifest.json"
@@ -423,21 +462,25 @@ def test_a_build_uses_the_export_for_what_it_embeds(tmp_path, st_encoder, bundle
     assert report.embedded == 3 and used == ["OnnxQueryEncoder"]  # windows and sentences
 
 
-def test_long_texts_go_in_smaller_passes_with_the_same_vectors(bundled_index, st_encoder, monkeypatch) -> None:
+@pytest.mark.parametrize("kind", ["onnx", "numpy"])
+def test_long_texts_go_in_smaller_passes_with_the_same_vectors(bundled_index, st_encoder, monkeypatch, kind) -> None:
     """A pass holds at most TOKEN_BUDGET padded tokens (onnxruntime keeps the memory of its largest
-    pass), each padded to its own longest text; the vectors are those of one pass per batch."""
-    from index.encode import onnx_query
+    pass; numpy's attention scores grow with its square), each padded to its own longest text; the
+    vectors are those of one pass per batch."""
+    from index.encode import numpy_query, onnx_query
 
-    encoder = LoadedIndex(bundled_index).encoder()
+    encoder = onnx_encoder(bundled_index) if kind == "onnx" else LoadedIndex(bundled_index).encoder()
+    assert isinstance(encoder, OnnxQueryEncoder if kind == "onnx" else NumpyQueryEncoder)
+    module = onnx_query if kind == "onnx" else numpy_query
     texts = sorted((c.text for c in LoadedIndex(bundled_index).chunks[:48]), key=len, reverse=True)
     texts += ["torch.compile " * 300, "MPS", ""]
-    monkeypatch.setattr(onnx_query, "TOKEN_BUDGET", 10**9)
+    monkeypatch.setattr(module, "TOKEN_BUDGET", 10**9)
     whole = encoder.encode(texts, batch_size=64)
     passes: list[tuple[int, int]] = []
     run = encoder._run
     monkeypatch.setattr(encoder, "_run", lambda batch: passes.append((len(batch), max(len(e.ids) for e in batch)))
                         or run(batch))
-    monkeypatch.setattr(onnx_query, "TOKEN_BUDGET", 512)
+    monkeypatch.setattr(module, "TOKEN_BUDGET", 512)
     split = encoder.encode(texts, batch_size=64)
     assert sum(n for n, _ in passes) == len(texts) and len(passes) > 2
     assert all(n * width <= 512 or n == 1 for n, width in passes)

@@ -71,8 +71,10 @@ def test_int8_is_kept_when_every_set_holds(setup, monkeypatch: pytest.MonkeyPatc
     model = LoadedIndex(idx).manifest.model
     assert model["name"] == "all-MiniLM-L6-v2 int8" and model["quantized"] == {"recipe": RECIPE}
     assert model["query_encoder"]["quantized"] == RECIPE  # questions go through the int8 export too
-    (_, full_dir), (int8_type, int8_dir) = asked_with  # and the check asked the trial as they will be
-    assert int8_type == "OnnxQueryEncoder" and int8_dir.name == model["query_encoder"]["key"] != full_dir.name
+    (full_type, _), (int8_type, int8_dir) = asked_with  # and the check asked the trial as they will be:
+    assert full_type == "NumpyQueryEncoder"  # full precision in numpy, int8 through its own int8 export
+    assert int8_type == "OnnxQueryEncoder" and int8_dir.name == model["query_encoder"]["key"]
+    assert type(LoadedIndex(idx).encoder()).__name__ == "OnnxQueryEncoder"  # and so do its questions
     assert not idx.with_name("idx-int8-trial").exists() and not idx.with_name(".idx-int8-trial.lock").exists()
 
     plain = runner.invoke(cli, ["index", "--index", str(idx), "--quiet"], catch_exceptions=False)
