@@ -7,6 +7,7 @@ import errno
 import hashlib
 import os
 import re
+import shutil
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -23,7 +24,7 @@ from ..retrieve.sentence_vectors import corpus_sentences, sentence_key, write_se
 from ..retrieve.tokenizer import TOKENIZER_VERSION, tokenize, tokenizer_settings
 from ..store.atomic import fsync_tree
 from ..store.chunks import write_chunks
-from ..store.layout import CHUNKS, SENTENCE_VECTORS, VECTORS
+from ..store.layout import CHUNKS, LEXICAL_FILES, SENTENCE_VECTORS, VECTORS
 from ..store.manifest import INDEX_FORMAT_VERSION, Manifest, sha256_file, write_manifest
 from ..store.stores import open_store
 from .embedding import Progress, Stream, document_label, embed, plan
@@ -80,6 +81,7 @@ class BuildSettings:
     progress: Progress | None
     notify: Callable[[str], None] | None
     keep: Callable[[str, list, np.ndarray], None] | None = None  # (kind, keys, vectors) of each piece embedded
+    lexical_from: Path | None = None  # a first stage of the same chunks whose BM25 files are taken as they are
 
 
 def write_index(tmp: Path, chunks: Sequence[Chunk], texts: Texts, build: BuildSettings, previous: dict,
@@ -101,7 +103,10 @@ def write_index(tmp: Path, chunks: Sequence[Chunk], texts: Texts, build: BuildSe
     )
     embedded, quantized = _embed(streams, chunks, build)
     model = model_record(build.encoder, quantized, build.query)
-    lexical_files = LexicalIndex.build((tokenize(c.index_text) for c in chunks), build.params).save(tmp)
+    if build.lexical_from is not None:  # written by the first stage moments ago: not built (nor its memory held) twice
+        lexical_files = [shutil.copy2(build.lexical_from / name, tmp / name) and name for name in LEXICAL_FILES]
+    else:
+        lexical_files = LexicalIndex.build((tokenize(c.index_text) for c in chunks), build.params).save(tmp)
     n = len(texts.window_keys)
     if build.notify and n >= dense.approximate_from():
         build.notify(f"Training the approximate search of {n:,} window vectors ({dense.lists(n):,} cells)")

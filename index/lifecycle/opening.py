@@ -103,11 +103,12 @@ def _open_index(
         return encoder
 
     if first_stage and not rebuild and (staged or current is None):  # BM25 first: others answer by it meanwhile
-        current, _ = _first_stage(directory, corpus, chunks, encoder, notify, reasons, keep=not staged)
+        first, report = _first_stage(directory, corpus, chunks, encoder, notify, reasons, keep=not staged)
         if staged:
-            return current, _
-        reasons = [NO_VECTORS]
-    return _update(directory, corpus, chunks, (encoder, current, reasons), again=None if rebuild else as_built_now,
+            return first, report
+        current, reasons = None, [NO_VECTORS]  # its chunks are not held through the build: they are ours
+    found, current = [encoder, current, reasons], None  # _update lets go of the index it replaces
+    return _update(directory, corpus, chunks, found, again=None if rebuild else as_built_now,
                    dense=dense, notify=notify, progress=progress)
 
 
@@ -137,17 +138,19 @@ def _first_stage(directory: Path, corpus: dict, chunks: _LazyChunks, encoder, no
         elif notify:  # damaged (a first stage is never stale in its vectors): as any rebuild says it
             notify(f"Rebuilding index at {directory}: {'; '.join(why)}")
         report = build_lexical(directory, chunks(), encoder=encoder, corpus=corpus, lock=False)
-    if not keep:
-        chunks.drop()
+    if keep:  # the vectors' build follows: nothing is read back (100k chunks twice over is 1 GB)
+        return None, report
+    chunks.drop()
     return LoadedIndex(directory), report
 
 
-def _update(directory: Path, corpus: dict, chunks: _LazyChunks, found: tuple, *, again: Callable | None,
+def _update(directory: Path, corpus: dict, chunks: _LazyChunks, found: list, *, again: Callable | None,
             dense: bool, notify: Notify | None, progress: Progress | None) -> tuple[LoadedIndex, BuildReport | None]:
-    """Build the index under its lock, reusing what ``found`` (encoder, current index, reasons)
-    holds; ``again`` gives the encoder to check the index with once more after the lock is taken
+    """Build the index under its lock, reusing what ``found`` (encoder, current index, reasons;
+    emptied here, so the caller holds no index through the build) holds; ``again`` gives the encoder to check the index with once more after the lock is taken
     (None for a rebuild asked for)."""
     encoder, current, reasons = found
+    found.clear()
     waiting = (lambda: notify(f"Waiting for another relnotes process that is building {directory} ...")) if notify else None
     with build_lock(directory, on_wait=waiting):
         recover(directory)  # a build killed mid-swap left the index beside its place: put it back
@@ -165,6 +168,7 @@ def _update(directory: Path, corpus: dict, chunks: _LazyChunks, found: tuple, *,
         elif notify and reasons != [REBUILD]:  # a rebuild asked for is known already
             notify(f"Rebuilding index at {directory}: {'; '.join(reasons)}")
         previous, previous_sentences = _reusable(current, encoder)
+        current = None  # the index being replaced: its chunks and BM25 are not held through the build
         report = build_index(
             directory,
             chunks(),

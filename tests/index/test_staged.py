@@ -96,3 +96,39 @@ def test_a_build_interrupted_while_writing_bm25_leaves_the_previous_index(
     hits = Searcher(kept).search("panics in extern C functions", k=1, mode="hybrid")
     assert hits and (hits[0].dense_rank is not None) == (not staged)
     assert [name for name in listing(tmp_path) if name != "notes"] == [".idx.lock", "idx"]  # no temporary folder
+
+
+def test_the_vectors_build_takes_the_first_stages_bm25_as_it_is_and_holds_no_index_meanwhile(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+    import weakref
+
+    from index.lifecycle import opening
+
+    directory = tmp_path / "idx"
+    open_index(CORPUS, index_dir=directory, staged=True)
+    staged_bytes = {n: (directory / n).read_bytes() for n in ("lexical.json", "lexical.npz")}
+    built, live, held = [], weakref.WeakSet(), []
+    real_build, real_init, real_build_index = LexicalIndex.build.__func__, LoadedIndex.__init__, opening.build_index
+    monkeypatch.setattr(LexicalIndex, "build", classmethod(lambda cls, *a, **k: built.append(1) or real_build(cls, *a, **k)))
+
+    def tracked_init(self, *a, **k) -> None:
+        live.add(self)
+        real_init(self, *a, **k)
+
+    def build_index(*a, **k):
+        held.append(len(live))  # open indexes (their chunks and BM25 in memory) while the vectors are built
+        return real_build_index(*a, **k)
+
+    monkeypatch.setattr(LoadedIndex, "__init__", tracked_init)
+    monkeypatch.setattr(opening, "build_index", build_index)
+    loaded, report = open_index(CORPUS, index_dir=directory)
+    assert loaded.complete and report is not None and report.texts_embedded > 0
+    assert built == [] and held == [0]  # BM25 is not built a second time, and no index is held meanwhile ...
+    assert {n: (directory / n).read_bytes() for n in staged_bytes} == staged_bytes  # ... its files taken as they were
+    found = Searcher(loaded).search("uncaught panics", k=3, mode="bm25")
+    del loaded
+    gc.collect()  # the test's own index (a Searcher and it refer to each other)
+    whole, _ = open_index(CORPUS, index_dir=tmp_path / "whole")  # never indexed: the first stage, then the vectors
+    assert built == [1] and held == [0, 0]
+    assert Searcher(whole).search("uncaught panics", k=3, mode="bm25") == found
