@@ -260,7 +260,7 @@ class Engine:
         words = item_words(entry.text).strip()
         if len(words.split()) <= WHOLE_ITEM_WORDS:
             return (AnswerSentence(words, passage),)
-        said, _ = pick(score_sentences(topic, [entry.text], **self._scoring(topic, dense)), 0.0)
+        said = units.prose(pick(score_sentences(topic, [entry.text], **self._scoring(topic, dense)), 0.0)[0])
         return tuple(replace(s, passage=passage) for s in said) or (AnswerSentence(words, passage),)
 
     def _item_scores(self, topic: str, entries: Sequence[Entry], dense: bool, query: str) -> list[float]:

@@ -67,6 +67,18 @@ _ABBREVIATION = re.compile(r"(?:\b[ap]\.m\.|\be\.g\.|\bi\.e\.|\betc\.|\bvs\.|\ba
 POINTER_WORDS = 60  # a pointing sentence longer than this stands on its own
 
 
+def prose(sentences: Sequence[AnswerSentence]) -> tuple[AnswerSentence, ...]:
+    """The sentences that are not code: an example's lines ("def test_x(subtests): ...") say
+    nothing of which release did something."""
+    return tuple(s for s in sentences if not _CODE.search(s.text))
+
+
+# a line that opens a statement, a prompt or a shell command
+_CODE = re.compile(r"^\s*(?:(?:async\s+)?def\s+\w+\s*\(|class\s+\w+\s*[(:]|(?:for|with|while|if|elif|try|except)\b.*:\s*$"
+                   r"|(?:import|assert|return|raise|yield)\s|from\s+[\w.]+\s+import\s|>>>|\$\s|[\w.\[\]]+\s*=\s*[\w\[({\"'])",
+                   re.MULTILINE)
+
+
 def says_how(text: str) -> bool:
     """Whether a sentence gives an instruction (``_SAYS_HOW``)."""
     return bool(_SAYS_HOW.search(text))

@@ -155,6 +155,16 @@ def test_a_built_in_feature_is_not_the_plugin_that_added_it(pytest_notes) -> Non
     # 4.4.0 made "the pytest-subtests plugin possible, which adds unittest sub-test support"
     answer = pytest_notes.ask("which pytest release added built-in subtests support?", mode="bm25")
     assert answer.earliest_release == "9.0.0" and "Support for subtests" in answer.sentences[0].text
+    assert "def test_" not in answer.text  # the item's example is not quoted
+
+
+def test_code_is_no_quoted_prose() -> None:
+    code = ["def test_py_files(subtests: pytest.Subtests) -> None:\n    for path in x:", ">>> np.fix(3.5)",
+            "from httpx import Client", "with pytest.raises(ValueError):", "$ pip install textual", "x = np.arange(3)"]
+    prose = ["Support for subtests has been added.", "Use `with` statements for this (see below).",
+             "If the value is None: nothing is done.", "The default = 3 was changed."]
+    kept = units.prose([AnswerSentence(t, 1) for t in code + prose])
+    assert [s.text for s in kept] == prose
 
 
 @pytest.mark.skipif(not ZOO.is_dir(), reason="needs ../shared/data/zoo")
