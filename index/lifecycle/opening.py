@@ -147,8 +147,9 @@ def _first_stage(directory: Path, corpus: dict, chunks: _LazyChunks, encoder, no
 def _update(directory: Path, corpus: dict, chunks: _LazyChunks, found: list, *, again: Callable | None,
             dense: bool, notify: Notify | None, progress: Progress | None) -> tuple[LoadedIndex, BuildReport | None]:
     """Build the index under its lock, reusing what ``found`` (encoder, current index, reasons;
-    emptied here, so the caller holds no index through the build) holds; ``again`` gives the encoder to check the index with once more after the lock is taken
-    (None for a rebuild asked for)."""
+    emptied here, so the caller holds no index through the build) holds; ``again`` gives the
+    encoder to check the index with once more after the lock is taken (None for a rebuild asked
+    for)."""
     encoder, current, reasons = found
     found.clear()
     waiting = (lambda: notify(f"Waiting for another relnotes process that is building {directory} ...")) if notify else None

@@ -108,8 +108,9 @@ def _says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False
     worded: "Stabilized APIs"), and not outdone by a sentence saying the thing is not there
     ("There are no Windows or macOS 3.15 wheels" names more of "Python 3.15 wheels for Windows and
     macOS" than "wheels now support Python 3.15"): SAYS; DENIES when such a sentence outdoes every
-    one stating it; else SILENT; with how many of its words the stating sentence names. A long old-style summary with "stabilization" in one sentence and
-    the feature in another says nothing of it. Asked of the product's ``own`` ("built-in
+    one stating it; else SILENT; with how many of its words the stating sentence names. A long
+    old-style summary with "stabilization" in one sentence and the feature in another says nothing
+    of it. Asked of the product's ``own`` ("built-in
     subtests"), a sentence about a plugin doing it says nothing ("... the pytest-subtests plugin
     possible, which adds unittest sub-test support")."""
     pattern = CHANGES_STATED[change]
