@@ -47,6 +47,7 @@ def build_index(
     bm25_params=None,
     lock: bool = True,
     notify: Callable[[str], None] | None = None,
+    lexical_from: Path | None = None,
 ) -> BuildReport:
     """Build (or incrementally rebuild) the index for ``chunks`` at ``directory``.
 
@@ -62,6 +63,8 @@ def build_index(
         bm25_params: ``index.retrieve.bm25.BM25Params``; the measured default when None.
         lock: take the build lock (False when the caller already holds it).
         notify: called with a one-line notice when the ONNX query encoder cannot be exported.
+        lexical_from: an index directory whose BM25 files are these chunks' (a first stage the
+            caller found fresh, ``index.build.staged``): taken as they are, not built again.
 
     Returns:
         A BuildReport with counts and the time taken.
@@ -92,11 +95,10 @@ def build_index(
             shards.set_plan(identity, len(needed[0]) + len(needed[1]))
         query, quantized, embedder = build_encoders(encoder, todo, notify)
         with written_in_place(directory) as tmp:
-            params = bm25_params or DEFAULT_PARAMS
-            settings = BuildSettings(encoder, embedder, query, quantized, todo, corpus, params,
+            settings = BuildSettings(encoder, embedder, query, quantized, todo, corpus, bm25_params or DEFAULT_PARAMS,
                                      progress, notify, lambda kind, keys, vectors: shards.save(kind, keys, vectors,
                                                                                                identity),
-                                     lexical_from=_first_stage_of(directory, corpus, len(chunks), params))
+                                     lexical_from=lexical_from)
             embedded = write_index(tmp, chunks, texts, settings, previous, previous_sentences)
         shards.clear()  # the index holds every vector now
     return BuildReport(
@@ -109,29 +111,3 @@ def build_index(
         texts_embedded=sum(embedded),
         resumed=resumed,
     )
-
-
-
-
-def _first_stage_of(directory: Path, corpus: dict, chunks: int, params) -> Path | None:
-    """``directory`` when it holds the first stage (chunks and BM25, ``index.build.staged``) of
-    these chunks, written with these BM25 settings and tokenizer, its BM25 files intact: the build
-    takes them as they are. None otherwise (the build makes its own)."""
-    from corpus.chunking import CHUNKER_VERSION
-
-    from ..errors import IndexCorrupt, IndexMissing
-    from ..retrieve.tokenizer import TOKENIZER_VERSION, tokenizer_settings
-    from ..store.layout import LEXICAL_FILES
-    from ..store.manifest import read_manifest, verify_files
-
-    try:
-        manifest = read_manifest(directory)
-        same = (not manifest.complete and manifest.corpus.get("fingerprint") == corpus.get("fingerprint")
-                and manifest.counts.get("chunks") == chunks and manifest.chunker_version == CHUNKER_VERSION
-                and manifest.bm25 == params.to_json()
-                and manifest.tokenizer == {"version": TOKENIZER_VERSION, **tokenizer_settings()})
-        if same:
-            verify_files(directory, manifest, list(LEXICAL_FILES))
-        return directory if same else None
-    except (IndexMissing, IndexCorrupt):
-        return None

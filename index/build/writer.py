@@ -104,7 +104,9 @@ def write_index(tmp: Path, chunks: Sequence[Chunk], texts: Texts, build: BuildSe
     embedded, quantized = _embed(streams, chunks, build)
     model = model_record(build.encoder, quantized, build.query)
     if build.lexical_from is not None:  # written by the first stage moments ago: not built (nor its memory held) twice
-        lexical_files = [shutil.copy2(build.lexical_from / name, tmp / name) and name for name in LEXICAL_FILES]
+        for name in LEXICAL_FILES:
+            shutil.copy2(build.lexical_from / name, tmp / name)
+        lexical_files = list(LEXICAL_FILES)
     else:
         lexical_files = LexicalIndex.build((tokenize(c.index_text) for c in chunks), build.params).save(tmp)
     n = len(texts.window_keys)

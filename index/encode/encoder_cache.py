@@ -98,6 +98,9 @@ def model_matches(key: str, model_path: Path | str, recipe: dict, *, verify: boo
     """
     try:
         state = folder_state(model_path)
+    except OSError:
+        return False
+    try:
         stamp = json.loads(_stamp_path(key, model_path).read_text(encoding="utf-8"))
         if isinstance(stamp, dict) and stamp.get("files") == state and stamp.get("key") == key:
             return True
@@ -106,12 +109,11 @@ def model_matches(key: str, model_path: Path | str, recipe: dict, *, verify: boo
     if not verify:
         return False
     try:
-        state = folder_state(model_path)
         if model_key(model_path, recipe) != key:
             return False
     except OSError:
         return False
-    stamp_model(key, model_path, state)
+    stamp_model(key, model_path, state)  # the state taken before the hash
     return True
 
 

@@ -33,12 +33,11 @@ import numpy as np
 from ..errors import QueryEncoderUnavailable
 from ..runtime import configure_runtime
 from .encoders import TextEncoder
-from .onnx_query import mean_pooled, padded, passes
+# why: the attention scores of a pass are heads x width^2 floats; the ONNX path's budget of padded
+# tokens keeps a pass of long texts near 13 MB here too (docs/decisions/0101-onnx-token-budget.md).
+from .onnx_query import TOKEN_BUDGET, load_tokenizer, mean_pooled, padded, passes
 
 WEIGHTS_FILE = "model.safetensors"
-# why: the attention scores of a pass are heads x width^2 floats; 1024 padded tokens keep a pass of
-# long texts near 13 MB (the same budget as the ONNX path: docs/decisions/0101-onnx-token-budget.md).
-TOKEN_BUDGET = 1024
 _HEADER_LIMIT = 100 << 20  # a safetensors header is a few KB; more is not a weights file
 # Abramowitz & Stegun 7.1.26: erfc(z) = t * poly(t) * exp(-z^2), t = 1 / (1 + p z), z >= 0;
 # absolute error below 1.5e-7 (tested against math.erf).
@@ -243,14 +242,9 @@ class NumpyQueryEncoder(TextEncoder):
             raise QueryEncoderUnavailable(f"The model at {folder} does not match its index's query encoder record")
         configure_runtime()  # TOKENIZERS_PARALLELISM=false and friends, before tokenizers loads
         try:
-            import tokenizers
-
-            self._tokenizer = tokenizers.Tokenizer.from_file(str(folder / "tokenizer.json"))
+            self._tokenizer, self._pad_id = load_tokenizer(folder / "tokenizer.json", self._max_length)
         except Exception as exc:  # noqa: BLE001 - tokenizers raises bare Exception subclasses here
             raise QueryEncoderUnavailable(f"Cannot load the tokenizer of the model at {folder} ({exc})") from None
-        self._pad_id = int((self._tokenizer.padding or {}).get("pad_id", 0))
-        self._tokenizer.enable_truncation(max_length=self._max_length)
-        self._tokenizer.no_padding()  # padded here, to the longest text of each pass
 
     def __repr__(self) -> str:
         return f"NumpyQueryEncoder(name={self.name!r}, path={self.path!r})"

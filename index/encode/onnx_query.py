@@ -110,7 +110,7 @@ class OnnxQueryEncoder(TextEncoder):
         configure_runtime()  # TOKENIZERS_PARALLELISM=false and friends, before tokenizers loads
         try:
             import onnxruntime
-            import tokenizers
+            import tokenizers  # noqa: F401 - load_tokenizer's; a missing one is said here, as onnxruntime
         except ImportError as exc:
             raise QueryEncoderUnavailable(f"Cannot use the ONNX query encoder ({exc})") from None
         options = onnxruntime.SessionOptions()
@@ -123,17 +123,12 @@ class OnnxQueryEncoder(TextEncoder):
             self._session = onnxruntime.InferenceSession(
                 str(onnx_path), options, providers=["CPUExecutionProvider"]
             )
-            self._tokenizer = tokenizers.Tokenizer.from_file(str(tokenizer_path))
+            self._tokenizer, self._pad_id = load_tokenizer(tokenizer_path, self._max_length)
         except Exception as exc:  # noqa: BLE001 - both libraries raise bare Exception subclasses here
             raise QueryEncoderUnavailable(
                 f"Cannot load the ONNX query encoder from {directory} ({type(exc).__name__}: "
                 f"{str(exc).splitlines()[0] if str(exc) else 'no detail'})"
             ) from None
-        padding = self._tokenizer.padding or {}
-        self._tokenizer.enable_truncation(max_length=self._max_length)
-        # Padded here, to the longest text of each pass (tokenizer.json may pin a fixed length).
-        self._pad_id = int(padding.get("pad_id", 0))
-        self._tokenizer.no_padding()
         self._inputs = [i.name for i in self._session.get_inputs()]
 
     def __repr__(self) -> str:
@@ -150,6 +145,18 @@ class OnnxQueryEncoder(TextEncoder):
         feed = padded(encodings, self._pad_id)
         tokens = self._session.run(None, {name: feed[name] for name in self._inputs})[0]
         return mean_pooled(tokens, feed["attention_mask"])
+
+
+def load_tokenizer(path: Path, max_length: int) -> tuple[Any, int]:
+    """The model's ``tokenizer.json``, truncating at ``max_length`` and padding nothing (each pass
+    pads to its longest text: the file may pin a fixed length), and the id it pads with."""
+    import tokenizers
+
+    tokenizer = tokenizers.Tokenizer.from_file(str(path))
+    pad_id = int((tokenizer.padding or {}).get("pad_id", 0))
+    tokenizer.enable_truncation(max_length=max_length)
+    tokenizer.no_padding()
+    return tokenizer, pad_id
 
 
 def passes(encodings: list, batch_size: int, budget: int) -> list[list]:

@@ -169,6 +169,8 @@ def _update(directory: Path, corpus: dict, chunks: _LazyChunks, found: list, *, 
         elif notify and reasons != [REBUILD]:  # a rebuild asked for is known already
             notify(f"Rebuilding index at {directory}: {'; '.join(reasons)}")
         previous, previous_sentences = _reusable(current, encoder)
+        # a first stage of this corpus, found fresh above (checksums verified): its BM25 is taken as it is
+        first_stage = again is not None and current is not None and not current.complete and reasons == [NO_VECTORS]
         current = None  # the index being replaced: its chunks and BM25 are not held through the build
         report = build_index(
             directory,
@@ -180,6 +182,7 @@ def _update(directory: Path, corpus: dict, chunks: _LazyChunks, found: list, *, 
             progress=progress,
             lock=False,
             notify=notify,
+            lexical_from=directory if first_stage else None,
         )
     chunks.drop()  # the index reads its own from disk
     loaded = LoadedIndex(directory)
