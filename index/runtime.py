@@ -12,8 +12,11 @@ RELNOTES_FAISS_THREADS; the offline flags are forced, so nothing ever reaches fo
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+import threading
+from functools import cache
 from types import ModuleType
 
 OFFLINE_ENV = {
@@ -34,6 +37,7 @@ THREAD_ENV = {
 BLAS_THRESHOLD = 3072
 
 _tuned: set[str] = set()
+_BLAS_LOCK = threading.Lock()  # one product at a time sets and restores the BLAS thread count
 
 
 def cpu_count() -> int:
@@ -109,3 +113,31 @@ def import_sentence_transformers() -> ModuleType:
 
     _tune_torch(torch)
     return sentence_transformers
+
+
+@contextlib.contextmanager
+def one_blas_thread():
+    """numpy's BLAS on one thread for the products inside, then as before.
+
+    why: a question's matrices are small (a few tokens x 384; one vector against a few thousand),
+    and waking OpenBLAS's other threads costs more than they save: a 12 x 384 by 384 x 1536
+    product took 23 ms on two threads of a busy 2-core machine, 0.3 ms on one
+    (docs/decisions/0015-questions-embedded-in-numpy.md); faiss searched on one thread a query too.
+    Without threadpoolctl (scikit-learn's, a dependency) BLAS runs as it is set.
+    """
+    controller = _blas_controller()
+    if controller is None:
+        yield
+        return
+    with _BLAS_LOCK, controller.limit(limits=1, user_api="blas"):
+        yield
+
+
+@cache
+def _blas_controller():
+    """threadpoolctl's view of the BLAS libraries loaded (numpy's among them), or None."""
+    try:
+        from threadpoolctl import ThreadpoolController
+    except ImportError:
+        return None
+    return ThreadpoolController()

@@ -18,20 +18,17 @@ of which a question touches the layers and a few embedding rows.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import mmap
 import struct
-import threading
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import QueryEncoderUnavailable
-from ..runtime import configure_runtime
+from ..runtime import configure_runtime, one_blas_thread
 from .encoders import TextEncoder
 # why: the attention scores of a pass are heads x width^2 floats; the ONNX path's budget of padded
 # tokens keeps a pass of long texts near 13 MB here too (docs/decisions/0101-onnx-token-budget.md).
@@ -258,36 +255,6 @@ class NumpyQueryEncoder(TextEncoder):
     def _run(self, encodings: list) -> np.ndarray:
         """One forward pass over tokenized texts: their unit vectors."""
         feed = padded(encodings, self._pad_id)
-        with _one_blas_thread():
+        with one_blas_thread():
             tokens = self._bert.token_embeddings(feed["input_ids"], feed["attention_mask"], feed["token_type_ids"])
         return mean_pooled(tokens, feed["attention_mask"])
-
-
-_BLAS_LOCK = threading.Lock()  # one pass at a time sets and restores the BLAS thread count
-
-
-@contextlib.contextmanager
-def _one_blas_thread():
-    """numpy's BLAS on one thread for a pass, then as before.
-
-    why: a question's matrices are small (a few tokens x 384), and waking OpenBLAS's other
-    threads costs more than they save: a 12 x 384 by 384 x 1536 product took 23 ms on two threads
-    of a busy 2-core machine, 0.3 ms on one (docs/decisions/0015-questions-embedded-in-numpy.md).
-    Without threadpoolctl (scikit-learn's, a dependency) the pass runs as BLAS is set.
-    """
-    controller = _blas_controller()
-    if controller is None:
-        yield
-        return
-    with _BLAS_LOCK, controller.limit(limits=1, user_api="blas"):
-        yield
-
-
-@cache
-def _blas_controller():
-    """threadpoolctl's view of the BLAS libraries loaded (numpy's among them), or None."""
-    try:
-        from threadpoolctl import ThreadpoolController
-    except ImportError:
-        return None
-    return ThreadpoolController()

@@ -184,21 +184,21 @@ def test_disk_full_while_writing_chunks(built, monkeypatch) -> None:
     assert listing(idx.parent) == [".idx.lock", "idx", "notes"]
 
 
-def test_disk_full_while_faiss_writes_vectors(built, monkeypatch) -> None:
-    """faiss reports a failed close on stderr only: the build reads the file back and refuses it."""
+def test_a_vectors_file_written_short_is_refused(built, monkeypatch) -> None:
+    """A write that left the vectors file short without an error (as faiss's, which reports a
+    failed close on stderr only): the build reads the file back and refuses it."""
     args, idx = built
     before = (idx / "manifest.json").read_text()
-    from index.runtime import import_faiss
+    from index.retrieve import dense
 
-    faiss = import_faiss()
-    real_write = faiss.write_index
+    real_write = dense.write_flat
 
-    def short_write(index, path):
-        real_write(index, path)
+    def short_write(path, rows):
+        real_write(path, rows)
         with open(path, "r+b") as fh:
             fh.truncate(os.path.getsize(path) // 2)
 
-    monkeypatch.setattr(faiss, "write_index", short_write)
+    monkeypatch.setattr(dense, "write_flat", short_write)
     assert assert_one_error(cli("index", *args, "--rebuild")) == (
         f"error: Could not write the index at {idx} (vectors.faiss came back unreadable); the previous index is "
         "unchanged. Free space or choose another place with --index DIR")
@@ -216,7 +216,7 @@ def _file_size_limit(limit: int):
 
 @pytest.mark.parametrize(
     ("limit", "reason"), [(300, "File too large"), (20_000, "vectors.faiss: File too large")],
-    ids=["chunks-write-fails", "faiss-write-fails"],
+    ids=["chunks-write-fails", "vectors-write-fails"],
 )
 def test_real_write_failure_in_a_child_process(built, limit: int, reason: str) -> None:
     """A kernel-level write failure (file size limit, EFBIG) in each writer, as a full disk would fail it."""
