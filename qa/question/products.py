@@ -36,7 +36,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from importlib import resources
+from pathlib import Path
 from typing import Callable, Sequence
 
 from corpus.versions import product_names, version_matches
@@ -44,6 +44,9 @@ from corpus.versions import product_names, version_matches
 from .vocabulary import NOT_NAMES, is_howto
 
 _TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[.+\-_][A-Za-z0-9]+)*\+*")
+# why: a plain path, not importlib.resources, whose import (tempfile, shutil, lzma, ...) cost a
+# cold question ~15 ms; the package is installed as files (pip, an editable install)
+DATA = Path(__file__).parent / "data"
 MOST_WORDS = 3  # the longest name looked up ("hugging face transformers")
 # "numpy 2.0", "aiohttp 3.10.1rc1", "pydantic v2", "rich 14"; not "8 GPUs" or "2x"
 _VERSION_AFTER = re.compile(r"\s*v?(?:\d+(?:\.\d+)+[a-z]*\d*(?![\w.%]|\.\d)|\d+(?![\w.%]|\s*(?:x|times|%|ms|s|gb|mb|"
@@ -91,21 +94,43 @@ class Named:
         return self.product is not None
 
 
+class _Listed:
+    """``data/products.tsv`` (name, source, count a line) looked up by name: the file is kept as
+    text and a name's lines found when first asked, since a question asks about a few dozen names
+    and a table of the 9,000 took 25-60 ms of every process that reads a question."""
+
+    def __init__(self, text: str) -> None:
+        self._text = "\n" + text
+        self._found: dict[str, tuple[str, ...]] = {}
+
+    def get(self, name: str, default: tuple[str, ...] = ()) -> tuple[str, ...]:
+        """The sources (pypi, npm, crates, tool, platform) that list ``name``, or ``default``."""
+        if name not in self._found:
+            sources: list[str] = []
+            if name and "\t" not in name and "\n" not in name:
+                key, at = f"\n{name}\t", 0
+                while (at := self._text.find(key, at)) >= 0:
+                    at += len(key)
+                    sources.append(self._text[at: self._text.find("\t", at)])
+            self._found[name] = tuple(sources)
+        return self._found[name] or default
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and bool(self.get(name))
+
+
 @functools.lru_cache(maxsize=1)
-def vocabulary() -> tuple[dict[str, frozenset[str]], dict[str, str]]:
+def vocabulary() -> tuple[_Listed, dict[str, str]]:
     """(name -> its sources, alias -> name) of ``data/products.tsv`` and ``data/aliases.tsv``."""
-    folder = resources.files(__package__) / "data"
-    sources: dict[str, set[str]] = {}
-    for line in (folder / "products.tsv").read_text(encoding="utf-8").splitlines():
-        name, source, _ = line.split("\t")
-        sources.setdefault(name, set()).add(source)
+    folder = DATA
+    sources = _Listed((folder / "products.tsv").read_text(encoding="utf-8"))
     aliases = dict(line.split("\t") for line in (folder / "aliases.tsv").read_text(encoding="utf-8").splitlines())
-    return {n: frozenset(s) for n, s in sources.items()}, aliases
+    return sources, aliases
 
 
 @functools.lru_cache(maxsize=1)
 def _common() -> frozenset[str]:
-    return frozenset((resources.files(__package__) / "data" / "common.txt").read_text(encoding="utf-8").split())
+    return frozenset((DATA / "common.txt").read_text(encoding="utf-8").split())
 
 
 def common(name: str) -> bool:

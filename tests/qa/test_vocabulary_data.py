@@ -110,3 +110,17 @@ def test_common_words_are_names_of_the_vocabulary() -> None:
     assert common == sorted(set(common)) and set(common) <= names | aliases
     assert {"click", "rich", "black", "requests", "select", "next"} <= set(common)
     assert not {"numpy", "pandas", "kubernetes", "urllib3", "tensorflow"} & set(common)
+
+
+def test_every_listed_name_is_found_with_all_its_sources(products) -> None:
+    """The vocabulary looks names up in the file's text when asked (``products._Listed``): every
+    name gives exactly the sources of its lines, and a part or an extension of a name gives none."""
+    from qa.question.products import vocabulary
+
+    listed = vocabulary()[0]
+    expected: dict[str, set[str]] = {}
+    for name, source, _ in products:
+        expected.setdefault(name, set()).add(source)
+    assert {name: set(listed.get(name)) for name in expected} == expected
+    assert "numpy" in listed and listed.get("nump") == () and listed.get("numpyx", ("none",)) == ("none",)
+    assert listed.get("") == () and listed.get("numpy\tpypi") == () and 3 not in listed
