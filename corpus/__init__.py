@@ -25,7 +25,7 @@ from .errors import (
 )
 
 _LAZY = {
-    "CHUNKER_VERSION": "chunking",
+    "CHUNKER_VERSION": "model",
     "chunk_sections": "chunking",
     "estimate_tokens": "chunking",
     "load_documents": "documents",
@@ -40,6 +40,7 @@ _LAZY = {
     "load_chunks": "pipeline",
     "load_corpus": "pipeline",
     "bundled_paths": "readers",
+    "corpus_stamp": "stamp",
     "chrome_lines": "sections",
     "parse_sections": "sections",
     "releases": "sections",
@@ -50,13 +51,14 @@ _LAZY = {
 }
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .chunking import CHUNKER_VERSION, chunk_sections, estimate_tokens
+    from .chunking import chunk_sections, estimate_tokens
     from .documents import load_documents
     from .inputs import CorpusInput, as_input
-    from .model import Chunk, Document, Section
+    from .model import CHUNKER_VERSION, Chunk, Document, Section
     from .pipeline import Corpus, LoadedDocument, check_corpus, load_chunks, load_corpus
     from .readers import bundled_paths
     from .sections import chrome_lines, parse_sections, releases
+    from .stamp import corpus_stamp
     from .versions import detect_product, parse_version, version_key, version_matches
 
 
@@ -87,6 +89,7 @@ __all__ = [
     "bundled_paths",
     "check_corpus",
     "chrome_lines",
+    "corpus_stamp",
     "chunk_sections",
     "detect_product",
     "estimate_tokens",

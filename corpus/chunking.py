@@ -15,15 +15,13 @@ from dataclasses import dataclass
 
 from .documents import short_hash
 from .items import item_kind, split_items
-from .model import Chunk, Document, Item, Section, breadcrumb
+from .model import CHUNKER_VERSION, Chunk, Document, Item, Section, breadcrumb  # noqa: F401 - the version, as before
 from .repair import Line
 from .sections import outline
 from .headings import release_heading
 from .kinds import section_kind
 from .textform import index_form
 
-CHUNKER_VERSION = "10"  # 10: directive records (".. change::") whole, tags as kinds; 9: lists run together split;
-# 6-8: items (list items, paragraphs) with lines and kinds; 5: reStructuredText
 MODEL_MAX_TOKENS = 256
 # Section-sized chunks: same-section siblings stopped competing for rank 1 and an answer more
 # often sits inside the passage shown (benchmarks/questions, both sets: hybrid MRR@10 +0.06

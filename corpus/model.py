@@ -7,6 +7,10 @@ from dataclasses import dataclass
 from .textform import index_form
 
 FORMATS = ("markdown", "rst", "text")  # how a document's headings are written
+# How ``corpus.chunking`` makes chunks: an index built by another version is stale. Here, beside the
+# Chunk, so checking an index's freshness does not load the chunker.
+CHUNKER_VERSION = "10"  # 10: directive records (".. change::") whole, tags as kinds; 9: lists run together split;
+# 6-8: items (list items, paragraphs) with lines and kinds; 5: reStructuredText
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,11 +10,6 @@ import re
 import unicodedata
 from pathlib import Path, PurePosixPath
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10 has no TOML reader: pyproject.toml and Cargo.toml are skipped
-    tomllib = None
-
 from .versions import VERSION, detect_product, product_names
 
 # Folders that say what a file is, not whose: their parent names the project
@@ -75,19 +70,22 @@ def canonical(name: str) -> str:
     return known if known and name.lower() in product_names(known) else name
 
 
-def _project_product(folder: Path, root: Path) -> str | None:
-    depth = 0
+def project_files(folder: Path) -> list[Path]:
+    """Where a project file naming the notes in ``folder`` may be, nearest first: the folder and up
+    to ``PROJECT_DEPTH`` parents (release folders not counted), never the home folder or above."""
+    places, depth = [], 0
     for where in (folder, *folder.parents):
         if depth > PROJECT_DEPTH:
             break
-        for name in PROJECT_FILES:
-            found = _project_name(where / name)
-            if found:
-                return found
+        places.extend(where / name for name in PROJECT_FILES)
         if _at_or_above_home(where.parent):
             break
         depth += release_folder(where.name) is None  # a release folder is part of the notes, not a level up
-    return None
+    return places
+
+
+def _project_product(folder: Path, root: Path) -> str | None:
+    return next(filter(None, map(_project_name, project_files(folder))), None)
 
 
 def generic(name: str) -> bool:
@@ -133,9 +131,11 @@ def _project_name(path: Path) -> str | None:
         elif path.name == "package.json":
             data = json.loads(text)
             name = data.get("name") if isinstance(data, dict) else None
-        elif tomllib is None:
-            return None
         else:
+            try:  # here, not at the top: a project file is rarely read, and the import is ~5 ms of a question
+                import tomllib
+            except ModuleNotFoundError:  # Python 3.10 has no TOML reader: pyproject.toml and Cargo.toml are skipped
+                return None
             table = tomllib.loads(text).get("project" if path.name == "pyproject.toml" else "package")
             name = table.get("name") if isinstance(table, dict) else None
     except ValueError:  # json.JSONDecodeError and tomllib.TOMLDecodeError are ValueErrors

@@ -6,26 +6,16 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from . import github
+from .discovery import SourceFile
 from .errors import DraftsOnly, JSONShapeError, MalformedJSON, MissingBody
 
 BODY_FIELDS = ("body_md", "body", "markdown", "text", "content")
 _MARKDOWN_FIELDS = ("body_md", "markdown")
 _WEB_URL = re.compile(r"https?://[^\s]+$", re.I)
 _HEADING_HINT = re.compile(r"^ {0,3}#{1,6}[ \t]+\S|^[^\n]*\S[^\n]*\n {0,3}(=+|-{2,})[ \t]*$", re.M)
-
-
-@dataclass(frozen=True, slots=True)
-class SourceFile:
-    """A file to load: where it is, how to show it (its absolute path, so a printed citation resolves
-    from any folder), and its path relative to the root given."""
-
-    path: Path
-    display: str
-    relative: str
 
 
 @dataclass(frozen=True, slots=True)

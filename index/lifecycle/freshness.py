@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Sequence
 
 from corpus import CorpusInput, Document, as_input
-from corpus.chunking import CHUNKER_VERSION
+from corpus.model import CHUNKER_VERSION
 
 from ..errors import IndexCorrupt, IndexMissing
 from ..retrieve.reader import LoadedIndex

@@ -4,49 +4,30 @@ damaged (``index.lifecycle.freshness`` says which), under the build lock."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
-from corpus import CorpusInput, Document, chunk_sections, parse_sections
+from corpus import CorpusInput, corpus_stamp
 
-from ..build.pipeline import BuildReport, Progress, build_index
 from ..encode.choice import choose_encoder, restore_query_encoder
 from ..errors import IndexCorrupt, IndexMissing, IndexStale
 from ..retrieve.reader import LoadedIndex
 from ..store.atomic import build_lock, recover
 from .freshness import NO_INDEX, NO_VECTORS, REBUILD, check, default_index_dir, describe_corpus
 from .skips import load_skipping
+from .unchanged import keep_stamp, unchanged_corpus
+
+if TYPE_CHECKING:  # pragma: no cover - the build's and the readers' modules load when needed, not on every open
+    from corpus import Document
+
+    from ..build.pipeline import BuildReport, Progress
 
 Notify = Callable[[str], None]
 
 
 def open_index(paths: Sequence[Path | CorpusInput] | None = None, **options) -> tuple[LoadedIndex, BuildReport | None]:
-    """The index of a corpus, built or updated first as needed (``_open_index``'s arguments and
-    errors), stamped as in use by this process (``index.housekeeping.usage``: ``relnotes cache prune`` keeps it)."""
-    from ..housekeeping.usage import mark_used
-
-    index_dir = options.get("index_dir")
-    directory = Path(index_dir) if index_dir else default_index_dir(paths, options.get("model_path"))
-    mark_used(directory)  # before reading it
-    return _open_index(paths, **{**options, "index_dir": directory})
-
-
-def _open_index(
-    paths: Sequence[Path | CorpusInput] | None = None,
-    *,
-    index_dir: Path | None = None,
-    model_path: Path | None = None,
-    rebuild: bool = False,
-    update: bool = True,
-    skip_bad: bool = False,
-    on_skip: Notify | None = None,
-    notify: Notify | None = None,
-    progress: Progress | None = None,
-    dense: bool = False,
-    adapt: bool | None = None,
-    quantize: bool | None = None,
-    staged: bool = False,
-) -> tuple[LoadedIndex, BuildReport | None]:
-    """Load the index for a corpus, (re)building it when missing, stale, corrupt or asked to.
+    """Load the index for a corpus, (re)building it when missing, stale, corrupt or asked to, stamped
+    as in use by this process (``index.housekeeping.usage``: ``relnotes cache prune`` keeps it). A
+    corpus unchanged since it was last read is not read again (``unchanged``).
 
     Args:
         paths: corpus files or folders (a CorpusInput names their product); None for the
@@ -79,7 +60,37 @@ def _open_index(
         IndexWriteError, IndexBusy, ModelNotFound: as raised by the build.
         AdaptError: ``adapt`` on a corpus with too few list items.
     """
+    from ..housekeeping.usage import mark_used
+
+    index_dir = options.get("index_dir")
+    directory = Path(index_dir) if index_dir else default_index_dir(paths, options.get("model_path"))
+    mark_used(directory)  # before reading it
+    return _open_index(paths, **{**options, "index_dir": directory})
+
+
+def _open_index(
+    paths: Sequence[Path | CorpusInput] | None = None,
+    *,
+    index_dir: Path | None = None,
+    model_path: Path | None = None,
+    rebuild: bool = False,
+    update: bool = True,
+    skip_bad: bool = False,
+    on_skip: Notify | None = None,
+    notify: Notify | None = None,
+    progress: Progress | None = None,
+    dense: bool = False,
+    adapt: bool | None = None,
+    quantize: bool | None = None,
+    staged: bool = False,
+) -> tuple[LoadedIndex, BuildReport | None]:
+    """``open_index`` (its arguments and errors) for the index directory chosen."""
     directory = Path(index_dir) if index_dir else default_index_dir(paths, model_path)
+    stamp = corpus_stamp(paths)  # before reading: a file changed meanwhile changes it
+    if not rebuild and adapt is None and quantize is None:  # as built, and unchanged since last read: not read again
+        fresh = _unchanged(directory, model_path, stamp, dense=dense, update=update, staged=staged, notify=notify)
+        if fresh is not None:
+            return fresh, None
     documents, skipped = load_skipping(paths, directory, skip_bad=skip_bad, on_skip=on_skip)
     corpus = {**describe_corpus(documents, paths), **({"skipped": skipped} if skipped else {})}
     chunks = _LazyChunks(documents)
@@ -91,6 +102,7 @@ def _open_index(
     if not reasons and (current.complete or staged):
         if update and current.complete:
             restore_query_encoder(current, encoder, notify)
+        keep_stamp(directory, stamp, corpus["fingerprint"])
         return current, None
     reasons = reasons or [NO_VECTORS]
     if not update:
@@ -105,11 +117,34 @@ def _open_index(
     if first_stage and not rebuild and (staged or current is None):  # BM25 first: others answer by it meanwhile
         first, report = _first_stage(directory, corpus, chunks, encoder, notify, reasons, keep=not staged)
         if staged:
+            keep_stamp(directory, stamp, corpus["fingerprint"])
             return first, report
         current, reasons = None, [NO_VECTORS]  # its chunks are not held through the build: they are ours
     found, current = [encoder, current, reasons], None  # _update lets go of the index it replaces
-    return _update(directory, corpus, chunks, found, again=None if rebuild else as_built_now,
-                   dense=dense, notify=notify, progress=progress)
+    opened = _update(directory, corpus, chunks, found, again=None if rebuild else as_built_now,
+                     dense=dense, notify=notify, progress=progress)
+    keep_stamp(directory, stamp, corpus["fingerprint"])
+    return opened
+
+
+def _unchanged(directory: Path, model_path: Path | None, stamp: str | None, *, dense: bool, update: bool,
+               staged: bool, notify: Notify | None) -> LoadedIndex | None:
+    """The index, when its corpus is unchanged since last read (``unchanged``) and it is fresh
+    and usable as ``_open_index`` asks; None sends the open the long way (reading the corpus)."""
+    corpus = unchanged_corpus(directory, stamp)
+    if corpus is None:
+        return None
+    encoder = choose_encoder(directory, model_path, _unread, corpus["fingerprint"], notify=notify)
+    current, reasons = check(directory, corpus, encoder, dense)
+    if reasons or not (current.complete or staged):
+        return None
+    if update and current.complete:
+        restore_query_encoder(current, encoder, notify)
+    return current
+
+
+def _unread() -> list:
+    raise RuntimeError("the corpus was not read: an encoder as built needs no chunks")
 
 
 def _refuse(directory: Path, reasons: list[str]) -> None:
@@ -150,6 +185,8 @@ def _update(directory: Path, corpus: dict, chunks: _LazyChunks, found: list, *, 
     emptied here, so the caller holds no index through the build) holds; ``again`` gives the
     encoder to check the index with once more after the lock is taken (None for a rebuild asked
     for)."""
+    from ..build.pipeline import build_index
+
     encoder, current, reasons = found
     found.clear()
     waiting = (lambda: notify(f"Waiting for another relnotes process that is building {directory} ...")) if notify else None
@@ -219,6 +256,8 @@ class _LazyChunks:
         if self._chunks is None:
             if self._documents is None:
                 raise RuntimeError("the chunks were dropped after the build")
+            from corpus import chunk_sections, parse_sections
+
             self._chunks = [c for d in self._documents for c in chunk_sections(d, parse_sections(d))]
             self._documents = None  # what the build needs of them is in the chunks now
         return self._chunks

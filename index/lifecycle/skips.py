@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
-from corpus import CorpusError, CorpusInput, Document, NoSupportedFiles, load_documents
+from corpus import CorpusError, CorpusInput, NoSupportedFiles
+
+if TYPE_CHECKING:  # pragma: no cover
+    from corpus import Document
 
 from ..errors import IndexCorrupt, IndexMissing
 from ..store.manifest import read_manifest
@@ -48,6 +51,8 @@ def load_skipping(paths: Sequence[Path | CorpusInput] | None, directory: Path, *
     Raises:
         CorpusError: a bad file (or path) that is neither skipped on request nor recorded as skipped.
     """
+    from corpus import load_documents  # the readers: not loaded by an open that reads no file (``unchanged``)
+
     errors: list[CorpusError] = []
     try:
         documents = load_documents(paths, skip_bad=True, on_skip=errors.append)

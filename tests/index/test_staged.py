@@ -13,6 +13,7 @@ import pytest
 from index import IndexMissing, LoadedIndex, Searcher, open_index
 from index.build import embedding
 from index.retrieve.lexical import LexicalIndex
+from index.lifecycle.unchanged import STAMP_FILE
 from index.store.layout import shards_dir
 from index.store.shards import DenseProgress
 from tests.support.hardening import listing
@@ -25,8 +26,8 @@ def test_a_staged_open_writes_chunks_and_bm25_only_and_searches_by_bm25(tmp_path
     loaded, report = open_index(CORPUS, index_dir=tmp_path / "idx", staged=True)
     assert not loaded.complete and loaded.pending() == DenseProgress(0, 0)  # no build has counted the texts yet
     assert report is not None and report.embedded == 0 and report.chunks == len(loaded.chunks) > 0
-    assert sorted(p.name for p in (tmp_path / "idx").iterdir()) == ["chunks.jsonl", "lexical.json", "lexical.npz",
-                                                                    "manifest.json"]
+    assert sorted(p.name for p in (tmp_path / "idx").iterdir() if p.name != STAMP_FILE) == [
+        "chunks.jsonl", "lexical.json", "lexical.npz", "manifest.json"]  # and the corpus stamp, not part of the index
     searcher = Searcher(loaded)
     assert searcher.usable("hybrid") == searcher.usable("dense") == "bm25"
     hits = searcher.search("uncaught panics", k=3, mode="hybrid")
@@ -103,13 +104,13 @@ def test_the_vectors_build_takes_the_first_stages_bm25_as_it_is_and_holds_no_ind
     import gc
     import weakref
 
-    from index.lifecycle import opening
+    from index.build import pipeline
 
     directory = tmp_path / "idx"
     open_index(CORPUS, index_dir=directory, staged=True)
     staged_bytes = {n: (directory / n).read_bytes() for n in ("lexical.json", "lexical.npz")}
     built, live, held = [], weakref.WeakSet(), []
-    real_build, real_init, real_build_index = LexicalIndex.build.__func__, LoadedIndex.__init__, opening.build_index
+    real_build, real_init, real_build_index = LexicalIndex.build.__func__, LoadedIndex.__init__, pipeline.build_index
     monkeypatch.setattr(LexicalIndex, "build", classmethod(lambda cls, *a, **k: built.append(1) or real_build(cls, *a, **k)))
 
     def tracked_init(self, *a, **k) -> None:
@@ -121,7 +122,7 @@ def test_the_vectors_build_takes_the_first_stages_bm25_as_it_is_and_holds_no_ind
         return real_build_index(*a, **k)
 
     monkeypatch.setattr(LoadedIndex, "__init__", tracked_init)
-    monkeypatch.setattr(opening, "build_index", build_index)
+    monkeypatch.setattr(pipeline, "build_index", build_index)
     loaded, report = open_index(CORPUS, index_dir=directory)
     assert loaded.complete and report is not None and report.texts_embedded > 0
     assert built == [] and held == [0]  # BM25 is not built a second time, and no index is held meanwhile ...

@@ -113,9 +113,9 @@ def test_common_words_are_names_of_the_vocabulary() -> None:
 
 
 def test_every_listed_name_is_found_with_all_its_sources(products) -> None:
-    """The vocabulary looks names up in the file's text when asked (``products._Listed``): every
+    """The vocabulary looks names up in the file's text when asked (``names._Listed``): every
     name gives exactly the sources of its lines, and a part or an extension of a name gives none."""
-    from qa.question.products import vocabulary
+    from qa.question.names import vocabulary
 
     listed = vocabulary()[0]
     expected: dict[str, set[str]] = {}

@@ -97,7 +97,7 @@ def install_fake_encoder() -> None:
 def install_pause(point: str, seconds: float) -> None:
     """Stop at ``point`` of an index build: print ``PAUSE point`` on stderr, then sleep."""
     import index.build.writer as store
-    import index.lifecycle.skips as service  # where an open reads the corpus
+    import corpus as service  # where an open reads the corpus (index.lifecycle.skips takes it from there)
 
     def pause() -> None:
         sys.stderr.write(f"PAUSE {point}\n")

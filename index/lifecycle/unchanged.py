@@ -1,0 +1,69 @@
+"""A corpus known unchanged without reading it: the index keeps, beside its manifest, the corpus
+stamp (``corpus.corpus_stamp``: the files' metadata, the reader's code) under which the corpus was
+last read and found as the manifest records it. An open whose stamp is the same takes the
+manifest's record of the corpus as it is; any other open reads the files, as before.
+
+``inputs.json`` holds the stamp and a digest of the manifest it vouches for: a rebuild swaps in a
+new manifest, and the stamp no longer counts. It is written when a read found the corpus as
+indexed (or built the index from it), best effort: a read-only index is only ever read the long way.
+It never says an index is fresh on its own: the model, chunker, tokenizer, BM25 settings and file
+checksums are checked on every open (``freshness.check``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from ..store.layout import MANIFEST
+
+STAMP_FILE = "inputs.json"
+
+
+def unchanged_corpus(directory: Path, stamp: str | None) -> dict | None:
+    """The manifest's record of the corpus (fingerprint, inputs, documents) when ``stamp`` is the
+    one kept for this manifest and no input was left out as bad (that is said on every open);
+    else None."""
+    if stamp is None:
+        return None
+    try:
+        kept = json.loads((directory / STAMP_FILE).read_text(encoding="utf-8"))
+        manifest = (directory / MANIFEST).read_bytes()
+        corpus = json.loads(manifest).get("corpus")
+    except (OSError, ValueError, AttributeError):
+        return None
+    if not isinstance(kept, dict) or kept.get("stamp") != stamp or kept.get("manifest") != _digest(manifest):
+        return None
+    if not isinstance(corpus, dict) or corpus.get("skipped") or not all(k in corpus for k in ("fingerprint", "documents")):
+        return None
+    return {"fingerprint": corpus["fingerprint"], "inputs": corpus.get("inputs"), "documents": corpus["documents"]}
+
+
+def keep_stamp(directory: Path, stamp: str | None, fingerprint: str) -> None:
+    """Record that the corpus under ``stamp``, read as ``fingerprint``, is the one the index at
+    ``directory`` records; nothing when the manifest records another, or the folder is read-only."""
+    if stamp is None:
+        return
+    try:
+        manifest = (directory / MANIFEST).read_bytes()
+        corpus = json.loads(manifest).get("corpus")
+        if not isinstance(corpus, dict) or corpus.get("fingerprint") != fingerprint or corpus.get("skipped"):
+            return
+        fd, tmp = tempfile.mkstemp(prefix=f".{STAMP_FILE}.", dir=directory)
+    except (OSError, ValueError, AttributeError):
+        return
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump({"stamp": stamp, "manifest": _digest(manifest)}, fh)
+        os.replace(tmp, directory / STAMP_FILE)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
+def _digest(manifest: bytes) -> str:
+    return hashlib.sha256(manifest).hexdigest()
