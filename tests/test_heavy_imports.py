@@ -1,6 +1,6 @@
 """Start-up stays low: each command, run whole in a fresh process, imports no heavy module it does
-not need (torch, sentence-transformers, onnxruntime, faiss; for --help not numpy either, nor the
-corpus readers)."""
+not need (torch, sentence-transformers, onnxruntime, faiss, tokenizers; for --help not numpy either,
+nor the corpus readers)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "tests" / "data"
-HEAVY = ("torch", "sentence_transformers", "transformers", "onnxruntime", "faiss", "numpy", "corpus.chunking")
+HEAVY = ("torch", "sentence_transformers", "transformers", "onnxruntime", "tokenizers", "faiss", "numpy",
+         "corpus.chunking")
 RUN = """
 import atexit, sys
 atexit.register(lambda: print("HEAVY:" + ",".join(m for m in {heavy!r} if m in sys.modules), file=sys.stderr))
@@ -45,7 +46,8 @@ def test_a_bm25_ask_loads_no_model_and_no_faiss(bundled_index: Path) -> None:
 def test_a_hybrid_ask_embeds_and_searches_in_numpy_alone(bundled_index: Path) -> None:
     found = imported("ask", "nccl2 backend", "--index", str(bundled_index), "--no-history")
     assert "numpy" in found  # the exact vectors searched without faiss (index.retrieve.flat)
-    assert not found & {"faiss", "onnxruntime", "torch", "sentence_transformers", "transformers"}
+    # the question's word pieces without tokenizers (index.encode.wordpiece)
+    assert not found & {"faiss", "onnxruntime", "tokenizers", "torch", "sentence_transformers", "transformers"}
 
 
 def test_a_first_ask_on_a_new_corpus_loads_no_model(tmp_path: Path) -> None:

@@ -4,12 +4,14 @@ A cold ``relnotes ask`` spent about 0.3 s opening onnxruntime (its import and th
 session) to embed one short question; numpy, already loaded for the search, does the few dozen
 matrix products of all-MiniLM-L6-v2 in milliseconds. This module memory-maps the float32 tensors
 of the model folder's ``model.safetensors`` (an 8-byte little-endian header length, a JSON header
-of dtype, shape and data offsets, then the raw data: no library needed), tokenizes with the
-``tokenizers`` library as ``index.encode.onnx_query`` does, and runs BERT: embeddings and their
-layer norm, post-norm transformer layers (exact-erf GELU, the config's ``layer_norm_eps``), then
-mean pooling over real tokens and L2 normalisation. Its vectors agree with the ONNX export and
-with sentence-transformers (cosine >= 0.9999, tested). Which index may use it is
-``index.encode.choice``'s to say (docs/decisions/0015-questions-embedded-in-numpy.md).
+of dtype, shape and data offsets, then the raw data: no library needed), tokenizes in Python with
+``index.encode.wordpiece`` (the `tokenizers` library's ids from the same ``tokenizer.json``, without
+loading the library; a file declaring another pipeline gets the library, as the ONNX path does),
+and runs BERT: embeddings and their layer norm, post-norm transformer layers (exact-erf GELU, the
+config's ``layer_norm_eps``), then mean pooling over real tokens and L2 normalisation. Its vectors
+agree with the ONNX export and with sentence-transformers (cosine >= 0.9999, tested). Which index
+may use it is ``index.encode.choice``'s to say (docs/decisions/0015-questions-embedded-in-numpy.md;
+the tokenizer: 0016-questions-tokenized-in-python.md).
 
 The map reads the file as it is on disk, pages on first use: model folders are never rewritten
 in place (pip and ``relnotes index --adapt`` write new files), and mapping spares reading 90 MB
@@ -32,7 +34,8 @@ from ..runtime import configure_runtime, one_blas_thread
 from .encoders import TextEncoder
 # why: the attention scores of a pass are heads x width^2 floats; the ONNX path's budget of padded
 # tokens keeps a pass of long texts near 13 MB here too (docs/decisions/0101-onnx-token-budget.md).
-from .onnx_query import TOKEN_BUDGET, load_tokenizer, mean_pooled, padded, passes
+from .onnx_query import TOKEN_BUDGET, mean_pooled, padded, passes
+from .wordpiece import load_query_tokenizer
 
 WEIGHTS_FILE = "model.safetensors"
 _HEADER_LIMIT = 100 << 20  # a safetensors header is a few KB; more is not a weights file
@@ -214,7 +217,8 @@ class NumpyQueryEncoder(TextEncoder):
     """Embeds texts like the sentence-transformers Encoder, in numpy from the model's safetensors."""
 
     def __init__(self, model_path: Path | str, info: dict, *, name: str) -> None:
-        """Map the weights and load the tokenizer (a few ms; no onnxruntime, no torch).
+        """Map the weights and read the tokenizer (a few ms; no onnxruntime, no torch, and for a
+        BERT ``tokenizer.json`` such as the bundled model's no `tokenizers` either).
 
         Args:
             model_path: the model folder the vectors were built with (``model.safetensors``,
@@ -223,8 +227,9 @@ class NumpyQueryEncoder(TextEncoder):
             name: the model name the vectors were built with.
 
         Raises:
-            QueryEncoderUnavailable: tokenizers is missing, or the model folder is not a BERT this
-                module reproduces (see ``Bert.load``).
+            QueryEncoderUnavailable: the tokenizer cannot be read (or, for a file
+                ``index.encode.wordpiece`` leaves to it, tokenizers is missing), or the model folder
+                is not a BERT this module reproduces (see ``Bert.load``).
         """
         self.name = name
         self.path = str(model_path)
@@ -239,7 +244,7 @@ class NumpyQueryEncoder(TextEncoder):
             raise QueryEncoderUnavailable(f"The model at {folder} does not match its index's query encoder record")
         configure_runtime()  # TOKENIZERS_PARALLELISM=false and friends, before tokenizers loads
         try:
-            self._tokenizer, self._pad_id = load_tokenizer(folder / "tokenizer.json", self._max_length)
+            self._tokenizer, self._pad_id = load_query_tokenizer(folder / "tokenizer.json", self._max_length)
         except Exception as exc:  # noqa: BLE001 - tokenizers raises bare Exception subclasses here
             raise QueryEncoderUnavailable(f"Cannot load the tokenizer of the model at {folder} ({exc})") from None
 

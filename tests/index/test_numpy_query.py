@@ -18,6 +18,7 @@ from index.encode.encoder_cache import open_entry
 from index.encode.encoders import Encoder, bundled_model_path
 from index.encode.numpy_query import WEIGHTS_FILE, Bert, NumpyQueryEncoder, read_safetensors
 from index.encode.onnx_query import OnnxQueryEncoder
+from index.encode.wordpiece import WordPieceTokenizer
 from index.errors import QueryEncoderUnavailable
 from index.retrieve.reader import LoadedIndex
 from index.retrieve.search import Searcher
@@ -94,6 +95,18 @@ def test_the_long_texts_are_truncated_at_max_seq_length(bundled_index) -> None:
     encoder = LoadedIndex(bundled_index).encoder()
     for name in ("long", "repeated"):
         assert len(whole.encode(TEXTS[name]).ids) > 256 == len(encoder._tokenizer.encode(TEXTS[name]).ids)
+
+
+def test_the_python_word_pieces_give_the_vectors_of_the_library_s(bundled_index) -> None:
+    """The question's tokens come from index.encode.wordpiece, not `tokenizers`; the vectors are
+    the same to the bit (tests/index/test_wordpiece.py compares the ids themselves)."""
+    record = json.loads((bundled_index / "manifest.json").read_text())["model"]["query_encoder"]
+    ours = NumpyQueryEncoder(bundled_model_path(), record, name="bundled")
+    theirs = NumpyQueryEncoder(bundled_model_path(), record, name="bundled")
+    assert isinstance(ours._tokenizer, WordPieceTokenizer)
+    theirs._tokenizer = ours._tokenizer.library()
+    texts = [*TEXTS.values(), *QUESTIONS]
+    assert np.array_equal(ours.encode(texts, batch_size=8), theirs.encode(texts, batch_size=8))
 
 
 def test_gelu_is_the_exact_erf_gelu() -> None:

@@ -4,6 +4,8 @@ hard cases, the files it leaves to the library, and the characters it hands over
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import unicodedata
 from pathlib import Path
 
@@ -221,3 +223,17 @@ def test_the_table_still_holds_for_the_installed_library(ours, library) -> None:
     assert len(codes) > 20_000
     _same(ours, library, [f"a{chr(code)}b" for code in codes])
 
+
+def test_the_numpy_encoder_asks_without_loading_tokenizers(bundled_index) -> None:
+    probe = (
+        "import sys\n"
+        "from index.retrieve.reader import LoadedIndex\n"
+        f"encoder = LoadedIndex({str(bundled_index)!r}).encoder()\n"
+        "vector = encoder.encode_query('when is the live Q&A webinar for 2.14? café 日本 🚀')\n"
+        "print(type(encoder).__name__, type(encoder._tokenizer).__name__, 'tokenizers' in sys.modules)\n"
+        "encoder.encode_query('a dash\\u2e43with a left upturn')\n"
+        "print('tokenizers' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["NumpyQueryEncoder", "WordPieceTokenizer", "False", "True"]
