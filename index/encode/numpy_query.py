@@ -11,7 +11,7 @@ and runs BERT: embeddings and their layer norm, post-norm transformer layers (ex
 config's ``layer_norm_eps``), then mean pooling over real tokens and L2 normalisation. Its vectors
 agree with the ONNX export and with sentence-transformers (cosine >= 0.9999, tested). Which index
 may use it is ``index.encode.choice``'s to say (docs/decisions/0015-questions-embedded-in-numpy.md;
-the tokenizer: 0016-questions-tokenized-in-python.md).
+the tokenizer: 0018-questions-tokenized-in-python.md).
 
 The map reads the file as it is on disk, pages on first use: model folders are never rewritten
 in place (pip and ``relnotes index --adapt`` write new files), and mapping spares reading 90 MB

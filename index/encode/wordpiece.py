@@ -6,7 +6,7 @@ WordPiece, a [CLS] $A [SEP] template; lowercase and strip_accents either way) th
 from the file read with ``json``; ``load_query_tokenizer`` gives any other file to the library. The
 library's character classes predate Unicode 9: a text holding a character it and Python class
 differently (``wordpiece_unsure``, made by ``benchmarks/wordpiece_unsure.py`` from every code point)
-goes to the library, loaded then. Decision: docs/decisions/0016-questions-tokenized-in-python.md.
+goes to the library, loaded then. Decision: docs/decisions/0018-questions-tokenized-in-python.md.
 """
 
 from __future__ import annotations
