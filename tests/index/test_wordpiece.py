@@ -208,6 +208,14 @@ def test_a_text_with_an_unsure_character_is_tokenized_by_the_library(ours, libra
         ours.encode("a\ud800b")
 
 
+def test_under_another_unicode_only_ascii_texts_are_split_in_python(ours, monkeypatch) -> None:
+    from index.encode import wordpiece
+
+    monkeypatch.setattr(wordpiece, "UNICODE_VERSION", "0.0.0")  # the table was made with another Python
+    assert isinstance(ours.encode("torch.compile() in 2.14"), Encoding)
+    assert isinstance(ours.encode("café"), tokenizers.Encoding)
+
+
 def test_the_table_still_holds_for_the_installed_library(ours, library) -> None:
     """Outside the table, our split is the library's on every code point whose classes matter
     (punctuation, marks, separators, controls and formats, cased or decomposable; private use in
