@@ -4,8 +4,8 @@ index; reading the zoo's 139 files took 0.39 s of every question).
 
 The stamp covers the inputs as given (paths and products), every file they lead to, the places a
 project file naming their product may be (``products.project_files``: one appearing or edited
-changes a product), and this package's own code and tables (a reader that changed may read the
-same files otherwise). Each file counts by size, modification and change times and inode: an
+changes a product), this package's own code and tables (a reader that changed may read the
+same files otherwise) and the Python reading them (its version and Unicode tables). Each file counts by size, modification and change times and inode: an
 edit changes the change time even when the modification time is set back. A file changed in the
 last ``RACY_SECONDS`` could change again within the same clock tick unseen, so then there is no
 stamp (as git's "racily clean" entries), nor when a path cannot be listed.
@@ -16,7 +16,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 import time
+import unicodedata
 from pathlib import Path
 from typing import Sequence
 
@@ -37,7 +39,9 @@ def corpus_stamp(paths: Sequence[Path | CorpusInput] | None) -> str | None:
         files = discover(None) if inputs is None else [f for given in inputs for f in discover([given.path])]
     except (CorpusError, OSError, ValueError):
         return None
-    rows: list = [["inputs", None if inputs is None else [str(given) for given in inputs]]]
+    # the Python that reads: its TOML reader (3.11+) and Unicode tables shape the documents too
+    rows: list = [["inputs", None if inputs is None else [str(given) for given in inputs],
+                   list(sys.version_info[:2]), unicodedata.unidata_version]]
     folders: dict[Path, None] = {}
     for f in files:
         rows.append([f.display, f.relative, _stat(f.path)])

@@ -27,7 +27,8 @@ def default_index_dir(paths: Sequence[Path | CorpusInput] | None, model_path: Pa
 
 
 def describe_corpus(documents: Sequence[Document], paths: Sequence[Path | CorpusInput] | None) -> dict:
-    """Fingerprint and per-document content hashes of the loaded corpus, for the manifest."""
+    """Fingerprint and per-document content hashes of the loaded corpus, for the manifest (a change
+    here bumps ``unchanged.RECORD_VERSION``: stamps kept for the old record must not vouch for it)."""
     docs = {
         d.id: {
             "source": d.source,

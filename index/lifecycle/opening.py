@@ -102,7 +102,7 @@ def _open_index(
     if not reasons and (current.complete or staged):
         if update and current.complete:
             restore_query_encoder(current, encoder, notify)
-        keep_stamp(directory, stamp, corpus["fingerprint"])
+        keep_stamp(directory, stamp, corpus)
         return current, None
     reasons = reasons or [NO_VECTORS]
     if not update:
@@ -117,13 +117,13 @@ def _open_index(
     if first_stage and not rebuild and (staged or current is None):  # BM25 first: others answer by it meanwhile
         first, report = _first_stage(directory, corpus, chunks, encoder, notify, reasons, keep=not staged)
         if staged:
-            keep_stamp(directory, stamp, corpus["fingerprint"])
+            keep_stamp(directory, stamp, corpus)
             return first, report
         current, reasons = None, [NO_VECTORS]  # its chunks are not held through the build: they are ours
     found, current = [encoder, current, reasons], None  # _update lets go of the index it replaces
     opened = _update(directory, corpus, chunks, found, again=None if rebuild else as_built_now,
                      dense=dense, notify=notify, progress=progress)
-    keep_stamp(directory, stamp, corpus["fingerprint"])
+    keep_stamp(directory, stamp, corpus)
     return opened
 
 

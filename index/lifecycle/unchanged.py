@@ -22,6 +22,9 @@ from pathlib import Path
 from ..store.layout import MANIFEST
 
 STAMP_FILE = "inputs.json"
+# The form of the corpus record a stamp vouches for (``freshness.describe_corpus``): a change to how
+# that record or its fingerprint is made must bump it, or a matching stamp would keep the old record.
+RECORD_VERSION = 1
 
 
 def unchanged_corpus(directory: Path, stamp: str | None) -> dict | None:
@@ -36,18 +39,22 @@ def unchanged_corpus(directory: Path, stamp: str | None) -> dict | None:
         corpus = json.loads(manifest).get("corpus")
     except (OSError, ValueError, AttributeError):
         return None
-    if not isinstance(kept, dict) or kept.get("stamp") != stamp or kept.get("manifest") != _digest(manifest):
+    if not isinstance(kept, dict) or kept.get("stamp") != stamp or kept.get("manifest") != _digest(manifest) \
+            or kept.get("record") != RECORD_VERSION:
         return None
     if not isinstance(corpus, dict) or corpus.get("skipped") or not all(k in corpus for k in ("fingerprint", "documents")):
         return None
     return {"fingerprint": corpus["fingerprint"], "inputs": corpus.get("inputs"), "documents": corpus["documents"]}
 
 
-def keep_stamp(directory: Path, stamp: str | None, fingerprint: str) -> None:
-    """Record that the corpus under ``stamp``, read as ``fingerprint``, is the one the index at
-    ``directory`` records; nothing when the manifest records another, or the folder is read-only."""
-    if stamp is None:
+def keep_stamp(directory: Path, stamp: str | None, corpus: dict) -> None:
+    """Record that the corpus under ``stamp``, read as ``corpus`` (``freshness.describe_corpus``,
+    with the bad files this read left out as ``skipped``), is the one the index at ``directory``
+    records; nothing when the manifest records another, when this read or the index left a file out
+    (said on every open: a plain open must still stop at a new bad file), or when the folder is read-only."""
+    if stamp is None or corpus.get("skipped"):
         return
+    fingerprint = corpus["fingerprint"]
     try:
         manifest = (directory / MANIFEST).read_bytes()
         corpus = json.loads(manifest).get("corpus")
@@ -58,7 +65,7 @@ def keep_stamp(directory: Path, stamp: str | None, fingerprint: str) -> None:
         return
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump({"stamp": stamp, "manifest": _digest(manifest)}, fh)
+            json.dump({"stamp": stamp, "manifest": _digest(manifest), "record": RECORD_VERSION}, fh)
         os.replace(tmp, directory / STAMP_FILE)
     except OSError:
         with contextlib.suppress(OSError):

@@ -91,8 +91,9 @@ class DenseIndex:
         dim, rows = int(vectors.shape[1]), np.ascontiguousarray(vectors, dtype=np.float32)
         if approximate is None:
             approximate = len(vectors) >= approximate_from()
-        if not (approximate and len(vectors)):
-            return cls(rows, owners)  # exact: searched in numpy, written as faiss writes an IndexFlatIP
+        if not (approximate and len(vectors)):  # exact: searched in numpy, written as faiss writes an IndexFlatIP
+            mapped = isinstance(store, np.memmap) and store.dtype == np.float32 and store.flags.c_contiguous
+            return cls(store if mapped else rows, owners)  # a build's map itself: its pages leave as it is written
         faiss = import_faiss()
         index = faiss.index_factory(dim, f"IVF{lists(len(vectors))},Flat", faiss.METRIC_INNER_PRODUCT)
         index.cp.seed = 0  # the same vectors give the same cells

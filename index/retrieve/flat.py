@@ -26,6 +26,7 @@ FOURCC = b"IxFI"  # faiss's IndexFlatIP (IndexFlatL2 is "IxF2", IVF indexes "IwF
 _HEADER = struct.Struct("<4siqqq?iQ")
 _DUMMY = 1 << 20  # faiss writes this twice where old versions kept other fields
 _INNER_PRODUCT = 0  # faiss::METRIC_INNER_PRODUCT
+BLOCK_ROWS = 4_096  # vectors copied to an aligned buffer at a time: 6 MB at 384 dimensions
 
 
 def is_flat(path: Path) -> bool:
@@ -79,6 +80,23 @@ def write_flat(path: Path, rows: np.ndarray, slice_rows: int = 32_768) -> None:
             release(rows)
 
 
+def _products(rows: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """``rows @ query`` on one BLAS thread. The file's vectors start at byte 45, so their map is
+    not 4-byte aligned, and numpy would copy the whole matrix for each product (100 MB at 65,536
+    vectors): they go through one aligned buffer of ``BLOCK_ROWS`` rows at a time instead."""
+    if rows.flags.aligned and rows.flags.c_contiguous:
+        with one_blas_thread():
+            return np.asarray(rows @ query, dtype=np.float32)
+    out = np.empty(len(rows), dtype=np.float32)
+    buffer = np.empty((min(BLOCK_ROWS, len(rows)), rows.shape[1]), dtype=np.float32)
+    with one_blas_thread():
+        for start in range(0, len(rows), BLOCK_ROWS):
+            part = buffer[: min(BLOCK_ROWS, len(rows) - start)]
+            part[...] = rows[start:start + len(part)]
+            np.matmul(part, query, out=out[start:start + len(part)])
+    return out
+
+
 def item_starts(owners: np.ndarray) -> np.ndarray:
     """The first vector of each item, for owners numbering items 0, 1, ... on consecutive vectors."""
     if not owners.size:
@@ -93,9 +111,7 @@ def top_items(rows: np.ndarray, query: np.ndarray, starts: np.ndarray, k: int,
     ``allowed``: an item mask, only True items come back."""
     if k == 0 or not len(rows):
         return []
-    with one_blas_thread():
-        scores = np.asarray(rows @ query, dtype=np.float32)
-    best = np.maximum.reduceat(scores, starts)
+    best = np.maximum.reduceat(_products(rows, np.ascontiguousarray(query, dtype=np.float32)), starts)
     items = np.flatnonzero(allowed) if allowed is not None else np.arange(len(best))
     if len(items) > k:  # those at least as good as the k-th, ties at the k-th kept to be ordered by item
         kth = np.partition(best[items], len(items) - k)[len(items) - k]

@@ -80,3 +80,11 @@ def test_none_when_it_cannot_be_told(tmp_path: Path, notes: Path, monkeypatch: p
     monkeypatch.setattr(stamps, "RACY_SECONDS", 2)
     (notes / "CHANGES.md").write_text("# Tool 1.0\n\nJust edited.\n")
     assert corpus_stamp([notes]) is None  # changed a moment ago: a second edit in the same tick would go unseen
+
+
+def test_the_python_that_reads_counts(notes: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    before = corpus_stamp([notes])
+    monkeypatch.setattr(sys, "version_info", (3, 99, 0, "final", 0))  # another TOML reader, other Unicode tables
+    assert corpus_stamp([notes]) != before

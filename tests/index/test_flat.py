@@ -126,3 +126,36 @@ def test_the_product_runs_numpys_blas_on_one_thread(monkeypatch: pytest.MonkeyPa
     rows = unit_rows(50, 8).view(Rows)
     assert flat.top_items(rows, unit_rows(1, 8)[0], item_starts(np.arange(50)), 3)
     assert seen and set(seen) == {1}
+
+
+def test_a_loaded_file_is_searched_through_an_aligned_buffer_not_copied_whole(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The vectors start at byte 45: numpy would copy the whole unaligned map for each product."""
+    import tracemalloc
+
+    from index.retrieve import flat
+
+    rows = unit_rows(3000, 64, seed=6)
+    write_flat(tmp_path / "v.faiss", rows)
+    mapped = read_flat(tmp_path / "v.faiss")
+    assert not mapped.flags.aligned and isinstance(mapped, np.memmap)
+    monkeypatch.setattr(flat, "BLOCK_ROWS", 256)
+    starts = item_starts(np.arange(3000))
+    flat.top_items(mapped, rows[0], starts, 5)  # pages mapped in
+    tracemalloc.start()
+    hits = flat.top_items(mapped, rows[0], starts, 5)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert hits == flat.top_items(rows, rows[0], starts, 5) and hits[0][0] == 0
+    assert peak < 3000 * 64 * 4 / 4  # a block and the scores, not the 768 kB matrix
+
+
+def test_a_build_writes_from_its_mapped_store_and_lets_its_pages_go(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from index.retrieve import flat
+
+    released: list[bool] = []
+    monkeypatch.setattr(flat, "release", lambda store: released.append(isinstance(store, np.memmap)))
+    store = np.lib.format.open_memmap(tmp_path / "store.npy", mode="w+", dtype=np.float32, shape=(10, 4))
+    store[:] = unit_rows(10, 4)
+    DenseIndex.build(store).save(tmp_path / "v.faiss")
+    assert released and all(released)

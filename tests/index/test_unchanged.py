@@ -115,3 +115,32 @@ def test_a_rebuild_asked_for_reads_the_corpus(tmp_path: Path, reads: list[int]) 
     open_(tmp_path)
     _, report = open_(tmp_path, rebuild=True)
     assert report is not None and reads == [1, 1]
+
+
+def test_a_bad_file_left_out_of_a_clean_index_keeps_stopping_a_plain_open(tmp_path: Path, reads: list[int]) -> None:
+    """--skip-bad over an index built clean leaves the same documents (nothing rebuilt, the manifest
+    records no skip): no stamp may vouch for that read, or the next plain open would not see the file."""
+    from corpus import BinaryFile
+
+    open_(tmp_path)
+    (tmp_path / "notes" / "bad.md").write_bytes(b"\x89PNG\r\n")
+    time.sleep(0.05)
+    skipped: list[str] = []
+    _, report = open_(tmp_path, skip_bad=True, on_skip=lambda err: skipped.append(str(err)))
+    assert report is None and len(skipped) == 1 and "bad.md" in skipped[0]
+    with pytest.raises(BinaryFile, match="bad.md"):
+        open_(tmp_path)
+    open_(tmp_path, skip_bad=True, on_skip=lambda err: skipped.append(str(err)))
+    assert len(skipped) == 2
+
+
+def test_a_stamp_of_another_record_form_vouches_for_nothing(tmp_path: Path, reads: list[int],
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    from index.lifecycle import unchanged
+
+    open_(tmp_path)
+    monkeypatch.setattr(unchanged, "RECORD_VERSION", unchanged.RECORD_VERSION + 1)  # describe_corpus changed
+    open_(tmp_path)
+    assert reads == [1, 1]
+    open_(tmp_path)
+    assert reads == [1, 1]  # kept again for the new form
