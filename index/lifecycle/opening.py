@@ -99,9 +99,7 @@ def _open_index(
                              notify=notify)
     current, reasons = (None, [REBUILD]) if rebuild else check(directory, corpus, encoder, dense)
     first_stage = reasons == [NO_INDEX] or (current is not None and not current.complete)  # a damaged one: rebuilt
-    if not reasons and (current.complete or staged):
-        if update and current.complete:
-            restore_query_encoder(current, encoder, notify)
+    if _answering(current, reasons, encoder, staged=staged, update=update, notify=notify) is not None:
         keep_stamp(directory, stamp, corpus)
         return current, None
     reasons = reasons or [NO_VECTORS]
@@ -136,6 +134,13 @@ def _unchanged(directory: Path, model_path: Path | None, stamp: str | None, *, d
         return None
     encoder = choose_encoder(directory, model_path, _unread, corpus["fingerprint"], notify=notify)
     current, reasons = check(directory, corpus, encoder, dense)
+    return _answering(current, reasons, encoder, staged=staged, update=update, notify=notify)
+
+
+def _answering(current: LoadedIndex | None, reasons: list[str], encoder, *, staged: bool, update: bool,
+               notify: Notify | None) -> LoadedIndex | None:
+    """``current`` when it answers as it is (fresh, and complete or a first stage a staged open
+    takes), its query encoder's export restored first when updates are allowed; else None."""
     if reasons or not (current.complete or staged):
         return None
     if update and current.complete:

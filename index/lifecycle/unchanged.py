@@ -35,14 +35,14 @@ def unchanged_corpus(directory: Path, stamp: str | None) -> dict | None:
         return None
     try:
         kept = json.loads((directory / STAMP_FILE).read_text(encoding="utf-8"))
-        manifest = (directory / MANIFEST).read_bytes()
-        corpus = json.loads(manifest).get("corpus")
-    except (OSError, ValueError, AttributeError):
+    except (OSError, ValueError):
         return None
-    if not isinstance(kept, dict) or kept.get("stamp") != stamp or kept.get("manifest") != _digest(manifest) \
-            or kept.get("record") != RECORD_VERSION:
+    recorded = _recorded(directory)
+    if recorded is None or not isinstance(kept, dict) or kept.get("stamp") != stamp \
+            or kept.get("manifest") != _digest(recorded[0]) or kept.get("record") != RECORD_VERSION:
         return None
-    if not isinstance(corpus, dict) or corpus.get("skipped") or not all(k in corpus for k in ("fingerprint", "documents")):
+    corpus = recorded[1]
+    if not all(k in corpus for k in ("fingerprint", "documents")):
         return None
     return {"fingerprint": corpus["fingerprint"], "inputs": corpus.get("inputs"), "documents": corpus["documents"]}
 
@@ -54,22 +54,33 @@ def keep_stamp(directory: Path, stamp: str | None, corpus: dict) -> None:
     (said on every open: a plain open must still stop at a new bad file), or when the folder is read-only."""
     if stamp is None or corpus.get("skipped"):
         return
-    fingerprint = corpus["fingerprint"]
+    recorded = _recorded(directory)
+    if recorded is None or recorded[1].get("fingerprint") != corpus["fingerprint"]:
+        return
     try:
-        manifest = (directory / MANIFEST).read_bytes()
-        corpus = json.loads(manifest).get("corpus")
-        if not isinstance(corpus, dict) or corpus.get("fingerprint") != fingerprint or corpus.get("skipped"):
-            return
         fd, tmp = tempfile.mkstemp(prefix=f".{STAMP_FILE}.", dir=directory)
-    except (OSError, ValueError, AttributeError):
+    except OSError:
         return
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump({"stamp": stamp, "manifest": _digest(manifest), "record": RECORD_VERSION}, fh)
+            json.dump({"stamp": stamp, "manifest": _digest(recorded[0]), "record": RECORD_VERSION}, fh)
         os.replace(tmp, directory / STAMP_FILE)
     except OSError:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+
+
+def _recorded(directory: Path) -> tuple[bytes, dict] | None:
+    """The manifest's bytes (what a stamp vouches for) and its corpus record; None when it cannot
+    be read, has no record, or records files left out as bad (no stamp vouches for such an index)."""
+    try:
+        manifest = (directory / MANIFEST).read_bytes()
+        corpus = json.loads(manifest).get("corpus")
+    except (OSError, ValueError, AttributeError):
+        return None
+    if not isinstance(corpus, dict) or corpus.get("skipped"):
+        return None
+    return manifest, corpus
 
 
 def _digest(manifest: bytes) -> str:
