@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from .documents import short_hash
 from .items import item_kind, split_items
 from .model import CHUNKER_VERSION, Chunk, Document, Item, Section, breadcrumb  # noqa: F401 - the version, as before
+from .regex import lazy_compile
 from .repair import Line
 from .sections import outline
 from .headings import release_heading
@@ -32,12 +33,12 @@ WINDOW_WORDS = 150
 WINDOW_TOKEN_BUDGET = 210  # breadcrumb + text, estimated; the estimate ran up to 1.19x low on real text
 MIN_WORDS = 25
 OVERLAP_MAX_WORDS = 40
-_PIECE = re.compile(r"[A-Za-z]+|\d+|[^\sA-Za-z\d]")
-_CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+")
+_PIECE = lazy_compile(r"[A-Za-z]+|\d+|[^\sA-Za-z\d]")
+_CAMEL = lazy_compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+")
 # A directive line and its options (".. change::" / ":tags: bug, orm"): a record that stays with its content.
-_DIRECTIVE_HEAD = re.compile(r"\.\.[ \t]+[\w:+-]+::[^\n]*(?:\n[ \t]*:[\w-]+:[^\n]*)+")
-_MARKUP_START = re.compile(r"\.\.[ \t]|:\w[\w -]*:(?:\s|$)")  # a directive, a comment or a field
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"”')\]]*\s+(?=[A-Z0-9\"“(\[`*])")
+_DIRECTIVE_HEAD = lazy_compile(r"\.\.[ \t]+[\w:+-]+::[^\n]*(?:\n[ \t]*:[\w-]+:[^\n]*)+")
+_MARKUP_START = lazy_compile(r"\.\.[ \t]|:\w[\w -]*:(?:\s|$)")  # a directive, a comment or a field
+_SENTENCE_END = lazy_compile(r"(?<=[.!?])[\"”')\]]*\s+(?=[A-Z0-9\"“(\[`*])")
 
 
 def estimate_tokens(text: str) -> int:

@@ -9,13 +9,14 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 from .products import canonical
+from .regex import lazy_compile
 from .versions import parse_version
 
 TAG_FIELDS = ("tag_name", "tagName")
 # A release page: https://github.com/encode/httpx/releases/tag/0.28.0 (any host but an API one).
-_PAGE = re.compile(r"^https?://(?!api\.)[^/\s]+/(?!api/)([^/\s]+)/([^/\s]+)/releases(?:/\S*)?$", re.I)
+_PAGE = lazy_compile(r"^https?://(?!api\.)[^/\s]+/(?!api/)([^/\s]+)/([^/\s]+)/releases(?:/\S*)?$", re.I)
 # The REST API's URL of a release: https://api.github.com/repos/encode/httpx/releases/184221906
-_API = re.compile(r"^https?://api\.github\.com/repos/([^/\s]+)/([^/\s]+)/releases(?:/\S*)?$", re.I)
+_API = lazy_compile(r"^https?://api\.github\.com/repos/([^/\s]+)/([^/\s]+)/releases(?:/\S*)?$", re.I)
 
 
 @dataclass(frozen=True, slots=True)

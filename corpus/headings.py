@@ -18,32 +18,33 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .regex import lazy_compile
 from .versions import VERSION
 
 # The historical form: "version"/"release" or "[" before the number, anything after a break.
-_LEADING = re.compile(r"^\s*(?:(?:version|release)\s+|\[)?v?" + VERSION + r"\]?(?=$|[\s(\-–—:,])", re.IGNORECASE)
+_LEADING = lazy_compile(r"^\s*(?:(?:version|release)\s+|\[)?v?" + VERSION + r"\]?(?=$|[\s(\-–—:,])", re.IGNORECASE)
 # A word before the number ("pytest 9.1.0"): what follows must say release (a date, a status, "release notes").
-_WORDED = re.compile(r"^\s*\[?[A-Za-z][\w.+-]*\s+v?" + VERSION + r"\]?(?P<rest>.*)$", re.IGNORECASE)
+_WORDED = lazy_compile(r"^\s*\[?[A-Za-z][\w.+-]*\s+v?" + VERSION + r"\]?(?P<rest>.*)$", re.IGNORECASE)
 _MONTH_NAMES = "january february march april may june july august september october november december".split()
 _MONTH = {**{m: i for i, m in enumerate(_MONTH_NAMES, 1)}, **{m[:3]: i for i, m in enumerate(_MONTH_NAMES, 1)}, "sept": 9}
 _MONTHS = "|".join(sorted(_MONTH, key=len, reverse=True))
 _STATUS = r"released|yanked|unreleased|final|stable|lts|pre-?release|hotfix|security|release\s+notes?|release|notes?"
-_SUFFIX = re.compile(
+_SUFFIX = lazy_compile(
     r"^(?:[\s\-–—:,.()\[\]/]|\d{4}-\d{2}-\d{2}|\d{1,2}(?:st|nd|rd|th)?\b|\d{4}\b|(?:" + _STATUS + "|" + _MONTHS + r")\b)+$",
     re.IGNORECASE,
 )
-_ISO = re.compile(r"(?<!\d)(\d{4})-(\d{1,2})-(\d{1,2})(?!\d)")
-_SPELLED = re.compile(r"(?:(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]+)\.?,?\s+(\d{4}))|(?:([A-Za-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4}))")
-_UNRELEASED = re.compile(
+_ISO = lazy_compile(r"(?<!\d)(\d{4})-(\d{1,2})-(\d{1,2})(?!\d)")
+_SPELLED = lazy_compile(r"(?:(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]+)\.?,?\s+(\d{4}))|(?:([A-Za-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4}))")
+_UNRELEASED = lazy_compile(
     r"^\s*\[?\s*(?:unreleased|upcoming|in\s+development|not\s+yet\s+released|next\s+release)\s*\]?\s*(?:\([^)]*\))?\s*$",
     re.IGNORECASE,
 )
-_RELEASED_LINE = re.compile(
+_RELEASED_LINE = lazy_compile(
     r"^\s*(?:released|release\s+date)\s*:?\s*(.+?)\s*$|^\s*(unreleased)\s*$|^\s*\*?([^*]{6,40}?)\*?\s*$", re.IGNORECASE)
-_EMPHASISED = re.compile(r"^\s*(\*{1,2}|_{1,2})(released\b[^*_]*?)\1\s*$", re.IGNORECASE)  # "*Released on 2025-04-25.*"
-_DATE_FIELD = re.compile(r"^\s*:(?:released|release[-_ ]?date|date):\s*(\S.*?)\s*$", re.IGNORECASE)  # a reST field
+_EMPHASISED = lazy_compile(r"^\s*(\*{1,2}|_{1,2})(released\b[^*_]*?)\1\s*$", re.IGNORECASE)  # "*Released on 2025-04-25.*"
+_DATE_FIELD = lazy_compile(r"^\s*:(?:released|release[-_ ]?date|date):\s*(\S.*?)\s*$", re.IGNORECASE)  # a reST field
 # A name and a number, nothing else ("Mypy 2.3"): a release where the document's releases are written so.
-_BARE = re.compile(r"^\s*([A-Za-z][\w+-]*)\s+v?" + VERSION + r"\s*$")
+_BARE = lazy_compile(r"^\s*([A-Za-z][\w+-]*)\s+v?" + VERSION + r"\s*$")
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,36 +16,37 @@ import re
 from dataclasses import dataclass
 
 from .kinds import STRONG, kind_of, tags_kind
+from .regex import lazy_compile
 from .textform import DEFINITION
 
-_BULLET = re.compile(r"^([ \t]*)(?:[-*+•]|\d+[.)]|#\.)[ \t]+(?=\S)")
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
-_LABEL = re.compile(r"^\s*(?:\*\*|__)([^*_\n]{2,60}?)(?:\*\*|__)\s*:?\s*$|^\s*([A-Z][\w' ]{1,40}):\s*$")
-_WORD = re.compile(r"[^\W_]")
-_FIELDS = re.compile(r"^(?:[ \t]*:\w[\w -]*:[ \t]+\S[^\n]*(?:\n|$))+$")  # lines that are all reST fields with values
+_BULLET = lazy_compile(r"^([ \t]*)(?:[-*+•]|\d+[.)]|#\.)[ \t]+(?=\S)")
+_FENCE = lazy_compile(r"^[ \t]*(`{3,}|~{3,})")
+_LABEL = lazy_compile(r"^\s*(?:\*\*|__)([^*_\n]{2,60}?)(?:\*\*|__)\s*:?\s*$|^\s*([A-Z][\w' ]{1,40}):\s*$")
+_WORD = lazy_compile(r"[^\W_]")
+_FIELDS = lazy_compile(r"^(?:[ \t]*:\w[\w -]*:[ \t]+\S[^\n]*(?:\n|$))+$")  # lines that are all reST fields with values
 # A directive item's head (SQLAlchemy's ".. change::" with ":tags: bug, orm" and ":tickets: 13386").
-_DIRECTIVE_HEAD = re.compile(r"^\.\.[ \t]+[\w:+-]+::[^\n]*(?:\n[ \t]*:[\w-]+:[^\n]*)*\s*")
-_TAGS = re.compile(r"^\.\.[ \t]+[\w:+-]+::[^\n]*(?:\n[ \t]*:[\w-]+:[^\n]*)*?\n[ \t]*:tags:([^\n]*)")
-_MARKUP = re.compile(r"<!--.*?-->|</?[A-Za-z][^<>]*>|^\s*\.\. [^\n]*$", re.DOTALL | re.MULTILINE)
+_DIRECTIVE_HEAD = lazy_compile(r"^\.\.[ \t]+[\w:+-]+::[^\n]*(?:\n[ \t]*:[\w-]+:[^\n]*)*\s*")
+_TAGS = lazy_compile(r"^\.\.[ \t]+[\w:+-]+::[^\n]*(?:\n[ \t]*:[\w-]+:[^\n]*)*?\n[ \t]*:tags:([^\n]*)")
+_MARKUP = lazy_compile(r"<!--.*?-->|</?[A-Za-z][^<>]*>|^\s*\.\. [^\n]*$", re.DOTALL | re.MULTILINE)
 # Markup an item may open with before its words: towncrier's "`#14220 <url>`_:", "[#123](url):", "**API**:"
 # (a link that is the item itself, Rust's "[Stabilize lockfile v4](url)", stays).
-_LEAD = re.compile(r"^(?:`#?\d+ <[^>]*>`_+:?\s*|\[#?\d+\]\([^)]*\):?\s*|\*\*[^*]+\*\*:\s*|\(?#\d+\)?:\s*)+")
+_LEAD = lazy_compile(r"^(?:`#?\d+ <[^>]*>`_+:?\s*|\[#?\d+\]\([^)]*\):?\s*|\*\*[^*]+\*\*:\s*|\(?#\d+\)?:\s*)+")
 # What an item's own words say about its kind when its heading does not (flask's flat lists,
 # httpx's "**Deprecations**:" labels, "Breaking change:" in a Changed section).
-_BREAKING = re.compile(r"^breaking\b|\bbreaking[ -]changes?\b|\bbackwards?[- ]incompatib|\bincompatible change", re.IGNORECASE)
+_BREAKING = lazy_compile(r"^breaking\b|\bbreaking[ -]changes?\b|\bbackwards?[- ]incompatib|\bincompatible change", re.IGNORECASE)
 _FIRST_WORD_KINDS = (
-    ("removed", re.compile(r"^(?:remove[sd]?|drop(?:ped|s)?|delete[sd]?|no longer)\b", re.IGNORECASE)),
-    ("deprecated", re.compile(r"^(?:deprecate[sd]?|deprecation)\b", re.IGNORECASE)),
-    ("fixed", re.compile(r"^(?:fix(?:e[sd])?|bug ?fix|correct(?:ed|s)?|resolve[sd]?|prevent(?:ed|s)?)\b", re.IGNORECASE)),
-    ("added", re.compile(r"^(?:add(?:ed|s)?|new|introduce[sd]?|expose[sd]?|implement(?:ed|s)?|allow(?:ed|s)?)\b",
+    ("removed", lazy_compile(r"^(?:remove[sd]?|drop(?:ped|s)?|delete[sd]?|no longer)\b", re.IGNORECASE)),
+    ("deprecated", lazy_compile(r"^(?:deprecate[sd]?|deprecation)\b", re.IGNORECASE)),
+    ("fixed", lazy_compile(r"^(?:fix(?:e[sd])?|bug ?fix|correct(?:ed|s)?|resolve[sd]?|prevent(?:ed|s)?)\b", re.IGNORECASE)),
+    ("added", lazy_compile(r"^(?:add(?:ed|s)?|new|introduce[sd]?|expose[sd]?|implement(?:ed|s)?|allow(?:ed|s)?)\b",
                          re.IGNORECASE)),
-    ("changed", re.compile(r"^(?:change[sd]?|update[sd]?|rename[sd]?|bump(?:ed|s)?|switch(?:ed|es)?|move[sd]?"
+    ("changed", lazy_compile(r"^(?:change[sd]?|update[sd]?|rename[sd]?|bump(?:ed|s)?|switch(?:ed|es)?|move[sd]?"
                            r"|improve[sd]?|replace[sd]?|require[sd]?|make|made|use[sd]?|upgrade[sd]?)\b", re.IGNORECASE)),
 )
 _ANYWHERE_KINDS = (
-    ("removed", re.compile(r"\b(?:has|have|is|are|was|were) (?:now )?(?:been )?removed\b|\bno longer supported\b"
+    ("removed", lazy_compile(r"\b(?:has|have|is|are|was|were) (?:now )?(?:been )?removed\b|\bno longer supported\b"
                            r"|\bsupport (?:for [^.]{1,40} )?(?:has been |is )?dropped\b", re.IGNORECASE)),
-    ("deprecated", re.compile(r"\b(?:is|are|was|were|now|been) (?:now )?(?:considered )?deprecated\b"
+    ("deprecated", lazy_compile(r"\b(?:is|are|was|were|now|been) (?:now )?(?:considered )?deprecated\b"
                               r"|\bdeprecated (?:alias|in favou?r of)\b|\bdeprecation warning\b", re.IGNORECASE)),
 )
 
@@ -110,7 +111,7 @@ def split_items(text: str, indent: int = 0) -> list[ItemSpan]:
 # Lists that run together in a paragraph, as release blogs converted to text carry them: bold
 # lead-ins with no separator ("... and ATen**A new nccl2 backend,** ported from ..."), or "- "
 # items glued after a full stop ("... See #187115).- Python function events are ...").
-_GLUED = re.compile(r"(?<=[^\s*(\[])(?=\*\*[A-Z][^*\n]{2,160}?\*\*)|(?<=[.)])[ \t]?(?=-[ \t]+[A-Z`*])")
+_GLUED = lazy_compile(r"(?<=[^\s*(\[])(?=\*\*[A-Z][^*\n]{2,160}?\*\*)|(?<=[.)])[ \t]?(?=-[ \t]+[A-Z`*])")
 
 
 def _unglued(text: str, span: ItemSpan) -> list[ItemSpan]:

@@ -12,7 +12,7 @@ kind; text right under it has none.
 
 from __future__ import annotations
 
-import re
+from .regex import lazy_compile
 
 KINDS = ("added", "changed", "deprecated", "removed", "fixed", "security", "performance", "docs", "other")
 ALIASES = {"breaking": "removed", "fix": "fixed", "fixes": "fixed", "new": "added", "doc": "docs",
@@ -20,7 +20,7 @@ ALIASES = {"breaking": "removed", "fix": "fixed", "fixes": "fixed", "new": "adde
 # (kind, pattern) in order: the first match wins ("Deprecations (removal in next major release)" is
 # deprecated, "Expired deprecations" removed, "Performance improvements" performance, "Documentation
 # fixes" docs, "New Contributors" other).
-_RULES = tuple((kind, re.compile(pattern)) for kind, pattern in (
+_RULES = tuple((kind, lazy_compile(pattern)) for kind, pattern in (
     ("removed", r"expired deprecation|backwards? ?incompatib|breaking|compatibility notes?|incompatible"),
     ("deprecated", r"deprecat|^future ?warning|^future changes"),
     ("removed", r"\bremov|\bdrop(?:ped|s)?\b"),
@@ -36,7 +36,7 @@ _RULES = tuple((kind, re.compile(pattern)) for kind, pattern in (
 # Kinds a heading names precisely; "added", "changed" and "other" are what containers say too
 # ("What's Changed > Fixes" is fixed, "Compatibility notes > linalg.norm return type changes" removed).
 STRONG = frozenset({"removed", "deprecated", "security", "performance", "fixed", "docs"})
-_WORDS = re.compile(r"[^\w' -]+")
+_WORDS = lazy_compile(r"[^\w' -]+")
 
 
 def kind_of(heading: str) -> str | None:

@@ -6,15 +6,16 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from .regex import lazy_compile
 from .repair import Line, fence_mask, is_shell_comment
 
-_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
-_SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
-_NOT_PARAGRAPH = re.compile(r"^ {0,3}([-*+][ \t]|\d+[.)][ \t]|>|\||<|#|`{3}|~{3})|^ {4}|^\t")
-_HTML_BLOCK = re.compile(r"^ {0,3}<(/?[A-Za-z][\w-]*|!|\?)")
-_BOLD_HEADING = re.compile(r"^\*\*([^*\s][^*]*?)\*\*((?:\s*`[^`]+`)*)\s*$")
-_TAG = re.compile(r"<[^>]*>")
-_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)|!?\[([^\]]*)\]\[[^\]]*\]")
+_ATX = lazy_compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+_SETEXT = lazy_compile(r"^ {0,3}(=+|-+)[ \t]*$")
+_NOT_PARAGRAPH = lazy_compile(r"^ {0,3}([-*+][ \t]|\d+[.)][ \t]|>|\||<|#|`{3}|~{3})|^ {4}|^\t")
+_HTML_BLOCK = lazy_compile(r"^ {0,3}<(/?[A-Za-z][\w-]*|!|\?)")
+_BOLD_HEADING = lazy_compile(r"^\*\*([^*\s][^*]*?)\*\*((?:\s*`[^`]+`)*)\s*$")
+_TAG = lazy_compile(r"<[^>]*>")
+_LINK = lazy_compile(r"!?\[([^\]]*)\]\([^)]*\)|!?\[([^\]]*)\]\[[^\]]*\]")
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .markdown import Heading
+from .regex import lazy_compile
 from .repair import Line
 from .versions import detect_product, parse_version
 
@@ -26,11 +27,11 @@ MAX_HEADING_CHARS = 100
 LABEL_REPEATS = 3  # A line seen this often in one document is a label ("API Unstable"), not a heading.
 _CHROME_WORDS = 8
 _TITLE_SEARCH = 6
-_BULLET = re.compile(r"^([•·▪◦‣*+>#$(]|[-–—]\s|\d+[.)](\s|$))")
-_SENTENCE_BREAK = re.compile(r"[.!?]\s+[A-Z\"“(]")
-_COMMAND = re.compile(r"^(pip3?|python3?|conda|uv|curl|wget|git|npm|cargo|apt(-get)?|brew|docker|cd|sudo)\s")
-_BYLINE = re.compile(r"^By\b.*\d{4}")
-_SITE_SUFFIX = re.compile(r"^(.*\S)\s+[–—|-]\s+(\S+(?:\s\S+){0,2})$")
+_BULLET = lazy_compile(r"^([•·▪◦‣*+>#$(]|[-–—]\s|\d+[.)](\s|$))")
+_SENTENCE_BREAK = lazy_compile(r"[.!?]\s+[A-Z\"“(]")
+_COMMAND = lazy_compile(r"^(pip3?|python3?|conda|uv|curl|wget|git|npm|cargo|apt(-get)?|brew|docker|cd|sudo)\s")
+_BYLINE = lazy_compile(r"^By\b.*\d{4}")
+_SITE_SUFFIX = lazy_compile(r"^(.*\S)\s+[–—|-]\s+(\S+(?:\s\S+){0,2})$")
 
 
 @dataclass(frozen=True, slots=True)

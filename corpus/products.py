@@ -10,6 +10,7 @@ import re
 import unicodedata
 from pathlib import Path, PurePosixPath
 
+from .regex import lazy_compile
 from .versions import VERSION, detect_product, product_names
 
 # Folders that say what a file is, not whose: their parent names the project
@@ -23,7 +24,7 @@ GENERIC_FOLDERS = frozenset({
 # the folder holds, still not whose.
 QUALIFIERS = frozenset({"prev", "previous", "old", "older", "past", "next", "upcoming", "all"})
 # A name ending in a version: a release folder ("api_changes_3.10.0", "v2.1") or an unpacked archive ("mypy-2.3.0").
-_VERSIONED = re.compile(r"^(.*?)[-_ ]?v?" + VERSION + r"$", re.IGNORECASE)
+_VERSIONED = lazy_compile(r"^(.*?)[-_ ]?v?" + VERSION + r"$", re.IGNORECASE)
 # Folders that name a place, not a project: a file in ~/Downloads is nobody's "Downloads".
 PLACE_FOLDERS = frozenset({
     "downloads", "desktop", "documents", "tmp", "temp", "home", "users", "root", "var", "srv", "opt", "mnt",

@@ -11,11 +11,12 @@ from typing import Any
 from . import github
 from .discovery import SourceFile
 from .errors import DraftsOnly, JSONShapeError, MalformedJSON, MissingBody
+from .regex import lazy_compile
 
 BODY_FIELDS = ("body_md", "body", "markdown", "text", "content")
 _MARKDOWN_FIELDS = ("body_md", "markdown")
-_WEB_URL = re.compile(r"https?://[^\s]+$", re.I)
-_HEADING_HINT = re.compile(r"^ {0,3}#{1,6}[ \t]+\S|^[^\n]*\S[^\n]*\n {0,3}(=+|-{2,})[ \t]*$", re.M)
+_WEB_URL = lazy_compile(r"https?://[^\s]+$", re.I)
+_HEADING_HINT = lazy_compile(r"^ {0,3}#{1,6}[ \t]+\S|^[^\n]*\S[^\n]*\n {0,3}(=+|-{2,})[ \t]*$", re.M)
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,12 +12,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_BLOCK_START = re.compile(r"^ {0,3}(#|[-*+] |\d+[.)] |>|\||`{3}|~{3}|<|\*\*[^ ])")
-_CONTINUES = re.compile(r"^[,.;:)!?/\-]")
-_BOLD_ONLY = re.compile(r"^\*\*[^*\s][^*]*\*\*\s*$")
-_CODE_ONLY = re.compile(r"^`[^`]+`\s*$")
-_SHELL = re.compile(
+from .regex import lazy_compile
+
+_FENCE = lazy_compile(r"^ {0,3}(`{3,}|~{3,})")
+_BLOCK_START = lazy_compile(r"^ {0,3}(#|[-*+] |\d+[.)] |>|\||`{3}|~{3}|<|\*\*[^ ])")
+_CONTINUES = lazy_compile(r"^[,.;:)!?/\-]")
+_BOLD_ONLY = lazy_compile(r"^\*\*[^*\s][^*]*\*\*\s*$")
+_CODE_ONLY = lazy_compile(r"^`[^`]+`\s*$")
+_SHELL = lazy_compile(
     r"^\s*(\$ )?(pip3?|python3?|conda|uv|curl|wget|git|npm|npx|yarn|cargo|rustup|apt(-get)?|brew|"
     r"docker|export|cd|make|sudo|powershell)\b"
 )

@@ -18,23 +18,22 @@ as the Markdown outline does for ``#`` and setext headings.
 
 from __future__ import annotations
 
-import re
-
 from .errors import MalformedReST
 from .markdown import Heading, slugify
+from .regex import lazy_compile
 from .repair import Line
 from .textform import RST_ROLE, role_text
 from .versions import VERSION
 
-_ADORNMENT = re.compile(r"""^([!-/:-@\[-`{-~])\1{2,}[ \t]*$""")  # one punctuation character, 3 or more
-_EXPLICIT = re.compile(r"^\.\.(?:[ \t]|$)")
-_DIRECTIVE = re.compile(r"^\.\.[ \t]+[\w:+-]+::[ \t]*$")  # a directive with no argument, at the margin
-_OPTION = re.compile(r"^[ \t]+:[\w-]+:")
-_VERSION_OPTION = re.compile(r"^[ \t]+:version:[ \t]*" + VERSION + r"[ \t]*$")
-_DIRECTIVE_NAME = re.compile(r"^\.\.[ \t]+([\w:+-]+)::")
+_ADORNMENT = lazy_compile(r"""^([!-/:-@\[-`{-~])\1{2,}[ \t]*$""")  # one punctuation character, 3 or more
+_EXPLICIT = lazy_compile(r"^\.\.(?:[ \t]|$)")
+_DIRECTIVE = lazy_compile(r"^\.\.[ \t]+[\w:+-]+::[ \t]*$")  # a directive with no argument, at the margin
+_OPTION = lazy_compile(r"^[ \t]+:[\w-]+:")
+_VERSION_OPTION = lazy_compile(r"^[ \t]+:version:[ \t]*" + VERSION + r"[ \t]*$")
+_DIRECTIVE_NAME = lazy_compile(r"^\.\.[ \t]+([\w:+-]+)::")
 _LINK_DIRECTIVES = frozenset({"toctree", "include", "literalinclude", "contents"})  # they point elsewhere
 _RELEASE_STYLE = ("..", False)  # the "adornment style" of release directives, for levels
-_TITLE_MARKUP = re.compile(r"``([^`]+)``|`([^`<]+?)\s*<[^>]*>`__?|`([^`]+)`_{0,2}|\*\*([^*]+)\*\*|\*([^*]+)\*")
+_TITLE_MARKUP = lazy_compile(r"``([^`]+)``|`([^`<]+?)\s*<[^>]*>`__?|`([^`]+)`_{0,2}|\*\*([^*]+)\*\*|\*([^*]+)\*")
 
 
 def markup_mask(lines: list[Line]) -> list[bool]:

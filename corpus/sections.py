@@ -9,11 +9,12 @@ from functools import lru_cache
 from .markdown import Heading, markdown_headings
 from .model import Document, Section
 from .plaintext import text_outline
+from .regex import lazy_compile
 from .repair import Line, as_lines, repair_markdown
 from .rst import link_mask, markup_mask, rst_headings
 from .headings import ReleaseHeading, bare_release, find_date, opens_with_version, release_heading, release_line
 
-_FIELD = re.compile(r"^\s*:\w[\w -]*:(?:\s|$)")  # a reST field: ":release-date: 2024-04-17"
+_FIELD = lazy_compile(r"^\s*:\w[\w -]*:(?:\s|$)")  # a reST field: ":release-date: 2024-04-17"
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,7 +226,7 @@ def releases(doc: Document) -> tuple[str, ...]:
     return outline(doc).releases
 
 
-_RELEASE_WORD = re.compile(r"^\s*\[?\s*(?:version|release)\s*[\]:\-–—]?\s*(?:\(.*\))?\s*$", re.IGNORECASE)
+_RELEASE_WORD = lazy_compile(r"^\s*\[?\s*(?:version|release)\s*[\]:\-–—]?\s*(?:\(.*\))?\s*$", re.IGNORECASE)
 
 
 def release_warnings(doc: Document) -> tuple[str, ...]:

@@ -6,14 +6,15 @@ import re
 from dataclasses import dataclass
 
 from .items import split_items
+from .regex import lazy_compile
 
 # A sentence ends at . ! ? (then closing quotes/brackets) before whitespace and a capital,
 # digit, quote, bracket, backtick or a code name (torch.compile); a blank line or a new list
 # item also ends one. PR attribution lines ("(PR #123 by ...)") are not sentences.
-_END = re.compile(r"(?<=[.!?])[\"”')\]]*[ \t]+(?=[A-Z0-9\"“(\[`*]|[a-z_]\w*[._(:]\w)|\n[ \t]*\n|\n(?=[ \t]*(?:[-*+•]|\d+[.)])\s)")
-_NOT_AN_END = re.compile(r"(?:\be\.g|\bi\.e|\betc|\bvs|\bcf|\bNo|\bFig|\bPR|\bMr|\bDr|\bapprox)\.$", re.IGNORECASE)
-ATTRIBUTION = re.compile(r"^[\s(\[]*(?:PRs?\b|See\s*\[?\s*#)|^\W*$")
-_BULLET = re.compile(r"^[ \t]*(?:[-*+•]|\d+[.)])[ \t]+")
+_END = lazy_compile(r"(?<=[.!?])[\"”')\]]*[ \t]+(?=[A-Z0-9\"“(\[`*]|[a-z_]\w*[._(:]\w)|\n[ \t]*\n|\n(?=[ \t]*(?:[-*+•]|\d+[.)])\s)")
+_NOT_AN_END = lazy_compile(r"(?:\be\.g|\bi\.e|\betc|\bvs|\bcf|\bNo|\bFig|\bPR|\bMr|\bDr|\bapprox)\.$", re.IGNORECASE)
+ATTRIBUTION = lazy_compile(r"^[\s(\[]*(?:PRs?\b|See\s*\[?\s*#)|^\W*$")
+_BULLET = lazy_compile(r"^[ \t]*(?:[-*+•]|\d+[.)])[ \t]+")
 MIN_WORDS = 4
 
 

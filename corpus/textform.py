@@ -15,22 +15,24 @@ from __future__ import annotations
 
 import re
 
-_LINK = re.compile(r"(!?)\[([^\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*\)")
-_URL = re.compile(r"<?(?:https?|ftp)://[^\s<>()\[\]`\"']+>?")
+from .regex import lazy_compile
+
+_LINK = lazy_compile(r"(!?)\[([^\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*\)")
+_URL = lazy_compile(r"<?(?:https?|ftp)://[^\s<>()\[\]`\"']+>?")
 # "[text][label]" (the text may wrap lines); a definition line "[label]: target "title"".
 # The text holds no bracket, so an unclosed "[" cannot send the search across the file.
-_REFERENCE = re.compile(r"(?<![\w\])])(!?)\[([^\[\]]*)\]\[[^\]\n]*\]")  # not x[0][1]
-DEFINITION = re.compile(r"^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*\S+(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*$",
+_REFERENCE = lazy_compile(r"(?<![\w\])])(!?)\[([^\[\]]*)\]\[[^\]\n]*\]")  # not x[0][1]
+DEFINITION = lazy_compile(r"^[ \t]{0,3}\[[^\]\n]+\]:[ \t]*\S+(?:[ \t]+(?:\"[^\"\n]*\"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*$",
                         re.MULTILINE)
 
 
 # A directive keeps its content (".. note::" and the note under it) but not its own line or its
 # ":option:" lines; any other explicit markup block (a comment, a target, a substitution
 # definition: a ".." line and the indented lines under it) goes whole.
-_RST_DIRECTIVE = re.compile(r"^\.\.[ \t]+(?!_)[\w:+-]+::[^\n]*$(?:\n[ \t]+:[\w -]+:[^\n]*$)*", re.MULTILINE)
-_RST_BLOCK = re.compile(r"^\.\.(?:[ \t][^\n]*)?$(?:\n(?:[ \t]+[^\n]*)?$)*", re.MULTILINE)
-_RST_HYPERLINK = re.compile(r"(?<![\w`])`([^`<\n]+?)\s*<[^>\n]*>`__?|(?<![\w`])`([^`\s][^`\n]*?)`__?(?![\w`])")
-RST_ROLE = re.compile(r":([\w+-]+(?::[\w+-]+)*):`([^`\n]+)`")
+_RST_DIRECTIVE = lazy_compile(r"^\.\.[ \t]+(?!_)[\w:+-]+::[^\n]*$(?:\n[ \t]+:[\w -]+:[^\n]*$)*", re.MULTILINE)
+_RST_BLOCK = lazy_compile(r"^\.\.(?:[ \t][^\n]*)?$(?:\n(?:[ \t]+[^\n]*)?$)*", re.MULTILINE)
+_RST_HYPERLINK = lazy_compile(r"(?<![\w`])`([^`<\n]+?)\s*<[^>\n]*>`__?|(?<![\w`])`([^`\s][^`\n]*?)`__?(?![\w`])")
+RST_ROLE = lazy_compile(r":([\w+-]+(?::[\w+-]+)*):`([^`\n]+)`")
 _ROLE_NAMES = {"pr": "PR #", "issue": "issue #", "ghsa": "GHSA ", "user": "@", "cve": "CVE ", "pep": "PEP "}
 
 

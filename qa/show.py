@@ -4,17 +4,17 @@
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 from typing import Sequence
 
 from corpus.model import Chunk, Document
+from corpus.regex import lazy_compile
 
 from .present import cite
 from .errors import CitationNotFound
 
-CHUNK_ID = re.compile(r"^[0-9a-f]{16}$")
-_CITATION = re.compile(r"^(?P<path>.+?):(?P<start>\d+)(?:-(?P<end>\d+))?(?:\s*\((?P<field>[\w.-]+)\))?\s*$")
+CHUNK_ID = lazy_compile(r"^[0-9a-f]{16}$")
+_CITATION = lazy_compile(r"^(?P<path>.+?):(?P<start>\d+)(?:-(?P<end>\d+))?(?:\s*\((?P<field>[\w.-]+)\))?\s*$")
 MOST_RECORDS = 5  # records of one JSON file shown for a path citation; a chunk id picks one
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import re
+from corpus.regex import lazy_compile
 
-CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # all but tab and newline
+CONTROL_CHARS = lazy_compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # all but tab and newline
 
 
 def safe(text: str) -> str:

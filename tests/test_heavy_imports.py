@@ -54,3 +54,33 @@ def test_a_first_ask_on_a_new_corpus_loads_no_model(tmp_path: Path) -> None:
     found = imported("ask", "uncaught panics", "--corpus", str(DATA / "changelog-rust-mini.md"),
                      "--index", str(tmp_path / "idx"), "--no-history")
     assert found <= {"numpy", "corpus.chunking"}  # BM25 only: the vectors are left to relnotes index
+
+
+COMPILES = """
+import re, re._compiler, sys
+ours = tuple({repo!r} + "/" + package + "/" for package in ("corpus", "index", "qa"))
+compiled = []
+_compile = re._compiler.compile
+
+def counted(pattern, flags=0):
+    frame = sys._getframe(1)
+    while frame is not None and "/re/" in frame.f_code.co_filename.replace("\\\\", "/"):
+        frame = frame.f_back
+    if frame is not None and frame.f_code.co_filename.startswith(ours):
+        compiled.append(f"{{frame.f_code.co_filename}}:{{frame.f_lineno}}")
+    return _compile(pattern, flags)
+
+re._compiler.compile = counted
+import qa.cli.main, qa.service, qa.answer.engine, qa.history, qa.present.formats, index.retrieve.search
+import corpus.chunking, corpus.pipeline, corpus.packages.adding, qa.tui.screens
+print("\\n".join(compiled))
+"""
+
+
+def test_importing_the_question_path_compiles_no_regular_expression() -> None:
+    """Patterns are compiled on first use (corpus.regex): a module-level ``re.compile`` was 80-90 ms
+    of a cold ask, half of it for patterns the question never used."""
+    done = subprocess.run([sys.executable, "-c", COMPILES.format(repo=str(REPO))], capture_output=True, text=True,
+                          cwd=REPO, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == []

@@ -4,12 +4,12 @@ notes remembered."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Literal
 
 from ..errors import PackageError
+from ..regex import lazy_compile
 from . import store
 from .fetch import MAX_ARCHIVE_BYTES, fetch, fetch_local, local_identity, now
 from .model import Dependency, PackageRef, Project
@@ -17,8 +17,8 @@ from .project import project_memory_entry, read_dependencies
 from .settings import npm_registry, pypi_indexes
 
 Action = Literal["fetched", "up to date", "failed"]
-NAMES = {"pypi": re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$"), "npm": re.compile(r"^(@[\w.-]+/)?[\w.-]+$")}
-VERSION = re.compile(r"^[\w.+!-]+$")
+NAMES = {"pypi": lazy_compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$"), "npm": lazy_compile(r"^(@[\w.-]+/)?[\w.-]+$")}
+VERSION = lazy_compile(r"^[\w.+!-]+$")
 
 
 @dataclass(frozen=True, slots=True)

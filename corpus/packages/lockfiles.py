@@ -5,15 +5,15 @@ package-lock.json) and, failing those, what is installed in the project's own en
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 from ..errors import ProjectError
+from ..regex import lazy_compile
 from .manifests import load_toml
 from .model import normalized
 
 Versions = dict[tuple[str, str], tuple[str, str]]  # (ecosystem, normalized name) -> (version, file)
-DIST_INFO = re.compile(r"^(?P<name>.+?)-(?P<version>[^-]+)\.dist-info$")
+DIST_INFO = lazy_compile(r"^(?P<name>.+?)-(?P<version>[^-]+)\.dist-info$")
 ENVIRONMENTS = (".venv", "venv", "env")
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from packaging.requirements import InvalidRequirement, Requirement
 
 from ..errors import ProjectError
+from ..regex import lazy_compile
 from .model import Ecosystem, normalized
 
 try:
@@ -20,9 +21,9 @@ try:
 except ModuleNotFoundError:  # Python 3.10: no TOML reader in the standard library
     tomllib = None
 
-NPM_EXACT = re.compile(r"^[=v]?(\d+\.\d+\.\d+(?:-[\w.]+)?(?:\+[\w.]+)?)$")
+NPM_EXACT = lazy_compile(r"^[=v]?(\d+\.\d+\.\d+(?:-[\w.]+)?(?:\+[\w.]+)?)$")
 NPM_NOT_REGISTRY = ("file:", "link:", "workspace:", "git", "http:", "https:", "github:", "npm:", "portal:")
-POETRY_EXACT = re.compile(r"^={0,2}\s*(\d[\w.+!-]*)$")
+POETRY_EXACT = lazy_compile(r"^={0,2}\s*(\d[\w.+!-]*)$")
 
 
 @dataclass(frozen=True, slots=True)

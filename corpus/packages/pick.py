@@ -21,18 +21,20 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from ..regex import lazy_compile
+
 # A name, then at most a version ("changelog-5.0", "whatsnew_20"): "release-process", "release_guide" are not notes.
 RULES = 2  # bump when the rules below change: a version picked by older rules is fetched again
-NOTES_NAME = re.compile(
+NOTES_NAME = lazy_compile(
     r"^(changelog|changes|change[-_]log|history|news|release[-_]?notes|releases?|whats[-_]?new)"
     r"([-_.]?v?\d[\w.-]*)?$", re.I)
-NOTES_FOLDER = re.compile(
+NOTES_FOLDER = lazy_compile(
     r"^(releases?|release[-_]?notes|changelogs?|changes|history|news|whats[-_]?new|prev[-_]whats[-_]new|"
     r"prev[-_]api[-_]changes|api[-_]changes.*)$", re.I)
-FRAGMENT_FOLDER = re.compile(
+FRAGMENT_FOLDER = lazy_compile(
     r"^(.+\.d|news[-_]?fragments|changelog[-_]fragments|fragments|unreleased.*|next[-_]whats[-_]new|"
     r"next[-_]api[-_]changes|upcoming[-_]changes)$", re.I)
-FRAGMENT_FILE = re.compile(
+FRAGMENT_FILE = lazy_compile(
     r"^[+\w-]*\d+\.(feature|bugfix|bug|doc|docs|removal|misc|breaking|deprecation|trivial|improvement|vendor|"
     r"process|packaging|contrib|security|change|fix|added|changed|removed|fixed|perf|performance|api|compat|"
     r"highlight|expired|new_feature|c_api|deprecated|internal|other)(\.\d+)?\.(rst|md|txt)$", re.I)
@@ -40,14 +42,14 @@ DOCS_TREES = frozenset({"doc", "docs", "documentation", "doc-src"})
 NEVER = frozenset({"tests", "test", "testing", "node_modules", "vendor", "_vendor", "vendored", "third_party",
                    "site-packages", "examples", "example", "benchmarks", ".github", "fixtures"})
 SUFFIXES = frozenset({".md", ".markdown", ".rst", ".txt", ""})
-VERSION = re.compile(r"\d+[._]\d+")
+VERSION = lazy_compile(r"\d+[._]\d+")
 STUB_WORDS = 40  # a file with at most this many words of its own that includes or points elsewhere is a stub
-DIRECTIVE = re.compile(r"^\.\.\s+([\w:-]+)::")
+DIRECTIVE = lazy_compile(r"^\.\.\s+([\w:-]+)::")
 SKIPPED_DIRECTIVES = frozenset({"include", "literalinclude", "mdinclude", "toctree"})
-UNDERLINE = re.compile(r"^\s*([=\-~^\"'`#*+.:_])\1{2,}\s*$")
-MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
-URL = re.compile(r"https?://[^\s)<>\]`]+|<[^>]+>`_")
-INCLUDE = re.compile(r"^\.\.\s+(include|literalinclude|mdinclude|toctree)::|\{include\}|\{toctree\}", re.M)
+UNDERLINE = lazy_compile(r"^\s*([=\-~^\"'`#*+.:_])\1{2,}\s*$")
+MD_HEADING = lazy_compile(r"^\s{0,3}#{1,6}\s")
+URL = lazy_compile(r"https?://[^\s)<>\]`]+|<[^>]+>`_")
+INCLUDE = lazy_compile(r"^\.\.\s+(include|literalinclude|mdinclude|toctree)::|\{include\}|\{toctree\}", re.M)
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import shutil
 import tempfile
 from dataclasses import asdict
@@ -22,12 +21,13 @@ from pathlib import Path, PurePosixPath
 
 from packaging.version import InvalidVersion, Version
 
+from ..regex import lazy_compile
 from .model import Archive, NotesFile, NotesRecord, Skipped, normalized
 from .pick import RULES
 
 FORMAT = 1
 RECORD = "record.json"
-SAFE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.+!_-]*$")
+SAFE = lazy_compile(r"^[A-Za-z0-9][A-Za-z0-9.+!_-]*$")
 
 
 def cache_home() -> Path:

@@ -14,33 +14,34 @@ import re
 from collections.abc import Iterable, Sequence
 
 from corpus.model import Chunk
+from corpus.regex import lazy_compile
 
 MIN_WORDS = 3  # an anchor needs this many words of two letters or more left to teach anything
 
 # Applied in order: markup and identifiers go, the words around them stay.
 _REMOVE = [
-    (re.compile(r"^\s*[-*+]\s+"), ""),  # the bullet
-    (re.compile(r"\]\([^)]*\)"), "]"),  # Markdown link targets
-    (re.compile(r"\]\[[^\]]*\]"), "]"),  # reference links [text][123]
-    (re.compile(r"https?://\S+"), " "),
-    (re.compile(r":\w+:`[^`]*`"), " "),  # reStructuredText roles (:pr:`123`)
-    (re.compile(r"`[^`]*`"), " "),  # code spans
-    (re.compile(r"\bby @[\w-]+(,? (and )?@[\w-]+)*"), " "),
-    (re.compile(r"@[\w-]+"), " "),
-    (re.compile(r"\bin \[?#\d+\]?"), " "),
-    (re.compile(r"#\d+"), " "),
-    (re.compile(r"\[\d+\]"), " "),
-    (re.compile(r"[\[\]]"), " "),
-    (re.compile(r"(?<!\w)--?[A-Za-z][\w-]*"), " "),  # command-line flags
-    (re.compile(r"\b\w+(?:\.\w+)+(?:\(\))?"), " "),  # dotted names
-    (re.compile(r"\b\w*_\w*\b"), " "),  # snake_case
-    (re.compile(r"\b[a-z]+[A-Z]\w*\b"), " "),  # camelCase
-    (re.compile(r"\b[A-Z][a-z0-9]+[A-Z]\w*\b"), " "),  # CamelCase
-    (re.compile(r"\w+::\w+(::\w+)*"), " "),  # Rust paths
-    (re.compile(r"\b\d+\b"), " "),
-    (re.compile(r"[()<>{}\"*]"), " "),
+    (lazy_compile(r"^\s*[-*+]\s+"), ""),  # the bullet
+    (lazy_compile(r"\]\([^)]*\)"), "]"),  # Markdown link targets
+    (lazy_compile(r"\]\[[^\]]*\]"), "]"),  # reference links [text][123]
+    (lazy_compile(r"https?://\S+"), " "),
+    (lazy_compile(r":\w+:`[^`]*`"), " "),  # reStructuredText roles (:pr:`123`)
+    (lazy_compile(r"`[^`]*`"), " "),  # code spans
+    (lazy_compile(r"\bby @[\w-]+(,? (and )?@[\w-]+)*"), " "),
+    (lazy_compile(r"@[\w-]+"), " "),
+    (lazy_compile(r"\bin \[?#\d+\]?"), " "),
+    (lazy_compile(r"#\d+"), " "),
+    (lazy_compile(r"\[\d+\]"), " "),
+    (lazy_compile(r"[\[\]]"), " "),
+    (lazy_compile(r"(?<!\w)--?[A-Za-z][\w-]*"), " "),  # command-line flags
+    (lazy_compile(r"\b\w+(?:\.\w+)+(?:\(\))?"), " "),  # dotted names
+    (lazy_compile(r"\b\w*_\w*\b"), " "),  # snake_case
+    (lazy_compile(r"\b[a-z]+[A-Z]\w*\b"), " "),  # camelCase
+    (lazy_compile(r"\b[A-Z][a-z0-9]+[A-Z]\w*\b"), " "),  # CamelCase
+    (lazy_compile(r"\w+::\w+(::\w+)*"), " "),  # Rust paths
+    (lazy_compile(r"\b\d+\b"), " "),
+    (lazy_compile(r"[()<>{}\"*]"), " "),
 ]
-_WORD = re.compile(r"[A-Za-z]{2,}")
+_WORD = lazy_compile(r"[A-Za-z]{2,}")
 
 
 def anchor(item: str) -> str:

@@ -22,18 +22,19 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import shutil
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
+
+from corpus.regex import lazy_compile
 
 from ..store.atomic import build_lock, fsync_tree, make_tmp, recover, swap_into_place
 from ..errors import QueryEncoderUnavailable
 from ..store.layout import ENCODER_RECORD, ENCODERS, MODEL_STAMPS, cache_home
 from ..store.manifest import sha256_file
 
-_KEY = re.compile(r"[0-9a-f]{16,64}")
+_KEY = lazy_compile(r"[0-9a-f]{16,64}")
 
 
 def encoders_root() -> Path:

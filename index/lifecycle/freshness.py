@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from pathlib import Path
 from typing import Sequence
 
 from corpus import CorpusInput, Document, as_input
 from corpus.model import CHUNKER_VERSION
+from corpus.regex import lazy_compile
 
 from ..errors import IndexCorrupt, IndexMissing
 from ..retrieve.reader import LoadedIndex
@@ -82,7 +82,7 @@ def stale_reasons(manifest: Manifest, corpus: dict, encoder, bm25: dict) -> list
 NO_INDEX = "no index yet"
 REBUILD = "rebuild requested"
 NO_VECTORS = "its vectors are not built yet"
-_FIX = re.compile(r"; rebuild it with: relnotes index( --rebuild)?$")
+_FIX = lazy_compile(r"; rebuild it with: relnotes index( --rebuild)?$")
 
 
 def reason(exc: Exception) -> str:

@@ -9,6 +9,7 @@ from typing import Sequence
 import numpy as np
 
 from corpus.model import Chunk
+from corpus.regex import lazy_compile
 from corpus.textform import DEFINITION, index_form
 from corpus.versions import version_key, version_matches
 
@@ -35,7 +36,7 @@ def _key(version: str) -> tuple | None:
 # What a chunk holds that is not words of its own: HTML tags and comments (anchors such as
 # <a id="1.85.0-Language"></a>), lines that are nothing but one link ("[GitHub release](...)")
 # and reference definitions ("[71269]: https://...").
-_MARKUP = re.compile(r"<!--.*?-->|</?[A-Za-z][^<>]*>|^[ \t]*!?\[[^\]\n]*\]\([^)\n]*\)[ \t]*$", re.DOTALL | re.MULTILINE)
+_MARKUP = lazy_compile(r"<!--.*?-->|</?[A-Za-z][^<>]*>|^[ \t]*!?\[[^\]\n]*\]\([^)\n]*\)[ \t]*$", re.DOTALL | re.MULTILINE)
 
 
 def stub_mask(chunks: Sequence[Chunk]) -> np.ndarray:
@@ -47,7 +48,7 @@ def stub_mask(chunks: Sequence[Chunk]) -> np.ndarray:
     return np.fromiter((len(c.text) < 400 and _no_words(c.text) for c in chunks), dtype=bool, count=len(chunks))
 
 
-_WORD_CHAR = re.compile(r"[^\W_]")
+_WORD_CHAR = lazy_compile(r"[^\W_]")
 
 
 def _no_words(text: str) -> bool:

@@ -8,6 +8,7 @@ from functools import lru_cache
 
 import Stemmer
 
+from corpus.regex import lazy_compile
 from corpus.textform import index_form
 
 TOKENIZER_VERSION = "3"
@@ -19,16 +20,16 @@ LUCENE_STOPWORDS = frozenset(
 )
 
 # Link and image targets and bare URLs go (corpus.textform.index_form); HTML tags are markup too.
-_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
-_POSSESSIVE = re.compile(r"(?<=\w)['\u2019]s\b")
+_TAG = lazy_compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
+_POSSESSIVE = lazy_compile(r"(?<=\w)['\u2019]s\b")
 # A token is a run of letters/digits, joined by ::, ., _ or - (torch::stable::Tensor, F.linear, all_gather_single).
-_TOKEN = re.compile(r"[^\W_]+(?:(?:::|[._-])[^\W_]+)*")
+_TOKEN = lazy_compile(r"[^\W_]+(?:(?:::|[._-])[^\W_]+)*")
 # Split on connectors, except a dot between digits (2.14, 0.5 stay whole).
-_CONNECTOR = re.compile(r"::|[_-]|\.(?!\d)|(?<!\d)\.")
-_VERSION = re.compile(r"v?(\d+)\.(\d+)((?:\.\d+)*)", re.IGNORECASE)
-_NEEDS_PIECES = re.compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]|[^\W\d_]\d|\d[^\W\d_]")
+_CONNECTOR = lazy_compile(r"::|[_-]|\.(?!\d)|(?<!\d)\.")
+_VERSION = lazy_compile(r"v?(\d+)\.(\d+)((?:\.\d+)*)", re.IGNORECASE)
+_NEEDS_PIECES = lazy_compile(r"[a-z][A-Z]|[A-Z]{2}[a-z]|[^\W\d_]\d|\d[^\W\d_]")
 # CamelCase pieces: an acronym before a capitalised word (MPS|Graph), words, acronyms, digit runs.
-_PIECE = re.compile(r"[A-Z]+(?=[A-Z][^\W\dA-Z_])|[A-Z]?[^\W\dA-Z_]+|[A-Z]+|\d+(?:\.\d+)*")
+_PIECE = lazy_compile(r"[A-Z]+(?=[A-Z][^\W\dA-Z_])|[A-Z]?[^\W\dA-Z_]+|[A-Z]+|\d+(?:\.\d+)*")
 
 _DEFAULTS = {"lowercase": True, "stemmer": "english", "stopwords": "lucene", "split_alnum": True, "parts": True}
 

@@ -16,6 +16,7 @@ from typing import Iterable, Sequence
 from corpus.headings import release_line
 from corpus.items import item_words
 from corpus.model import Chunk, Item
+from corpus.regex import lazy_compile
 from corpus.sentences import ATTRIBUTION
 from corpus.textform import index_form
 from corpus.versions import version_key
@@ -37,13 +38,13 @@ TOPIC_FLOOR = 0.3  # and at least this
 HISTORY_STEPS = 12
 HISTORY_KEEP = 0.75
 # Sections that list people or links, not changes.
-_NOT_CHANGES = re.compile(r"contributor|acknowledg|thank|full changelog|checksums?|sha256", re.IGNORECASE)
+_NOT_CHANGES = lazy_compile(r"contributor|acknowledg|thank|full changelog|checksums?|sha256", re.IGNORECASE)
 
-_UPCOMING = re.compile(r"\bunreleased\b|\bnot\s+(?:yet\s+)?released\b|\bupcoming\b", re.IGNORECASE)  # changes to come
-_HIGHLIGHTS = re.compile(r"\bhighlights?\b|\bwhat'?s new\b|\bsummary\b", re.IGNORECASE)
+_UPCOMING = lazy_compile(r"\bunreleased\b|\bnot\s+(?:yet\s+)?released\b|\bupcoming\b", re.IGNORECASE)  # changes to come
+_HIGHLIGHTS = lazy_compile(r"\bhighlights?\b|\bwhat'?s new\b|\bsummary\b", re.IGNORECASE)
 # "(PR #174813 by ...)", "See [Cargo release notes](url)."
-_ATTRIBUTION = re.compile(ATTRIBUTION.pattern + r"|^see\s+(?:the\s+)?\[[^\]]*\]\([^)]*\)\W*$", re.IGNORECASE)
-_API = re.compile(r"^\[`[^`\]]+`\]\([^)]*\)\s*$")  # Rust's "[`Vec::pop_if`](url)": a stabilized API is a change
+_ATTRIBUTION = lazy_compile(ATTRIBUTION.pattern + r"|^see\s+(?:the\s+)?\[[^\]]*\]\([^)]*\)\W*$", re.IGNORECASE)
+_API = lazy_compile(r"^\[`[^`\]]+`\]\([^)]*\)\s*$")  # Rust's "[`Vec::pop_if`](url)": a stabilized API is a change
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Sequence
 
+from corpus.regex import lazy_compile
 from corpus.sentences import Span, split_sentences
 
 from ..model import AnswerSentence
@@ -138,7 +139,7 @@ def _sentence_scores(question, sentences, tokenize, idf, cosines, terms, alterna
 
 # A sentence that only introduces what follows ("The PyTorch 2.13 release features the following
 # changes:", "See the details below:") or is only a link or a heading line says nothing itself.
-_INTRODUCES = re.compile(
+_INTRODUCES = lazy_compile(
     r"\b(?:the\s+following|as\s+follows|below|these|includes?|including|changes|features|highlights|opportunities)\b[^.:]*:\s*$"
     r"|^\s*!?\[[^\]]*\]\([^)]*\)\s*$",
     re.IGNORECASE,

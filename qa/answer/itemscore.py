@@ -14,6 +14,7 @@ from typing import Callable, Iterable, Sequence
 from corpus.headings import release_heading
 from corpus.items import item_words
 from corpus.kinds import kind_of
+from corpus.regex import lazy_compile
 from corpus.textform import index_form
 from corpus.versions import version_key
 from index import tokenize
@@ -132,9 +133,9 @@ def _says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False
     return (DENIES if negated > stated else SILENT), 0
 
 
-_OWN = re.compile(r"\bbuilt[- ]?in\b|\bnative(?:ly)?\b|\bout\s+of\s+the\s+box\b", re.IGNORECASE)
-_PLUGIN = re.compile(r"\bplug-?ins?\b|\bthird[- ]party\b", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n\s*\n")
+_OWN = lazy_compile(r"\bbuilt[- ]?in\b|\bnative(?:ly)?\b|\bout\s+of\s+the\s+box\b", re.IGNORECASE)
+_PLUGIN = lazy_compile(r"\bplug-?ins?\b|\bthird[- ]party\b", re.IGNORECASE)
+_SENTENCE_END = lazy_compile(r"(?<=[.!?])\s+|\n\s*\n")
 
 
 def _named(sentence: str, about: frozenset[str]) -> int:
@@ -161,7 +162,7 @@ def unreleased(entry: Entry) -> bool:
     return not entry.chunk.version and any(_UNRELEASED.search(h) for h in entry.chunk.section)
 
 
-_UNRELEASED = re.compile(r"\bunreleased\b|\bnot\s+(?:yet\s+)?released\b|\bupcoming\b|\bin\s+development\b", re.IGNORECASE)
+_UNRELEASED = lazy_compile(r"\bunreleased\b|\bnot\s+(?:yet\s+)?released\b|\bupcoming\b|\bin\s+development\b", re.IGNORECASE)
 
 
 def _holding(entries: Sequence[Entry], pool: list[int], exact: Sequence[str]) -> list[int]:

@@ -24,6 +24,7 @@ import re
 from typing import Callable, Sequence
 
 from corpus.headings import find_date, release_heading, release_line
+from corpus.regex import lazy_compile
 from corpus.sentences import Span
 
 from ..model import AnswerSentence
@@ -32,28 +33,28 @@ BONUS = 0.1  # what a sentence of the unit asked for gains over others, in ranki
 HOWTO_BONUS = 0.08  # what a sentence that says how gains for a how-to question
 
 _MONTHS = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-_DATE = re.compile(
+_DATE = lazy_compile(
     r"\b" + _MONTHS + r"\.?\s+\d{1,2}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+" + _MONTHS + r"\b|\b\d{4}-\d{2}-\d{2}\b"
     r"|\b(?:19|20)\d{2}\b|\b\d{1,2}(?::\d{2})?\s*(?:a\.m\.|p\.m\.|am\b|pm\b)"
     r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(?:today|tomorrow|next\s+(?:week|month|year))\b",
     re.IGNORECASE,
 )
-_FIGURE = re.compile(
+_FIGURE = lazy_compile(
     r"\d[\d,.]*\s*(?:%|x\b|×|times\b|ms\b|µs\b|seconds?\b|minutes?\b|[kmgt]i?b\b)|\b\d{2,}[\d,]*\b(?!\.\d)"
     r"|\b(?:up\s+to|under|over|about|around|nearly|almost)\s+~?\d",
     re.IGNORECASE,
 )
-_CHANGE = re.compile(r"\bnow\b|\bno\s+longer\b|\binstead\b|\b(?:is|are|was|were|has\s+been)\s+fixed\b|\bfix(?:es|ed)\b"
+_CHANGE = lazy_compile(r"\bnow\b|\bno\s+longer\b|\binstead\b|\b(?:is|are|was|were|has\s+been)\s+fixed\b|\bfix(?:es|ed)\b"
                      r"|\bwill\s+(?:be\s+)?raise|\braises?\b|\breuses?\b|\bcan\s+now\b|\bsupports?\b|\badds?\b",
                      re.IGNORECASE)
-_PROBLEM = re.compile(r"\bpreviously\b|\bused\s+to\b|\bwould\b|\bhad\s+to\b|\bcould\s*n[o']t\b|\bbefore\s+this\b"
+_PROBLEM = lazy_compile(r"\bpreviously\b|\bused\s+to\b|\bwould\b|\bhad\s+to\b|\bcould\s*n[o']t\b|\bbefore\s+this\b"
                       r"|\bhad\s+gaps\b|\braised\s+(?:an?\s+)?[\w-]*\s*(?:error|exception)\b|\bwas\s+never\b|\bcrash(?:ed|es)?\b",
                       re.IGNORECASE)
-_REPLACEMENT = re.compile(r"^\W*use\b|\binstead\b|\breplac|\bin\s+favou?r\s+of\b|\bprefer\b|\bswitch\s+to\b",
+_REPLACEMENT = lazy_compile(r"^\W*use\b|\binstead\b|\breplac|\bin\s+favou?r\s+of\b|\bprefer\b|\bswitch\s+to\b",
                           re.IGNORECASE)
 # A sentence that says how: an instruction ("Enable it by adding `NVGEMM` to ...", "Set
 # TORCH_X=1", "pip install ..."), a "by setting ..." clause, opting in, or a code name given a value.
-_SAYS_HOW = re.compile(
+_SAYS_HOW = lazy_compile(
     r"^(?:to\s+[^,]{1,60},\s*)?(?:set|enable|disable|add|use|pass|passing|call|install|run|configure|import|replace"
     r"|specify|turn|switch|opt|define|wrap|register|put|write|export|invoke|select|choose)\b"
     r"|\b(?:by|via|when)\s+(?:setting|adding|passing|using|calling|installing|running|enabling|specifying)\b"
@@ -62,8 +63,8 @@ _SAYS_HOW = re.compile(
     r"|`[^`]+`\s*(?:=|to\b)|`[^`=]+=[^`]+`|\$ |\bpip install\b",
     re.IGNORECASE,
 )
-_POINTER = re.compile(r"^\W*(?:it|its|this|that|these|those|they|such|there)\b", re.IGNORECASE)
-_ABBREVIATION = re.compile(r"(?:\b[ap]\.m\.|\be\.g\.|\bi\.e\.|\betc\.|\bvs\.|\bapprox\.|\bNo\.)$", re.IGNORECASE)
+_POINTER = lazy_compile(r"^\W*(?:it|its|this|that|these|those|they|such|there)\b", re.IGNORECASE)
+_ABBREVIATION = lazy_compile(r"(?:\b[ap]\.m\.|\be\.g\.|\bi\.e\.|\betc\.|\bvs\.|\bapprox\.|\bNo\.)$", re.IGNORECASE)
 POINTER_WORDS = 60  # a pointing sentence longer than this stands on its own
 
 
@@ -74,7 +75,7 @@ def prose(sentences: Sequence[AnswerSentence]) -> tuple[AnswerSentence, ...]:
 
 
 # a line that opens a statement, a prompt or a shell command
-_CODE = re.compile(r"^\s*(?:(?:async\s+)?def\s+\w+\s*\(|class\s+\w+\s*[(:]|(?:for|with|while|if|elif|try|except)\b.*:\s*$"
+_CODE = lazy_compile(r"^\s*(?:(?:async\s+)?def\s+\w+\s*\(|class\s+\w+\s*[(:]|(?:for|with|while|if|elif|try|except)\b.*:\s*$"
                    r"|(?:import|assert|return|raise|yield)\s|from\s+[\w.]+\s+import\s|>>>|\$\s|[\w.\[\]]+\s*=\s*[\w\[({\"'])",
                    re.MULTILINE)
 

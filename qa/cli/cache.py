@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-import re
 
 import click
 
-_AGE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([hdw])\s*$")
+from corpus.regex import lazy_compile
+
+_AGE = lazy_compile(r"^\s*(\d+(?:\.\d+)?)\s*([hdw])\s*$")
 _UNIT_DAYS = {"h": 1 / 24, "d": 1.0, "w": 7.0}
 
 

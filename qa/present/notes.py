@@ -6,15 +6,15 @@ these words, once.
 
 from __future__ import annotations
 
-import re
 from typing import Sequence
 
+from corpus.regex import lazy_compile
 from corpus.versions import version_key
 
 from ..model import Note
 
 HOLDING_MOST = 12  # releases listed by name when the corpus holds few
-_PACKAGE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")  # a name pip or npm could fetch (``relnotes add``)
+_PACKAGE_NAME = lazy_compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")  # a name pip or npm could fetch (``relnotes add``)
 
 
 def text(note: Note) -> str:

@@ -61,6 +61,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Literal, Sequence
 
+from corpus.regex import lazy_compile
 from corpus.versions import version_matches
 
 from ..model import ReleaseRange
@@ -76,24 +77,24 @@ PRONOUN_OWN = 3  # words of its own a pronoun follow-up may have
 SUBJECT_OWN = 2  # words of its own the X of "what about X?" may have
 MAX_TEXT = MAX_QUESTION_CHARS  # the engine's longest question
 
-_LEAD = re.compile(
+_LEAD = lazy_compile(
     r"^" + CONNECTIVES + r"(?:(?:what|how)(?:'s|\s+is|\s+are)?\s+about\b|what\s+of\b"
     r"|(?:is\s+|was\s+)?(?:the\s+)?same\s+(?:thing\s+|question\s+)?(?:for|with|on|in)\b"
     r"|(?:for|on|with|in|under|using|via)\b)?[\s,]*",
     re.IGNORECASE,
 )
-_LEAD_PREP = re.compile(r"\b(for|on|with|in|under|using|via)[\s,]*$", re.IGNORECASE)
-_LEAD_PREP_X = re.compile(r"(for|on|with|in|under|using|via)\s+(?=\S)", re.IGNORECASE)
+_LEAD_PREP = lazy_compile(r"\b(for|on|with|in|under|using|via)[\s,]*$", re.IGNORECASE)
+_LEAD_PREP_X = lazy_compile(r"(for|on|with|in|under|using|via)\s+(?=\S)", re.IGNORECASE)
 
-_BARE_RELEASE = re.compile(r"v?" + RELEASE_NUMBER, re.IGNORECASE)
-_RELEASE_REF = re.compile(
+_BARE_RELEASE = lazy_compile(r"v?" + RELEASE_NUMBER, re.IGNORECASE)
+_RELEASE_REF = lazy_compile(
     r"\s*\b(?:(?:in|for|from|of|on|since)\s+)?(?:that|this|the\s+same|the\s+previous|the\s+last)\s+"
     r"(?:release|version)s?\b",
     re.IGNORECASE,
 )
 # Personal pronouns are replaced before demonstratives: in "the flag that enables it", "it" is the topic.
 _ANAPHORS = tuple(
-    re.compile(r"(?<![\w.'’-])(?:" + words + r")(?![\w.-]\w|\w)", re.IGNORECASE)
+    lazy_compile(r"(?<![\w.'’-])(?:" + words + r")(?![\w.-]\w|\w)", re.IGNORECASE)
     for words in ("it|its|they|them|their", "that|this|these|those")
 )
 
@@ -239,8 +240,8 @@ def _resolve(previous: Turn | None, seen: Scan, question: str, known: tuple[str,
         elif lead.group(0).strip() and x and (swapped := _other_product(previous, topic, seen.named, x)):
             how, text = "subject", with_releases(swapped, named, known)  # "upgrade click" + "and for httpx?"
         elif lead.group(0).strip() and x and len(own) <= SUBJECT_OWN and not QUESTION_WORDS & set(words):
-            prep = _LEAD_PREP.search(lead.group(0)) or _LEAD_PREP_X.match(x)
-            if prep and prep.re is _LEAD_PREP_X:
+            prep = _LEAD_PREP.search(lead.group(0))
+            if prep is None and (prep := _LEAD_PREP_X.match(x)):  # the preposition leads the new text
                 x = x[prep.end():]
             how, text = "subject", with_releases(swap(topic, x, prep.group(1).lower() if prep else None), named, known)
         if len(text) > MAX_TEXT:  # a long previous question: ask this one as typed rather than be refused

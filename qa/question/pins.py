@@ -9,13 +9,14 @@ from __future__ import annotations
 import re
 from typing import Mapping, Sequence
 
+from corpus.regex import lazy_compile
 from corpus.versions import version_key
 
 from ..model import ReleaseRange
 
 # Words of a person about to upgrade (narrower than an upgrade digest's wording: "removed" alone
 # asks what was removed, not what lies ahead of the pin).
-_UPGRADING = re.compile(
+_UPGRADING = lazy_compile(
     r"\bupgrad|\bbump|\bmigrat|\bbr(?:eak|oke)|\bincompatib|\bsafe\s+to\b|\bgotchas?\b|\bwatch\s+out\b"
     r"|\bwhat(?:'s|\s+is)\s+new\s+since\b|\bmove\s+to\s+the\s+(?:latest|newest)\b"
     r"|\b(?:since|after|from)\s+(?:our|my|the\s+(?:current|pinned))\s+(?:version|pin|release)\b"

@@ -37,43 +37,44 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+from corpus.regex import lazy_compile
 from corpus.versions import product_names, version_matches
 
 from .names import common, installed, vocabulary
 from .vocabulary import NOT_NAMES, is_howto
 
-_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[.+\-_][A-Za-z0-9]+)*\+*")
+_TOKEN = lazy_compile(r"[A-Za-z][A-Za-z0-9]*(?:[.+\-_][A-Za-z0-9]+)*\+*")
 MOST_WORDS = 3  # the longest name looked up ("hugging face transformers")
 # "numpy 2.0", "aiohttp 3.10.1rc1", "pydantic v2", "rich 14"; not "8 GPUs" or "2x"
-_VERSION_AFTER = re.compile(r"\s*v?(?:\d+(?:\.\d+)+[a-z]*\d*(?![\w.%]|\.\d)|\d+(?![\w.%]|\s*(?:x|times|%|ms|s|gb|mb|"
+_VERSION_AFTER = lazy_compile(r"\s*v?(?:\d+(?:\.\d+)+[a-z]*\d*(?![\w.%]|\.\d)|\d+(?![\w.%]|\s*(?:x|times|%|ms|s|gb|mb|"
                             r"gpus?|cores?|threads?|models?|files?|items?|users?|steps?|years?|days?|hours?|minutes?)\b))",
                             re.IGNORECASE)
-_POSSESSIVE_AFTER = re.compile(r"['\u2019]s\b")
-_OWN_RELEASE_AFTER = re.compile(r"\s+(?:releases?|changelogs?|release\s+notes)\b", re.IGNORECASE)
+_POSSESSIVE_AFTER = lazy_compile(r"['\u2019]s\b")
+_OWN_RELEASE_AFTER = lazy_compile(r"\s+(?:releases?|changelogs?|release\s+notes)\b", re.IGNORECASE)
 # "cupy 13 changelog", "prompt_toolkit 3.0.47 changes": a name no list holds, named by its own release notes
-_UNLISTED_AFTER = re.compile(_VERSION_AFTER.pattern + r"\s*(?:releases?|changelogs?|changes|release\s+notes|notes)\b",
+_UNLISTED_AFTER = lazy_compile(_VERSION_AFTER.pattern + r"\s*(?:releases?|changelogs?|changes|release\s+notes|notes)\b",
                              re.IGNORECASE)
-_USED_AS_AFTER = re.compile(r"\s+(?:versions?|library|package|crate)\b", re.IGNORECASE)  # a dependency's words
-_NEW_IN = re.compile(r"\bwhat(?:'s|\u2019s|\s+is|\s+are)?\s+(?:new|changed)\s+in\s+(?:the\s+)?$", re.IGNORECASE)
-_UPGRADE_BEFORE = re.compile(r"\b(?:upgrad|updat|bump|migrat|downgrad)\w*\s+(?:to\s+|my\s+|our\s+|the\s+)?$",
+_USED_AS_AFTER = lazy_compile(r"\s+(?:versions?|library|package|crate)\b", re.IGNORECASE)  # a dependency's words
+_NEW_IN = lazy_compile(r"\bwhat(?:'s|\u2019s|\s+is|\s+are)?\s+(?:new|changed)\s+in\s+(?:the\s+)?$", re.IGNORECASE)
+_UPGRADE_BEFORE = lazy_compile(r"\b(?:upgrad|updat|bump|migrat|downgrad)\w*\s+(?:to\s+|my\s+|our\s+|the\s+)?$",
                              re.IGNORECASE)
-_ASKS_BEFORE = re.compile(r"(?:^|\b(?:when|why|how|where)\s+)(?:does|do|did|is|are|was|were|can|could|will|would|has|have|should)"
+_ASKS_BEFORE = lazy_compile(r"(?:^|\b(?:when|why|how|where)\s+)(?:does|do|did|is|are|was|were|can|could|will|would|has|have|should)"
                           r"\s+$", re.IGNORECASE)
 # "does jax support ...", "did urllib3 drop ...", "was X merged": the name is the subject when a verb
 # follows (not "do click handlers fire", where it names a kind of handler)
-_VERB_AFTER = re.compile(
+_VERB_AFTER = lazy_compile(
     r"\s+(?:still\s+|now\s+|also\s+|already\s+|really\s+|finally\s+|ever\s+|yet\s+)?"
     r"(?:supports?|works?|handles?|has|have|runs?|drops?|adds?|ships?|includes?|uses?|needs?|requires?|allows?|"
     r"breaks?|provides?|accepts?|installs?|fix(?:es)?|deprecates?|removes?|stabili[sz]es?|gets?|returns?|comes?|"
     r"offers?|lets?|compiles?|builds?|loads?|reads?|writes?|sends?|parses?|validates?|play|plays|know|knows|"
     r"want|wants|do|does|[a-z]+ed)\b", re.IGNORECASE)
-_CONTEXT_BEFORE = re.compile(r"\b(?:in|for|on|using|via|with|from|to|than|like|vs\.?|versus)\s+(?:the\s+)?$",
+_CONTEXT_BEFORE = lazy_compile(r"\b(?:in|for|on|using|via|with|from|to|than|like|vs\.?|versus)\s+(?:the\s+)?$",
                              re.IGNORECASE)
-_RELEASE_OF_BEFORE = re.compile(r"\b(?:releases?|versions?|changelogs?|release\s+notes|notes|docs)\s+(?:of|for|in)\s+(?:the\s+)?$",
+_RELEASE_OF_BEFORE = lazy_compile(r"\b(?:releases?|versions?|changelogs?|release\s+notes|notes|docs)\s+(?:of|for|in)\s+(?:the\s+)?$",
                                 re.IGNORECASE)
-_VS_AFTER = re.compile(r"\s+(?:vs\.?|versus)\s", re.IGNORECASE)
-_END_AFTER = re.compile(r"\s*[?!.]*\s*$")
-_LEAD_AFTER = re.compile(r"\s*(?::|,|\s-\s)")
+_VS_AFTER = lazy_compile(r"\s+(?:vs\.?|versus)\s", re.IGNORECASE)
+_END_AFTER = lazy_compile(r"\s*[?!.]*\s*$")
+_LEAD_AFTER = lazy_compile(r"\s*(?::|,|\s-\s)")
 
 
 @dataclass(frozen=True, slots=True)

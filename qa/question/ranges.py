@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from corpus.regex import lazy_compile
+
 from ..errors import BadQuestion
 from ..model import ReleaseRange
 from .releases import NOT_A_QUANTITY, RELEASE_NUMBER, product_words, release_name
@@ -57,12 +59,12 @@ def _patterns(products: tuple[str, ...]) -> list[tuple[str, re.Pattern]]:
 # The loose wording of an upgrade ("we're stuck on flask 2.0, anything that'll break if we jump
 # to 2.2?", "we pinned numpy 2.0, what breaks if we move to 2.3"): a release, then later "to" a
 # release, read as a range only when the question is about upgrading.
-_UPGRADING = re.compile(r"\bbreak|\bupgrad|\bmov(?:e|ing)\s+to\b|\bjump|\bbump|\bswitch|\bmigrat|\bincompatib",
+_UPGRADING = lazy_compile(r"\bbreak|\bupgrad|\bmov(?:e|ing)\s+to\b|\bjump|\bbump|\bswitch|\bmigrat|\bincompatib",
                         re.IGNORECASE)
-_INLINE = re.compile(r"(?<!\S)release:v?" + RELEASE_NUMBER + r"\.\.v?" + RELEASE_NUMBER + r"(?=[\s,.;?!]|$)", re.IGNORECASE)
-_YES_NO = re.compile(r"^\s*(?:does|do|did|is|are|was|were|can|could|will|has|have|should)\b", re.IGNORECASE)
-_SINCE_WHEN = re.compile(r"\bsince\s+when\b", re.IGNORECASE)
-_NUMBERED = re.compile(r"\d\.\d")  # what RELEASE_NUMBER needs at least (corpus.versions.VERSION)
+_INLINE = lazy_compile(r"(?<!\S)release:v?" + RELEASE_NUMBER + r"\.\.v?" + RELEASE_NUMBER + r"(?=[\s,.;?!]|$)", re.IGNORECASE)
+_YES_NO = lazy_compile(r"^\s*(?:does|do|did|is|are|was|were|can|could|will|has|have|should)\b", re.IGNORECASE)
+_SINCE_WHEN = lazy_compile(r"\bsince\s+when\b", re.IGNORECASE)
+_NUMBERED = lazy_compile(r"\d\.\d")  # what RELEASE_NUMBER needs at least (corpus.versions.VERSION)
 
 
 def _loose(products: tuple[str, ...]) -> re.Pattern:

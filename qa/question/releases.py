@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from corpus.regex import lazy_compile
 from corpus.versions import VERSION, product_names
 
 from ..errors import BadQuestion
@@ -42,27 +43,27 @@ RELEASE_NUMBER = VERSION  # a release as questions write it: 2.13, 2.13.1, 3.0rc
 NOT_A_QUANTITY = (
     r"(?![\w.%]|\.\d|\s*(?:x|times|ms|s|secs?|seconds|[kmgt]i?b|[kmg]?hz|b|bn|m|k|w|fps|tflops|%)(?!\w))"
 )
-_INLINE = re.compile(r"(?<!\S)release:(\S*)", re.IGNORECASE)
-_EXPLICIT = re.compile(
+_INLINE = lazy_compile(r"(?<!\S)release:(\S*)", re.IGNORECASE)
+_EXPLICIT = lazy_compile(
     r"(?:\b(?:release|version|ver\.?|rel\.?)\s*|(?<![\w.])v)" + RELEASE_NUMBER + r"(?![\w.]|\.\d)", re.IGNORECASE
 )
-_POSSESSIVE = re.compile(r"(?<![\w.])v?" + RELEASE_NUMBER + r"['\u2019]s\b", re.IGNORECASE)
-_PREPOSITION = re.compile(
+_POSSESSIVE = lazy_compile(r"(?<![\w.])v?" + RELEASE_NUMBER + r"['\u2019]s\b", re.IGNORECASE)
+_PREPOSITION = lazy_compile(
     r"\b(?:in|into|for|since|from|to|after|before|until|till|through|by|at|as\s+of|of|between|and|vs\.?|versus"
     r"|on|with|about|does|did|do|is|was|will|has|had)\s+(?:the\s+)?"
     + RELEASE_NUMBER
     + NOT_A_QUANTITY,
     re.IGNORECASE,
 )
-_BEFORE_WORD = re.compile(r"(?<![\w.])v?" + RELEASE_NUMBER + r"\s+(?:release|version)s?\b", re.IGNORECASE)  # "the 2.13 release"
-_LEADING = re.compile(r"^\s*v?" + RELEASE_NUMBER + NOT_A_QUANTITY, re.IGNORECASE)
-_WHICH_RELEASE = re.compile(
+_BEFORE_WORD = lazy_compile(r"(?<![\w.])v?" + RELEASE_NUMBER + r"\s+(?:release|version)s?\b", re.IGNORECASE)  # "the 2.13 release"
+_LEADING = lazy_compile(r"^\s*v?" + RELEASE_NUMBER + NOT_A_QUANTITY, re.IGNORECASE)
+_WHICH_RELEASE = lazy_compile(
     r"\b(?:which|what)\s+(?:(?P<word>[\w.-]+)\s+)?(?:v?\d+\.x\s+)?(?:release|version)s?\b|\bsince when\b"
     r"|\bwhen\s+(?:did|was|were)\b"
     r"|\bfirst\s+(?:added|introduced|appeared|shipped|supported)\b",
     re.IGNORECASE,
 )
-_SERIES = re.compile(r"(?<![\w.])v?\d+\.x(?![\w.])", re.IGNORECASE)  # "which pydantic 1.x release": no topic word
+_SERIES = lazy_compile(r"(?<![\w.])v?\d+\.x(?![\w.])", re.IGNORECASE)  # "which pydantic 1.x release": no topic word
 _RELEASE_WORDS = frozenset({"first", "earliest", "exact", "stable", "major", "minor"})
 
 

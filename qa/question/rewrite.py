@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import re
 
+from corpus.regex import lazy_compile
+
 from .vocabulary import FRAME_WORDS, JOINERS
 
-_WORD = re.compile(r"\w[\w.+#/-]*")
+_WORD = lazy_compile(r"\w[\w.+#/-]*")
 CONNECTIVES = r"(?:(?:and|but|also|so|ok(?:ay)?|now|then|well)\b[\s,]*)*"
 _QUALIFIER_PREPS = frozenset("for on in with under using via".split())
-_TRAILING = re.compile(r"(?:[\s?!.,;:]|\b(?:in|for|on|of|from|since|with|to|and)\b)+$", re.IGNORECASE)
+_TRAILING = lazy_compile(r"(?:[\s?!.,;:]|\b(?:in|for|on|of|from|since|with|to|and)\b)+$", re.IGNORECASE)
 
 
 def words_of(text: str) -> list[str]:

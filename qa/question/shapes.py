@@ -14,28 +14,30 @@ import re
 from dataclasses import dataclass
 from typing import Literal, get_args
 
+from corpus.regex import lazy_compile
+
 from .releases import product_words
 from .vocabulary import KIND_WORDS, QUESTION_WORDS, SHARED_STEMS, SHARED_WORDS, overview
 
 ShapeName = Literal["search", "release", "upgrade", "range", "history", "which"]
 SHAPES: tuple[str, ...] = get_args(ShapeName)
 
-_UPGRADE = re.compile(
+_UPGRADE = lazy_compile(
     r"\bbr(?:eak(?:s|ing|ages?)?|oke|oken)\b|\bincompatib|\bsafe\s+(?:bump|upgrade|update|move|jump)\b|\bwhat\s+(?:do|should|must|would)\s+i\s+(?:need\s+to\s+|have\s+to\s+)?"
     r"(?:change|update|fix|do|watch)|\bneed\s+to\s+change\b|\bsafe\s+to\s+(?:upgrade|update|move)\b|\bmigrat"
     r"|\bupgrad|\bwatch\s+out\b|\bgotchas?\b|\bneed\s+to\s+(?:change|update|fix|do|know|watch)\b|\bhave\s+to\s+change\b"
     r"|\b(?:going|moving|jump(?:ing)?|switch(?:ing)?|bump(?:ing)?)\s+(?:\w+\s+)?(?:from|to)\b|\bremov|\bdeprecat",
     re.IGNORECASE,
 )
-_HISTORY = re.compile(
+_HISTORY = lazy_compile(
     r"\bhistory\s+of\b|\bhistory\b\s*\??$|\bevolution\s+of\b|\btimeline\s+(?:of|for)\b|\bover\s+time\b"
     r"|\bacross\s+(?:the\s+)?releases\b|\bover\s+the\s+(?:releases|versions|years)\b"
     r"|\bhow\s+(?:has|have|did)\b.+\b(?:chang|evolv)\w*|\bwhen\s+did\b.+\bchange\b",
     re.IGNORECASE,
 )
-_FIRST_RELEASE = re.compile(r"\b(?:first|earliest)\s+(?:release|version)\s+(?:with|that|to|where|which|of|having)\b",
+_FIRST_RELEASE = lazy_compile(r"\b(?:first|earliest)\s+(?:release|version)\s+(?:with|that|to|where|which|of|having)\b",
                             re.IGNORECASE)
-_WORD = re.compile(r"[\w'’.+-]+")
+_WORD = lazy_compile(r"[\w'’.+-]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +57,7 @@ class Shape:
 
 
 # "in my test suite", "to our code": where the change lands, not what it is about.
-_WHERE = re.compile(r"\b(?:in|to|for|of|on|with)\s+(?:my|our|the|your)\s+(?:own\s+)?(?:test\s+suite|tests?|code(?:base)?"
+_WHERE = lazy_compile(r"\b(?:in|to|for|of|on|with)\s+(?:my|our|the|your)\s+(?:own\s+)?(?:test\s+suite|tests?|code(?:base)?"
                     r"|apps?|application|project|repo|build|ci|setup|stack|service)\b", re.IGNORECASE)
 
 
@@ -76,7 +78,7 @@ def topic_of(text: str, products: tuple[str, ...]) -> str:
 
 
 _VERBS = frozenset({"remove", "drop", "deprecate", "fix", "add"})  # kinds only in "what did 2.1 add and deprecate?"
-_ASKS_WHAT_IT_DID = re.compile(r"\b(?:did|does|do)\b(?!\s+(?:i|we|you)\b)", re.IGNORECASE)
+_ASKS_WHAT_IT_DID = lazy_compile(r"\b(?:did|does|do)\b(?!\s+(?:i|we|you)\b)", re.IGNORECASE)
 
 
 def kinds_named(text: str) -> tuple[str, ...]:

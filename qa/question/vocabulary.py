@@ -7,6 +7,8 @@ from __future__ import annotations
 import functools
 import re
 
+from corpus.regex import lazy_compile
+
 # Words that make a sentence a question (interrogatives and auxiliaries), as typed.
 QUESTION_WORDS = frozenset(
     "what which how when where who whom whose why is are was were am be been do does did can could "
@@ -40,7 +42,7 @@ SHARED_WORDS = frozenset(
     "affects affected".split()
 )
 # Word families every release question shares, by their start ("incompatibly", "deprecate").
-SHARED_STEMS = re.compile(r"^(?:incompat|break|deprecat|remov|upgrad|migrat|chang|summar)", re.IGNORECASE)
+SHARED_STEMS = lazy_compile(r"^(?:incompat|break|deprecat|remov|upgrad|migrat|chang|summar)", re.IGNORECASE)
 # Kinds of change a question asks for by name ("what was removed in 2.0", "which bugs were fixed").
 KIND_WORDS = {
     "remove": "removed", "drop": "removed", "deprecate": "deprecated", "fix": "fixed", "add": "added",
@@ -106,44 +108,44 @@ def overview(mention: str) -> tuple[re.Pattern, ...]:
 
 
 # How a how-to question opens ("how do I enable ...?", "is there a way to ...").
-_HOWTO = re.compile(r"^\s*(?:how\s+(?:do|can|could|should|would|to|does\s+one)\b|(?:what\s+is|what's)\s+the\s+way\s+to\b"
+_HOWTO = lazy_compile(r"^\s*(?:how\s+(?:do|can|could|should|would|to|does\s+one)\b|(?:what\s+is|what's)\s+the\s+way\s+to\b"
                     r"|is\s+there\s+a\s+way\s+to\b)", re.IGNORECASE)
 _ASKED_KINDS = (
-    ("deprecated", re.compile(r"\bdeprecat", re.IGNORECASE)),
-    ("removed", re.compile(r"\b(?:remov|drop|delet|no\s+longer)", re.IGNORECASE)),
-    ("fixed", re.compile(r"\bfix", re.IGNORECASE)),
+    ("deprecated", lazy_compile(r"\bdeprecat", re.IGNORECASE)),
+    ("removed", lazy_compile(r"\b(?:remov|drop|delet|no\s+longer)", re.IGNORECASE)),
+    ("fixed", lazy_compile(r"\bfix", re.IGNORECASE)),
 )  # not "added": release notes say "add" of later changes to a feature too, and blogs name no kind
 
 
 # The change a which-release question asks about, by its words, first match wins ("which release
 # renamed X": renamed; "first shipped": added); and the words by which an item states each.
 CHANGES_ASKED = (
-    ("renamed", re.compile(r"\brenam", re.IGNORECASE)),
-    ("stabilized", re.compile(r"\bstabili[sz]|\bbec[oa]me?\s+stable|\bmade\s+stable|\bstable\s+in\b", re.IGNORECASE)),
-    ("deprecated", re.compile(r"\bdeprecat", re.IGNORECASE)),
-    ("removed", re.compile(r"\b(?:remov|drop|delet|got\s+rid|get\s+rid|no\s+longer|stopp?(?:ed)?\s+support)", re.IGNORECASE)),
-    ("fixed", re.compile(r"\bfix", re.IGNORECASE)),
-    ("added", re.compile(r"\b(?:switch(?:ed|es)?|turn(?:ed|s)?)\s+on\b|\benabled?\s+by\s+default\b", re.IGNORECASE)),
-    ("switched", re.compile(r"\b(?:switch|migrat|moved?\b)", re.IGNORECASE)),
-    ("added", re.compile(r"\b(?:add|introduc|first\s+(?:shipped|supported|appeared)|gain|support|accept|allow|let)",
+    ("renamed", lazy_compile(r"\brenam", re.IGNORECASE)),
+    ("stabilized", lazy_compile(r"\bstabili[sz]|\bbec[oa]me?\s+stable|\bmade\s+stable|\bstable\s+in\b", re.IGNORECASE)),
+    ("deprecated", lazy_compile(r"\bdeprecat", re.IGNORECASE)),
+    ("removed", lazy_compile(r"\b(?:remov|drop|delet|got\s+rid|get\s+rid|no\s+longer|stopp?(?:ed)?\s+support)", re.IGNORECASE)),
+    ("fixed", lazy_compile(r"\bfix", re.IGNORECASE)),
+    ("added", lazy_compile(r"\b(?:switch(?:ed|es)?|turn(?:ed|s)?)\s+on\b|\benabled?\s+by\s+default\b", re.IGNORECASE)),
+    ("switched", lazy_compile(r"\b(?:switch|migrat|moved?\b)", re.IGNORECASE)),
+    ("added", lazy_compile(r"\b(?:add|introduc|first\s+(?:shipped|supported|appeared)|gain|support|accept|allow|let)",
                          re.IGNORECASE)),
 )
 # The changes an item must be seen to state when asked about (no item of the pool saying it: not
 # sure, nothing stated); "added" is worded too many ways ("Support for X", a bare API link) to require.
 CHANGES_REQUIRED = frozenset({"renamed", "stabilized", "deprecated", "removed", "fixed", "switched"})
 CHANGES_STATED = {
-    "renamed": re.compile(r"\brenam|\bchanged?\s+(?:the\s+)?`?[\w.:]+`?\s+(?:to|into)\b|\breplac|\bin\s+favou?r\s+of",
+    "renamed": lazy_compile(r"\brenam|\bchanged?\s+(?:the\s+)?`?[\w.:]+`?\s+(?:to|into)\b|\breplac|\bin\s+favou?r\s+of",
                           re.IGNORECASE),
-    "stabilized": re.compile(r"\bstabili[sz]|\bstable\b", re.IGNORECASE),
-    "deprecated": re.compile(r"\bdeprecat", re.IGNORECASE),
-    "removed": re.compile(r"\b(?:remov|drop|delet|no\s+longer)", re.IGNORECASE),
-    "fixed": re.compile(r"\bfix", re.IGNORECASE),
-    "switched": re.compile(r"\b(?:switch|migrat|mov(?:e|ed|es)\b|replac|instead)", re.IGNORECASE),
-    "added": re.compile(r"\b(?:add|new\b|introduc|support|now\b|allow|accept|enabl)", re.IGNORECASE),
+    "stabilized": lazy_compile(r"\bstabili[sz]|\bstable\b", re.IGNORECASE),
+    "deprecated": lazy_compile(r"\bdeprecat", re.IGNORECASE),
+    "removed": lazy_compile(r"\b(?:remov|drop|delet|no\s+longer)", re.IGNORECASE),
+    "fixed": lazy_compile(r"\bfix", re.IGNORECASE),
+    "switched": lazy_compile(r"\b(?:switch|migrat|mov(?:e|ed|es)\b|replac|instead)", re.IGNORECASE),
+    "added": lazy_compile(r"\b(?:add|new\b|introduc|support|now\b|allow|accept|enabl)", re.IGNORECASE),
 }
 # What a question names exactly and an item must hold to state the same thing: a version-like
 # number ("Python 3.8"), an identifier or option ("descending=True", "Select.BLANK", "--max-warnings").
-_SPECIFIC = re.compile(r"(?<![\w.])(?:\d+(?:\.\d+)+|-{1,2}[a-z][\w-]+|[A-Za-z_][\w]*(?:[.=(][\w\[\]\"'=.()-]+|_\w+)"
+_SPECIFIC = lazy_compile(r"(?<![\w.])(?:\d+(?:\.\d+)+|-{1,2}[a-z][\w-]+|[A-Za-z_][\w]*(?:[.=(][\w\[\]\"'=.()-]+|_\w+)"
                        r"|[a-z]+\d+[a-z]*\d*)(?![\w])"  # ... or a word with a number in it: socks5h, cu130
                        r"|(?<=\s)[?!&|^~*@#$%+-]{1,3}(?=\s)")  # or an operator on its own: "the ? operator"
 
@@ -165,7 +167,7 @@ _NOT_CONTENT = QUESTION_WORDS | frozenset(
     "switch switched migrate migrated move moved replace replaced change changed changes shipped ship ships "
     "gained gain accept accepts allow allows enable enabled rid".split()
 )
-NEGATED = re.compile(r"\b(?:no|not|never|without|cannot|can't|isn't|aren't|doesn't|don't|won't|lacks?)\b", re.IGNORECASE)
+NEGATED = lazy_compile(r"\b(?:no|not|never|without|cannot|can't|isn't|aren't|doesn't|don't|won't|lacks?)\b", re.IGNORECASE)
 
 
 def change_asked(question: str) -> str | None:
@@ -195,13 +197,13 @@ def asked_kind(question: str) -> str | None:
 # The unit a question asks for, first match wins (``qa.answer.units``): a date, a figure, the
 # replacement to use, whether something changed, or how to do it.
 _ASKS = (
-    ("when", re.compile(r"^\W*when\b|\bwhat\s+(?:day|date|time)\b|\bwhich\s+(?:day|date)\b|\bhow\s+soon\b", re.IGNORECASE)),
-    ("number", re.compile(r"\bhow\s+(?:many|much|fast|slow|big|large|small|bad|long|often|quick|far)\b"
+    ("when", lazy_compile(r"^\W*when\b|\bwhat\s+(?:day|date|time)\b|\bwhich\s+(?:day|date)\b|\bhow\s+soon\b", re.IGNORECASE)),
+    ("number", lazy_compile(r"\bhow\s+(?:many|much|fast|slow|big|large|small|bad|long|often|quick|far)\b"
                           r"|\bwhat(?:'s|\u2019s|\s+is|\s+are)?\s+the\s+(?:overhead|speed-?up|slowdown|cost|size|number|"
                           r"percentage|ratio|count|gain|improvement)\b|\bby\s+how\s+much\b", re.IGNORECASE)),
-    ("use", re.compile(r"\bwhat\s+(?:should|do|can|must)\s+(?:i|we)\s+use\b|\bwhat\s+replaces\b|\breplacement\s+for\b"
+    ("use", lazy_compile(r"\bwhat\s+(?:should|do|can|must)\s+(?:i|we)\s+use\b|\bwhat\s+replaces\b|\breplacement\s+for\b"
                        r"|\buse\s+instead\b", re.IGNORECASE)),
-    ("change", re.compile(r"^\W*(?:does|do|did|is|are|was|were|can|will|has|have)\b.*\b(?:still|now|anymore|any\s+more|"
+    ("change", lazy_compile(r"^\W*(?:does|do|did|is|are|was|were|can|will|has|have)\b.*\b(?:still|now|anymore|any\s+more|"
                           r"fixed|work|works|working|support|supported)\b", re.IGNORECASE)),
 )
 

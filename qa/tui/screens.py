@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -11,12 +9,14 @@ from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Static
 
+from corpus.regex import lazy_compile
+
 from ..present import cite
 from ..answer.section import SectionView
 from ..text import safe
 from .passage import copy
 
-_WORD = re.compile(r"[^\W_]+(?:[._-][^\W_]+)*")
+_WORD = lazy_compile(r"[^\W_]+(?:[._-][^\W_]+)*")
 
 
 def emphasise(text: str, question: str, sentences: tuple[str, ...] = (), passage: bool = False) -> Content:
