@@ -23,9 +23,9 @@ main()
 """
 
 
-def imported(*args: str) -> set[str]:
-    """The heavy modules loaded by ``relnotes ARGS`` (it must succeed)."""
-    done = subprocess.run([sys.executable, "-c", RUN.format(heavy=HEAVY, args=list(args))], capture_output=True,
+def imported(*args: str, watch: tuple[str, ...] = HEAVY) -> set[str]:
+    """The modules of ``watch`` (the heavy ones) loaded by ``relnotes ARGS`` (it must succeed)."""
+    done = subprocess.run([sys.executable, "-c", RUN.format(heavy=watch, args=list(args))], capture_output=True,
                           text=True, cwd=REPO, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     line = [x for x in done.stderr.splitlines() if x.startswith("HEAVY:")][-1]
@@ -36,6 +36,14 @@ def imported(*args: str) -> set[str]:
                          ids=["help", "ask-help", "chat-help", "mcp-help"])
 def test_help_imports_nothing_heavy(args) -> None:
     assert imported(*args) == set()
+
+
+def test_help_imports_no_command_module_and_one_command_imports_its_own() -> None:
+    modules = ("qa.cli.add", "qa.cli.ask", "qa.cli.batch", "qa.cli.cache", "qa.cli.changes", "qa.cli.chat",
+               "qa.cli.deps", "qa.cli.evaluate", "qa.cli.indexing", "qa.cli.mcp", "qa.cli.search",
+               "qa.cli.sections", "qa.cli.serve", "qa.cli.show", "qa.errors")
+    assert imported("--help", watch=modules) == set()
+    assert imported("status", "--help", watch=modules) - {"qa.errors"} == {"qa.cli.indexing"}
 
 
 def test_a_bm25_ask_loads_no_model_and_no_faiss(bundled_index: Path) -> None:
