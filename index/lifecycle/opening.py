@@ -140,11 +140,12 @@ def _unchanged(directory: Path, model_path: Path | None, stamp: str | None, *, d
 def _answering(current: LoadedIndex | None, reasons: list[str], encoder, *, staged: bool, update: bool,
                notify: Notify | None) -> LoadedIndex | None:
     """``current`` when it answers as it is (fresh, and complete or a first stage a staged open
-    takes), its query encoder's export restored first when updates are allowed; else None."""
+    takes), its query encoder's export restored first when updates are allowed (for a staged open,
+    one that answers, only where numpy cannot embed the questions); else None."""
     if reasons or not (current.complete or staged):
         return None
-    if update and current.complete:
-        restore_query_encoder(current, encoder, notify)
+    if update and current.complete:  # a question needs the export only where numpy cannot serve it
+        restore_query_encoder(current, encoder, notify, for_questions=staged)
     return current
 
 

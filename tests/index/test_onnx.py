@@ -266,6 +266,23 @@ def test_a_pruned_export_is_exported_again_without_a_rebuild(
     assert isinstance(onnx_encoder(index_copy), OnnxQueryEncoder)
 
 
+def test_a_question_after_a_prune_is_answered_in_numpy_without_an_export(
+    index_copy, bundled_entry, private_cache, monkeypatch
+) -> None:
+    """The export serves builds (and int8 indexes); a float index's questions are embedded in
+    numpy, so a question with updates on does not wait ~8 s for torch and the export."""
+    calls = []
+    monkeypatch.setattr(onnx_export, "_export", lambda *a, **k: calls.append(a))
+    assert _entries(private_cache) == []  # as after relnotes cache prune
+    result = CliRunner().invoke(cli, ["ask", "how do i turn on nvgemm in inductor", "--index", str(index_copy),
+                                      "--no-history"])
+    assert result.exit_code == 0, result.output
+    assert "[1]" in result.stdout and result.stderr == ""
+    loaded, report = open_index(None, index_dir=index_copy, staged=True, notify=(notices := []).append)
+    assert report is None and notices == [] and isinstance(loaded.encoder(), NumpyQueryEncoder)
+    assert calls == [] and _entries(private_cache) == []
+
+
 def test_a_changed_model_folder_asks_through_the_export(onnx_only_index, bundled_index, st_encoder) -> None:
     """The export is the model as it was built; a folder edited since cannot serve the numpy path."""
     quiet: list[str] = []
