@@ -4,6 +4,7 @@ nor the corpus readers)."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -56,6 +57,18 @@ def test_a_hybrid_ask_embeds_and_searches_in_numpy_alone(bundled_index: Path) ->
     assert "numpy" in found  # the exact vectors searched without faiss (index.retrieve.flat)
     # the question's word pieces without tokenizers (index.encode.wordpiece)
     assert not found & {"faiss", "onnxruntime", "tokenizers", "torch", "sentence_transformers", "transformers"}
+
+
+def test_a_question_after_a_rebuild_is_embedded_in_numpy(bundled_index: Path, tmp_path: Path) -> None:
+    """A changed corpus is rebuilt before the answer (its new windows embedded through the export);
+    the question is then embedded in numpy: the build's model, never loaded, was once handed to the
+    question, and importing sentence-transformers took ~15 s of a 2 s answer."""
+    index = Path(shutil.copytree(bundled_index, tmp_path / "idx"))
+    notes = Path(shutil.copytree(REPO / "corpus" / "data", tmp_path / "notes"))
+    (notes / "extra.md").write_text("# Extra\n\n## 9.9.0\n\n- Added the frobnicate option to sessions.\n")
+    found = imported("ask", "frobnicate option", "--corpus", str(notes), "--index", str(index), "--no-history")
+    assert not found & {"torch", "sentence_transformers", "transformers", "faiss"}
+    assert "numpy" in found
 
 
 def test_a_first_ask_on_a_new_corpus_loads_no_model(tmp_path: Path) -> None:

@@ -164,6 +164,11 @@ class Encoder(TextEncoder):
             self._dim = int(get_dim())
         return self._model
 
+    @property
+    def loaded(self) -> bool:
+        """Whether the model is in memory (asking through it then costs no load)."""
+        return self._model is not None
+
     def sentence_transformer(self) -> Any:
         """The loaded SentenceTransformer (loaded on first call), for the index-time ONNX export."""
         return self._load()

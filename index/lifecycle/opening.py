@@ -229,7 +229,10 @@ def _update(directory: Path, corpus: dict, chunks: _LazyChunks, found: list, *, 
         )
     chunks.drop()  # the index reads its own from disk
     loaded = LoadedIndex(directory)
-    loaded.set_encoder(encoder)
+    # A model the build loaded asks at once; one it never loaded (it embedded through the export) is
+    # left to query_encoder, numpy's path, not a sentence-transformers import (~15 s cold).
+    if getattr(encoder, "loaded", True):
+        loaded.set_encoder(encoder)
     return loaded, report
 
 
