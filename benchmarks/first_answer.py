@@ -3,7 +3,8 @@
     .venv/bin/python benchmarks/first_answer.py [--code ROOT] [--runs 5] [--timeout 600]
         [--skip-startup] [--skip-cold] [--skip-resume] [--kill-after SECONDS]
 
-Rows: cold ``relnotes --help``; ``relnotes ask`` over the bundled index (bm25 and hybrid; the index
+Rows: the floor (``python -c pass``, and importing click, numpy and rich, which an ask needs);
+cold ``relnotes --help``; ``relnotes ask`` over the bundled index (bm25 and hybrid; the index
 is built first, untimed); ``relnotes mcp`` spawn -> initialize result (the real MCP client); each a
 median of --runs fresh processes. Then, from a cold start (an empty XDG_CACHE_HOME: no index, no
 encoder export), the wall time to the first cited answer on the Rust + pydantic changelogs and on
@@ -170,6 +171,11 @@ def main() -> None:
     print("|---|---|", flush=True)
     rows = Rows()
     if not ns.skip_startup:
+        # The floor no code of ours can go under, on this machine now (its speed varies ~2x in a day):
+        # Python itself, and the libraries a hybrid ask must import (click, numpy, rich).
+        rows.append(("floor: python -c pass (median)", f"{median([sys.executable, '-c', 'pass'], env, ns.runs):.3f} s"))
+        floor = [sys.executable, "-c", "import click, numpy, rich.console"]
+        rows.append(("floor: python importing click, numpy, rich (median)", f"{median(floor, env, ns.runs):.3f} s"))
         rows.append(("relnotes --help (median)", f"{median(command(code, '--help'), env, ns.runs):.3f} s"))
         timed(command(code, "index", "--quiet"), env)  # the bundled index, untimed
         for mode in ("bm25", "hybrid"):

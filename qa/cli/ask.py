@@ -35,7 +35,6 @@ def ask_cmd(question, top_k, mode, releases, since, until, kinds, no_update, cor
       relnotes ask "what breaks if I upgrade pydantic from 1.10 to 2.0?" --corpus HISTORY.md
       relnotes ask "what changed in the lockfile handling?" --since 1.70 --until 1.80
     """
-    from ..present.formats import answer_record, to_jsonl
     from ..history import History
     from ..conversation import Conversation
 
@@ -56,6 +55,8 @@ def ask_cmd(question, top_k, mode, releases, since, until, kinds, no_update, cor
     if not no_history:
         history.record(talk.turn)  # a warning is said by History's warn (notice)
     if as_json:
+        from ..present.formats import answer_record, to_jsonl
+
         click.echo(to_jsonl(answer_record(answer, "1")))
         return
     from ..present.terminal import console, render_answer
