@@ -101,9 +101,9 @@ def restore_query_encoder(loaded, encoder, notify: Notify | None, *, for_questio
 
     The check is a few stats and a small JSON read (the question path stays fast); only a
     missing or incomplete entry costs the export (torch, the model and the export: about 8 s).
-    ``for_questions`` (an index opened to answer) skips it when the questions are embedded in numpy
-    anyway (``query_encoder``): a build that embeds exports it again. A failed export leaves
-    queries on sentence-transformers, as at build time.
+    ``for_questions`` (an index opened to answer) skips it when the questions can be embedded in
+    numpy (that encoder made, and handed to ``loaded``): a build that embeds exports it again.
+    A failed export leaves queries on sentence-transformers, as at build time.
     """
     from .encoder_cache import entry_present
 
@@ -112,8 +112,11 @@ def restore_query_encoder(loaded, encoder, notify: Notify | None, *, for_questio
         return
     if entry_present(info):
         return
-    if for_questions and _numpy_serves(loaded.manifest, str(loaded.manifest.model.get("path", "")), verify=True):
-        return  # the folder hashed once (~0.12 s) and stamped, so the numpy encoder takes it
+    if for_questions:  # the model folder hashed once (~0.12 s) and stamped; the encoder asks at once
+        found = _numpy_query_encoder(loaded.manifest, str(loaded.manifest.model.get("path", "")), verify=True)
+        if found is not None:
+            loaded.set_encoder(found)
+            return
     from .onnx_export import cached_query_encoder
 
     if notify:
@@ -233,33 +236,27 @@ def _onnx_query_encoder(manifest: Manifest, directory: Path, model_path: str, ve
 
 
 def _numpy_query_encoder(manifest: Manifest, model_path: str, verify: bool):
-    """The NumpyQueryEncoder of the index's model, or None when the ONNX path must serve
-    (``_numpy_serves`` says which)."""
-    if not _numpy_serves(manifest, model_path, verify):
-        return None
-    from .numpy_query import NumpyQueryEncoder
+    """The NumpyQueryEncoder of the index's model, or None when the ONNX path must serve.
 
-    try:
-        return NumpyQueryEncoder(model_path, manifest.model["query_encoder"], name=str(manifest.model.get("name", "")))
-    except QueryEncoderUnavailable:
-        return None
-
-
-def _numpy_serves(manifest: Manifest, model_path: str, verify: bool) -> bool:
-    """Whether the questions of this index can be embedded in numpy: only for vectors made by the
-    model's float export (an int8 index keeps its int8 export), of a model folder that still
-    qualifies (``export_spec``, the same spec) and still hashes to the export's key
-    (``encoder_cache.model_matches``: a stamp, or one hash), with a ``model.safetensors`` (whose
-    tensors ``numpy_query.Bert.load`` checks when the encoder is made)."""
+    Only for vectors made by the model's float export (an int8 index keeps its int8 export), of a
+    model folder that still qualifies (``export_spec``, the same spec) and still hashes to the
+    export's key (``encoder_cache.model_matches``: a stamp, or one hash), with a
+    ``model.safetensors`` holding every expected tensor (``numpy_query.Bert.load``).
+    """
     info = manifest.model.get("query_encoder")
     if not isinstance(info, dict) or "quantized" in info or not isinstance(info.get("key"), str) or not model_path:
-        return False
+        return None
     from .encoder_cache import model_matches
-    from .numpy_query import WEIGHTS_FILE
+    from .numpy_query import WEIGHTS_FILE, NumpyQueryEncoder
     from .onnx_export import export_recipe
     from .onnx_query import export_spec
 
     spec = {k: v for k, v in info.items() if k != "key"}
     if export_spec(model_path) != spec or not (Path(model_path) / WEIGHTS_FILE).is_file():
-        return False
-    return model_matches(info["key"], model_path, export_recipe(spec), verify=verify)
+        return None
+    if not model_matches(info["key"], model_path, export_recipe(spec), verify=verify):
+        return None
+    try:
+        return NumpyQueryEncoder(model_path, info, name=str(manifest.model.get("name", "")))
+    except QueryEncoderUnavailable:
+        return None

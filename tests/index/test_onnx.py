@@ -283,6 +283,26 @@ def test_a_question_after_a_prune_is_answered_in_numpy_without_an_export(
     assert calls == [] and _entries(private_cache) == []
 
 
+def test_a_question_after_a_prune_exports_again_when_numpy_cannot_embed_it(
+    index_copy, bundled_entry, private_cache, monkeypatch
+) -> None:
+    """A model the numpy path refuses (here its weights, as an fp16 safetensors would be) gets its
+    export back on the first question, not sentence-transformers for every question after."""
+    from index.encode import numpy_query
+    from index.errors import QueryEncoderUnavailable
+
+    def refuse(cls, path):
+        raise QueryEncoderUnavailable(f"Cannot embed in numpy with the model at {path} (not float32)")
+
+    monkeypatch.setattr(numpy_query.Bert, "load", classmethod(refuse))
+    export, calls = _copy_export(bundled_entry)
+    monkeypatch.setattr(onnx_export, "_export", export)
+    loaded, report = open_index(None, index_dir=index_copy, staged=True, notify=(notices := []).append)
+    assert report is None and len(calls) == 1
+    assert notices == ["Exporting the ONNX query encoder of all-MiniLM-L6-v2 again (missing from the cache)"]
+    assert isinstance(loaded.encoder(), OnnxQueryEncoder)
+
+
 def test_a_changed_model_folder_asks_through_the_export(onnx_only_index, bundled_index, st_encoder) -> None:
     """The export is the model as it was built; a folder edited since cannot serve the numpy path."""
     quiet: list[str] = []

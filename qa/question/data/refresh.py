@@ -13,18 +13,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
-
-from corpus.regex import lazy_compile
 
 HAND = Path(__file__).resolve().parent / "hand"
 # Order of the sources in products.tsv; also the set of valid sources.
 SOURCES = ("platform", "tool", "pypi", "npm", "crates")
 UNRANKED = 0  # rank of a name whose source has no popularity order (hand lists, the playground set)
-_QUOTED = lazy_compile(r"""(['"])([^'"\s]+)\1""")  # a package name in a JS array literal
-_PEP503 = lazy_compile(r"[-_.]+")
-_COMMENT = lazy_compile(r"\s#")  # a comment after a name needs a space before it: "c#" is a name
+_QUOTED = re.compile(r"""(['"])([^'"\s]+)\1""")  # a package name in a JS array literal
+_PEP503 = re.compile(r"[-_.]+")
+_COMMENT = re.compile(r"\s#")  # a comment after a name needs a space before it: "c#" is a name
 
 
 class RefreshError(Exception):
