@@ -32,7 +32,8 @@ from qa.eval.metrics import Ranking, summarise  # noqa: E402
 from qa.eval.questions import load_questions, normalise  # noqa: E402
 from qa.eval.run import judge  # noqa: E402
 
-SETS = {"answers-bundled": None, "answers-zoo": "zoo", "answers-changelogs": "changelogs"}
+SETS = {"answers-bundled": None, "answers-zoo": "zoo", "answers-changelogs": "changelogs",
+        "removals-zoo": "zoo"}  # removals-zoo: a blind part only (which release removed or deprecated X)
 
 
 @dataclass

@@ -76,15 +76,20 @@ def entries_of(chunks: Iterable[Chunk], upcoming: bool = False) -> list[Entry]:
                 chunk.section and _NOT_CHANGES.search(chunk.section[-1])):
             continue
         for item in chunk.items:
-            words = item_words(chunk.item_text(item))
-            plain = index_form(words)  # Rust's items are links: "[Stabilize lockfile v4](url)" says something
-            if _ATTRIBUTION.match(words) or release_line(words.strip()) or not (
-                    _API.match(words) or (len(plain.split()) >= 2 and says_something(plain))):
+            if not worth_showing(chunk, item):
                 continue
             key = (chunk.document, item.lines[0])
             if key not in out or len(out[key].text) < len(chunk.item_text(item)):
                 out[key] = Entry(chunk, item)
     return _whole(list(out.values()))
+
+
+def worth_showing(chunk: Chunk, item: Item) -> bool:
+    """Whether an item says something: not a bare link ("(gh-18658)"), a thanks or a release line."""
+    words = item_words(chunk.item_text(item))
+    plain = index_form(words)  # Rust's items are links: "[Stabilize lockfile v4](url)" says something
+    return not (_ATTRIBUTION.match(words) or release_line(words.strip())) and bool(
+        _API.match(words) or (len(plain.split()) >= 2 and says_something(plain)))
 
 
 def _whole(entries: list[Entry]) -> list[Entry]:

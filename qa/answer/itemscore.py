@@ -21,7 +21,7 @@ from index import tokenize
 
 from ..question.products import known
 from ..question.vocabulary import CHANGES_REQUIRED, CHANGES_STATED, NEGATED, content_words
-from .digest import Entry
+from .digest import Entry, worth_showing
 from .evidence import LEXICAL_WEIGHT, coverage_scorer
 
 STRONG = 0.85  # an item within this share of the best one states the fact
@@ -113,8 +113,11 @@ def _says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False
     old-style summary with "stabilization" in one sentence and the feature in another says nothing
     of it. Asked of the product's ``own`` ("built-in
     subtests"), a sentence about a plugin doing it says nothing ("... the pytest-subtests plugin
-    possible, which adds unittest sub-test support")."""
+    possible, which adds unittest sub-test support"). An item titled by a heading stating that
+    change of another subject says nothing of the topic (``_titled_otherwise``)."""
     pattern = CHANGES_STATED[change]
+    if _titled_otherwise(entry, pattern, about):
+        return SILENT, 0
     kind_says = entry.item.kind == change or bool(pattern.search(" ".join(entry.chunk.section[-1:])))
     stated = negated = 0
     about = frozenset({_stem(w): w for w in about}.values())  # "let" and "lets" are one word of the topic
@@ -131,6 +134,21 @@ def _says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False
     if stated > 0 and stated >= negated:
         return SAYS, stated
     return (DENIES if negated > stated else SILENT), 0
+
+
+def _titled_otherwise(entry: Entry, pattern, about: frozenset[str]) -> bool:
+    """Whether the item is the one item under a heading that states the change of another subject
+    (numpy's "/usr/include removed from default include paths", whose text mentions
+    ``numpy.distutils`` in passing, says nothing of removing numpy.distutils). A heading naming
+    only a kind ("Removed", "Removals", "Deprecations and Removals"), or heading several items,
+    is no title."""
+    section = entry.chunk.section
+    if len(section) < 2 or not about or not pattern.search(section[-1]):
+        return False
+    if sum(worth_showing(entry.chunk, item) for item in entry.chunk.items) != 1:
+        return False
+    subject = [w for w in content_words(section[-1]) if not pattern.search(w) and kind_of(w) is None]
+    return bool(subject) and not _named(section[-1], about)
 
 
 _OWN = lazy_compile(r"\bbuilt[- ]?in\b|\bnative(?:ly)?\b|\bout\s+of\s+the\s+box\b", re.IGNORECASE)

@@ -194,3 +194,81 @@ def test_which_release_of_a_series_looks_in_that_series_only(tmp_path_factory) -
     answer = notes.ask("which pydantic 1.x release added the pydantic.v1 namespace?", mode="bm25")
     assert answer.earliest_release == "1.10.15" and "Add pydantic.v1 namespace" in answer.text
     assert notes.ask("which pydantic 2.x release added the pydantic.v1 namespace?", mode="bm25").earliest_release != "1.10.15"
+
+
+_NUMPY_LIKE = {
+    "1.21.0-notes.rst": """==========================
+NumPy 1.21.0 Release Notes
+==========================
+
+Compatibility notes
+===================
+
+/usr/include removed from default include paths
+-----------------------------------------------
+The default include paths when building a package with ``numpy.distutils`` no
+longer include ``/usr/include``. This path is normally added by the compiler.
+
+(`gh-18658 <https://github.com/numpy/numpy/pull/18658>`__)
+
+Removed
+=======
+
+* ``numpy.dual`` was removed
+
+Removal of deprecated functions and arguments
+=============================================
+
+* The ``np.financial`` functions are gone
+""",
+    "2.5.0-notes.rst": """==========================
+NumPy 2.5.0 Release Notes
+==========================
+
+Expired deprecations
+====================
+
+* ``numpy.distutils`` has been removed
+
+  (`gh-30340 <https://github.com/numpy/numpy/pull/30340>`__)
+
+* Passing ``None`` as dtype to ``np.finfo`` will now raise a ``TypeError``
+""",
+}
+
+
+@pytest.fixture(scope="module")
+def numpy_like(tmp_path_factory):
+    from corpus import load_chunks
+
+    folder = tmp_path_factory.mktemp("numpy-like") / "release"
+    folder.mkdir()
+    for name, text in _NUMPY_LIKE.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return fake_engine(load_chunks([folder]), tmp_path_factory.mktemp("numpy-like-idx") / "idx")
+
+
+def test_an_item_titled_by_another_removal_does_not_state_this_one(numpy_like) -> None:
+    # 1.21.0's section removes /usr/include and names numpy.distutils in passing; 2.5.0 removes it
+    answer = numpy_like.ask("which numpy release removed numpy.distutils?", mode="bm25")
+    assert answer.earliest_release == "2.5.0" and "``numpy.distutils`` has been removed" in answer.text
+    assert answer.passages[0].citation.version == "2.5.0"
+
+
+@pytest.mark.parametrize(("question", "release", "words"), [
+    ("which numpy release removed numpy.dual?", "1.21.0", "numpy.dual"),  # under a heading of a kind only
+    ("which numpy release removed /usr/include from the include paths?", "1.21.0", "/usr/include"),  # the title's own
+    ("which numpy release removed the np.financial functions?", "1.21.0", "np.financial"),  # a grouping heading
+])
+def test_a_heading_naming_a_kind_or_the_thing_itself_still_states_it(numpy_like, question, release, words) -> None:
+    answer = numpy_like.ask(question, mode="bm25")
+    assert answer.earliest_release == release and words in answer.text
+
+
+@pytest.mark.skipif(not ZOO.is_dir(), reason="needs ../shared/data/zoo")
+def test_numpy_distutils_was_removed_in_2_5_not_1_21(tmp_path_factory) -> None:
+    from corpus import load_chunks
+
+    notes = fake_engine(load_chunks([ZOO / "numpy"]), tmp_path_factory.mktemp("zoo-numpy") / "idx")
+    answer = notes.ask("which numpy release removed numpy.distutils?", mode="bm25")
+    assert answer.earliest_release == "2.5.0" and "has been removed" in answer.sentences[0].text
