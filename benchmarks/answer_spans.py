@@ -33,7 +33,9 @@ from qa.eval.questions import load_questions, normalise  # noqa: E402
 from qa.eval.run import judge  # noqa: E402
 
 SETS = {"answers-bundled": None, "answers-zoo": "zoo", "answers-changelogs": "changelogs",
-        "removals-zoo": "zoo"}  # removals-zoo: a blind part only (which release removed or deprecated X)
+        # which release removed or deprecated X: removals-zoo (scored blind once, then tuned on) has no
+        # blind part; removals-zoo2 and removals-changelogs have only theirs
+        "removals-zoo": "zoo", "removals-zoo2": "zoo", "removals-changelogs": "changelogs"}
 
 
 @dataclass
@@ -109,6 +111,9 @@ def main() -> None:
             print(f"skipped {name}: its corpus is absent", file=sys.stderr)
             continue
         path = ROOT / "benchmarks" / "questions" / f"{name}{'-blind' if args.blind else ''}.jsonl"
+        if not path.is_file():
+            print(f"skipped {name}: no {path.name}", file=sys.stderr)
+            continue
         service = AnswerService.open(paths, notify=lambda m: print(m, file=sys.stderr))
         for mode, row, m in score(service, path, modes, args.misses):
             n = row.questions

@@ -19,7 +19,7 @@ from corpus.textform import index_form
 from corpus.versions import version_key
 from index import tokenize
 
-from ..question.products import known
+from ..question.products import canonical, known
 from ..question.vocabulary import CHANGES_REQUIRED, CHANGES_STATED, NEGATED, content_words
 from .digest import Entry, worth_showing
 from .evidence import LEXICAL_WEIGHT, coverage_scorer
@@ -76,7 +76,9 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
     an item of the asked ``kind`` scoring KIND_BONUS more, and only those of
     that kind when there are some. "Which flask version dropped python 3.8?" is not answered by
     the item that dropped 3.4, nor "which textual version renamed Select.BLANK?" by the one that
-    added it."""
+    added it; nor "which numpy release removed numpy.distutils?" by an item titled "/usr/include
+    removed from default include paths" when an item of that kind titled by no other subject says
+    it (``_titled_otherwise``)."""
     pool = [i for i, e in enumerate(entries) if e.chunk.version or unreleased(e)]
     pool = _holding(entries, pool, exact)
     if not pool:
@@ -88,6 +90,10 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
         saying = [i for i in pool if said[i][0] == SAYS]
         # an item naming all of it ("double click to select") outdoes one naming part ("double/triple clicks")
         saying = [i for i in saying if said[i][1] == max(said[j][1] for j in saying)]
+        # an item titled by that change of another subject yields to one of the asked kind titled by none
+        plain = [i for i in saying if not _titled_otherwise(entries[i], CHANGES_STATED[change], about)]
+        if any(entries[i].item.kind == kind for i in plain):
+            saying = plain
         if not saying and change in CHANGES_REQUIRED:
             return []  # "which release stabilized X": no item says it was stabilized; say nothing of a release
         pool = saying or [i for i in pool if said[i][0] != DENIES]  # never one saying the thing is not there
@@ -113,11 +119,11 @@ def _says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False
     old-style summary with "stabilization" in one sentence and the feature in another says nothing
     of it. Asked of the product's ``own`` ("built-in
     subtests"), a sentence about a plugin doing it says nothing ("... the pytest-subtests plugin
-    possible, which adds unittest sub-test support"). An item titled by a heading stating that
-    change of another subject says nothing of the topic (``_titled_otherwise``)."""
+    possible, which adds unittest sub-test support"). The product's own name in the topic ("np" of
+    "np.alen") is named by its notes: "The ``alen`` and ``asscalar`` functions have been removed"
+    says it."""
     pattern = CHANGES_STATED[change]
-    if _titled_otherwise(entry, pattern, about):
-        return SILENT, 0
+    about = _without_product(entry, about)
     kind_says = entry.item.kind == change or bool(pattern.search(" ".join(entry.chunk.section[-1:])))
     stated = negated = 0
     about = frozenset({_stem(w): w for w in about}.values())  # "let" and "lets" are one word of the topic
@@ -136,19 +142,29 @@ def _says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False
     return (DENIES if negated > stated else SILENT), 0
 
 
+def _without_product(entry: Entry, about: frozenset[str]) -> frozenset[str]:
+    """The topic's words but the entry's product's own name ("np" of "np.alen" in numpy's notes, which
+    need not say it), unless that is all of them."""
+    product = canonical((entry.chunk.product or "").lower())
+    return frozenset(w for w in about if canonical(w) != product) or about
+
+
 def _titled_otherwise(entry: Entry, pattern, about: frozenset[str]) -> bool:
-    """Whether the item is the one item under a heading that states the change of another subject
-    (numpy's "/usr/include removed from default include paths", whose text mentions
-    ``numpy.distutils`` in passing, says nothing of removing numpy.distutils). A heading naming
-    only a kind ("Removed", "Removals", "Deprecations and Removals"), or heading several items,
-    is no title."""
+    """Whether the item is the one item under a heading that states the change of another subject:
+    numpy's "/usr/include removed from default include paths", whose text mentions
+    ``numpy.distutils`` in passing, is less sure to say numpy.distutils was removed than 2.5.0's
+    "``numpy.distutils`` has been removed". A heading naming a word of the topic, one that still
+    names a kind without its change word ("Removed", "Deprecations (removal in next major
+    release)", "Removal of deprecated functions"), or one over several items is no such title."""
     section = entry.chunk.section
     if len(section) < 2 or not about or not pattern.search(section[-1]):
         return False
     if sum(worth_showing(entry.chunk, item) for item in entry.chunk.items) != 1:
         return False
-    subject = [w for w in content_words(section[-1]) if not pattern.search(w) and kind_of(w) is None]
-    return bool(subject) and not _named(section[-1], about)
+    rest = " ".join(w for w in section[-1].split() if not pattern.search(w))
+    if kind_of(rest) is not None or not content_words(rest):
+        return False
+    return not _named(section[-1], _without_product(entry, about))
 
 
 _OWN = lazy_compile(r"\bbuilt[- ]?in\b|\bnative(?:ly)?\b|\bout\s+of\s+the\s+box\b", re.IGNORECASE)
@@ -160,10 +176,13 @@ def _named(sentence: str, about: frozenset[str]) -> int:
     """How many words of ``about`` ``sentence`` names, stem for stem ("selection" is "select"); a
     compound asked ("let-else") is named by its parts ("`let else`"), and a compound of the
     sentence names its parts ("C-string" names "string") unless it is a product's name
-    ("pytest-subtests" does not name "subtests")."""
-    words = {_stem(w) for w in content_words(sentence)}
-    words |= {_stem(p) for w in content_words(sentence) if "-" in w and not known(w) for p in w.split("-") if len(p) > 1}
-    return sum(1 for w in about if _stem(w) in words or ("-" in w and all(_stem(p) in words for p in w.split("-"))))
+    ("pytest-subtests" does not name "subtests"); a product by its alias ("np" is "numpy")."""
+    said = content_words(sentence)
+    words = {_stem(w) for w in said}
+    words |= {_stem(p) for w in said if "-" in w and not known(w) for p in w.split("-") if len(p) > 1}
+    names = {canonical(w) for w in said}  # a product's alias names it: "np.alen" is named by "numpy.alen"
+    return sum(1 for w in about if _stem(w) in words or canonical(w) in names
+               or ("-" in w and all(_stem(p) in words for p in w.split("-"))))
 
 
 @functools.lru_cache(maxsize=8192)
@@ -202,6 +221,8 @@ def _holds(text: str, thing: str) -> bool:
     """Whether an item's text (and heading) holds ``thing``: as written, or a dotted name by its
     parts ("monkeypatch.context" in "``monkeypatch`` now supports a ``context()`` function") or by
     its last one ("np.cov" in "*cov* has new ``fweights``")."""
+    if re.fullmatch(r"\d+(?:\.\d+)+", thing):  # a version, whole: "Python3.8" holds 3.8, "3.18" and "13.8" do not
+        return bool(re.search(r"(?<![\d.])" + re.escape(thing) + r"(?![\w])", text))
     if re.search(r"(?<![\w.])" + re.escape(thing) + r"(?![\w])", text):
         return True
     parts = [p for p in re.split(r"[.:]+", thing) if p]

@@ -91,7 +91,7 @@ class Named:
         return self.product is not None
 
 
-def _canonical(name: str) -> str:
+def canonical(name: str) -> str:
     """A name as the vocabulary keys it: lower case, an alias resolved."""
     aliases = vocabulary()[1]
     return aliases.get(name, name)
@@ -100,7 +100,7 @@ def _canonical(name: str) -> str:
 def is_platform(name: str) -> bool:
     """Whether ``name`` (lower case) is a platform a release supports (Python, CUDA, macOS, ...)."""
     sources = vocabulary()[0]
-    return "platform" in sources.get(_canonical(name), ()) or "platform" in sources.get(name, ())
+    return "platform" in sources.get(canonical(name), ()) or "platform" in sources.get(name, ())
 
 
 def known(name: str) -> bool:
@@ -153,8 +153,8 @@ def named(text: str, products: Sequence[str], mentions: Callable[[str], bool] | 
             name = " ".join(t.group(0).lower() for t in group)
             if name in held:
                 found.append(Named(typed, (start, end), held[name]))
-            elif _canonical(name) in held and not is_platform(name):
-                found.append(Named(typed, (start, end), held[_canonical(name)]))
+            elif canonical(name) in held and not is_platform(name):
+                found.append(Named(typed, (start, end), held[canonical(name)]))
             elif _naming(text, start, end, _kind(text, start, name, mentions)) and (
                     known(name) or _proper(typed, name, text[end:])):
                 found.append(Named(typed, (start, end)))

@@ -112,7 +112,7 @@ _HOWTO = lazy_compile(r"^\s*(?:how\s+(?:do|can|could|should|would|to|does\s+one)
                     r"|is\s+there\s+a\s+way\s+to\b)", re.IGNORECASE)
 _ASKED_KINDS = (
     ("deprecated", lazy_compile(r"\bdeprecat", re.IGNORECASE)),
-    ("removed", lazy_compile(r"\b(?:remov|drop|delet|no\s+longer)", re.IGNORECASE)),
+    ("removed", lazy_compile(r"\b(?:remov|drop|delet|no\s+longer|got\s+rid|get\s+rid)", re.IGNORECASE)),
     ("fixed", lazy_compile(r"\bfix", re.IGNORECASE)),
 )  # not "added": release notes say "add" of later changes to a feature too, and blogs name no kind
 
@@ -165,7 +165,7 @@ _NOT_CONTENT = QUESTION_WORDS | frozenset(
     "delete deleted deprecate deprecated deprecates deprecation fix fixed fixes rename renamed renames "
     "stabilize stabilized stabilizes stabilise stabilised stabilization stable support supported supports "
     "switch switched migrate migrated move moved replace replaced change changed changes shipped ship ships "
-    "gained gain accept accepts allow allows enable enabled rid".split()
+    "gained gain accept accepts allow allows enable enabled rid gone".split()
 )
 NEGATED = lazy_compile(r"\b(?:no|not|never|without|cannot|can't|isn't|aren't|doesn't|don't|won't|lacks?)\b", re.IGNORECASE)
 

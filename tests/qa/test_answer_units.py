@@ -221,6 +221,46 @@ Removal of deprecated functions and arguments
 
 * The ``np.financial`` functions are gone
 """,
+    "1.18.0-notes.rst": """==========================
+NumPy 1.18.0 Release Notes
+==========================
+
+Deprecations
+============
+
+Deprecate np.alen
+-----------------
+``np.alen`` was deprecated. Use ``len`` instead.
+
+Financial functions deprecated
+------------------------------
+The financial functions ``fv``, ``npv`` and ``pmt`` are deprecated and will be removed in
+NumPy 1.20.
+""",
+    "1.20.0-notes.rst": """==========================
+NumPy 1.20.0 Release Notes
+==========================
+
+Expired deprecations
+====================
+
+Financial functions removed
+---------------------------
+In accordance with NEP 32, the financial functions are removed from NumPy 1.20. The
+functions that have been removed are ``fv``, ``npv`` and ``pmt``.
+""",
+    "1.23.0-notes.rst": """==========================
+NumPy 1.23.0 Release Notes
+==========================
+
+Expired deprecations
+====================
+
+* The ``alen`` and ``asscalar`` functions have been removed.
+
+* The ``UPDATEIFCOPY`` array flag has been removed together with the enum
+  ``NPY_ARRAY_UPDATEIFCOPY``.
+""",
     "2.5.0-notes.rst": """==========================
 NumPy 2.5.0 Release Notes
 ==========================
@@ -255,10 +295,28 @@ def test_an_item_titled_by_another_removal_does_not_state_this_one(numpy_like) -
     assert answer.passages[0].citation.version == "2.5.0"
 
 
+@pytest.mark.parametrize("question", ["which numpy version got rid of np.alen?", "when did numpy drop numpy.alen?",
+                                      "which numpy release removed alen?"])
+def test_the_products_own_name_is_said_by_its_notes(numpy_like, question) -> None:
+    # 1.23.0: "The ``alen`` and ``asscalar`` functions have been removed" (no "np"); 1.18.0 deprecated it
+    answer = numpy_like.ask(question, mode="bm25")
+    assert answer.earliest_release == "1.23.0" and "have been removed" in answer.sentences[0].text
+
+
+def test_a_version_written_against_its_name_is_held() -> None:
+    from qa.answer.itemscore import _holds
+
+    assert _holds("dropped support for python3.8", "3.8") and _holds("python 3.8 support", "3.8")
+    assert not _holds("python 3.18 and 13.8", "3.8") and _holds("python 3.8.1", "3.8")  # a patch of 3.8
+    assert not _holds("xdescending=true", "descending=true")
+
+
 @pytest.mark.parametrize(("question", "release", "words"), [
     ("which numpy release removed numpy.dual?", "1.21.0", "numpy.dual"),  # under a heading of a kind only
     ("which numpy release removed /usr/include from the include paths?", "1.21.0", "/usr/include"),  # the title's own
     ("which numpy release removed the np.financial functions?", "1.21.0", "np.financial"),  # a grouping heading
+    ("which numpy release removed np.financial?", "1.21.0", "np.financial"),  # its words, without the change
+    ("which numpy release removed np.npv?", "1.20.0", "npv"),  # titled by what holds it, not by another subject
 ])
 def test_a_heading_naming_a_kind_or_the_thing_itself_still_states_it(numpy_like, question, release, words) -> None:
     answer = numpy_like.ask(question, mode="bm25")
@@ -272,3 +330,14 @@ def test_numpy_distutils_was_removed_in_2_5_not_1_21(tmp_path_factory) -> None:
     notes = fake_engine(load_chunks([ZOO / "numpy"]), tmp_path_factory.mktemp("zoo-numpy") / "idx")
     answer = notes.ask("which numpy release removed numpy.distutils?", mode="bm25")
     assert answer.earliest_release == "2.5.0" and "has been removed" in answer.sentences[0].text
+    assert notes.ask("which numpy release removed np.npv?", mode="bm25").earliest_release == "1.20.0"
+
+
+@pytest.mark.skipif(not ZOO.is_dir(), reason="needs ../shared/data/zoo")
+@pytest.mark.parametrize(("question", "release"), [
+    # one item under "Deprecations (removal in next major release)": a heading of kinds, no title
+    ("which pytest release deprecated monkeypatch.syspath_prepend with legacy namespace packages?", "9.0.0"),
+    ("which pytest version deprecated requesting an async fixture from a sync test?", "8.4.0"),
+])
+def test_one_item_under_a_heading_of_kinds_still_states_it(pytest_notes, question: str, release: str) -> None:
+    assert pytest_notes.ask(question, mode="bm25").earliest_release == release
