@@ -86,13 +86,14 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
     if change is not None:
         own = bool(_OWN.search(topic))  # "built-in subtests": not the plugin that adds them
         about = content_words(_OWN.sub(" ", topic))
-        said = {i: _says(entries[i], change, about, own=own) for i in pool}
+        qualifiers = _qualifiers(topic)
+        said = {i: _says(entries[i], change, about, own=own, qualifiers=qualifiers) for i in pool}
         saying = [i for i in pool if said[i][0] == SAYS]
         # an item naming all of it ("double click to select") outdoes one naming part ("double/triple clicks")
         saying = [i for i in saying if said[i][1] == max(said[j][1] for j in saying)]
         # an item titled by that change of another subject yields to one of the asked kind titled by none
-        plain = [i for i in saying if not _titled_otherwise(entries[i], CHANGES_STATED[change], about)]
-        if any(entries[i].item.kind == kind for i in plain):
+        plain = [i for i in saying if not _titled_otherwise(entries[i], CHANGES_STATED[change], about, qualifiers)]
+        if kind is not None and any(entries[i].item.kind == kind for i in plain):
             saying = plain
         if not saying and change in CHANGES_REQUIRED:
             return []  # "which release stabilized X": no item says it was stabilized; say nothing of a release
@@ -109,7 +110,8 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
 SAYS, DENIES, SILENT = "says", "denies", "silent"
 
 
-def _says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False) -> tuple[str, int]:
+def _says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False,
+          qualifiers: dict[str, frozenset[str]] | None = None) -> tuple[str, int]:
     """Whether an entry says ``change`` of what the question is ``about``: a sentence of it naming
     two thirds of the topic's words or more, worded so (or the item is of that kind, or under a heading so
     worded: "Stabilized APIs"), and not outdone by a sentence saying the thing is not there
@@ -119,17 +121,20 @@ def _says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False
     old-style summary with "stabilization" in one sentence and the feature in another says nothing
     of it. Asked of the product's ``own`` ("built-in
     subtests"), a sentence about a plugin doing it says nothing ("... the pytest-subtests plugin
-    possible, which adds unittest sub-test support"). The product's own name in the topic ("np" of
-    "np.alen") is named by its notes: "The ``alen`` and ``asscalar`` functions have been removed"
-    says it."""
+    possible, which adds unittest sub-test support"). The product qualifying a name asked about
+    ("np" of "np.alen") is named by that product's notes (``_credited``): "The ``alen`` and
+    ``asscalar`` functions have been removed" says it (a sentence naming "alen": not one naming
+    ``np.dtype``)."""
     pattern = CHANGES_STATED[change]
-    about = _without_product(entry, about)
+    credited = _credited(entry, about, qualifiers or {})
     kind_says = entry.item.kind == change or bool(pattern.search(" ".join(entry.chunk.section[-1:])))
     stated = negated = 0
     about = frozenset({_stem(w): w for w in about}.values())  # "let" and "lets" are one word of the topic
+    rest = frozenset(w for w in about if w not in credited)
     for sentence in _SENTENCE_END.split(item_words(entry.text)):
-        named = _named(sentence, about)
-        if about and (not named or 3 * named < 2 * len(about)) or (own and _PLUGIN.search(sentence)):
+        own_words = _named(sentence, rest)
+        named = own_words + sum(1 for w in about if w in credited and _named(sentence, credited[w]))
+        if about and (not own_words or 3 * named < 2 * len(about)) or (own and _PLUGIN.search(sentence)):
             continue
         worded = bool(pattern.search(sentence))
         # "no longer supported" says a removal; "There are no macOS wheels" under Added denies
@@ -142,14 +147,28 @@ def _says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False
     return (DENIES if negated > stated else SILENT), 0
 
 
-def _without_product(entry: Entry, about: frozenset[str]) -> frozenset[str]:
-    """The topic's words but the entry's product's own name ("np" of "np.alen" in numpy's notes, which
-    need not say it), unless that is all of them."""
+def _qualifiers(topic: str) -> dict[str, frozenset[str]]:
+    """The words qualifying a dotted name of the topic, each with the name's last part: "np" ->
+    "alen" of "np.alen", "flask" -> "safe_join" of "flask.helpers.safe_join"."""
+    found: dict[str, set[str]] = {}
+    for qualifier, last in _QUALIFIER.findall(topic.lower()):
+        found.setdefault(qualifier, set()).add(last)
+    return {q: frozenset(lasts) for q, lasts in found.items()}
+
+
+_QUALIFIER = lazy_compile(r"(?<![\w.])([a-z][\w-]*)\.(?:[a-z_][\w-]*\.)*([a-z_][\w-]*)")
+
+
+def _credited(entry: Entry, about: frozenset[str], qualifiers: dict[str, frozenset[str]]) -> dict[str, frozenset[str]]:
+    """The words of ``about`` the entry may name by being its product's notes, with the word each
+    qualifies: a qualifier that is the product's name or alias ("np" of "np.alen" in numpy's notes,
+    which need not say "np"; not "rust-lang" for "clippy"), unless that is all of the topic."""
     product = canonical((entry.chunk.product or "").lower())
-    return frozenset(w for w in about if canonical(w) != product) or about
+    credited = {w: qualifiers[w] for w in about if w in qualifiers and product and canonical(w) == product}
+    return credited if set(credited) != set(about) else {}
 
 
-def _titled_otherwise(entry: Entry, pattern, about: frozenset[str]) -> bool:
+def _titled_otherwise(entry: Entry, pattern, about: frozenset[str], qualifiers: dict[str, frozenset[str]]) -> bool:
     """Whether the item is the one item under a heading that states the change of another subject:
     numpy's "/usr/include removed from default include paths", whose text mentions
     ``numpy.distutils`` in passing, is less sure to say numpy.distutils was removed than 2.5.0's
@@ -164,7 +183,7 @@ def _titled_otherwise(entry: Entry, pattern, about: frozenset[str]) -> bool:
     rest = " ".join(w for w in section[-1].split() if not pattern.search(w))
     if kind_of(rest) is not None or not content_words(rest):
         return False
-    return not _named(section[-1], _without_product(entry, about))
+    return not _named(section[-1], about - set(_credited(entry, about, qualifiers)))
 
 
 _OWN = lazy_compile(r"\bbuilt[- ]?in\b|\bnative(?:ly)?\b|\bout\s+of\s+the\s+box\b", re.IGNORECASE)
@@ -176,13 +195,15 @@ def _named(sentence: str, about: frozenset[str]) -> int:
     """How many words of ``about`` ``sentence`` names, stem for stem ("selection" is "select"); a
     compound asked ("let-else") is named by its parts ("`let else`"), and a compound of the
     sentence names its parts ("C-string" names "string") unless it is a product's name
-    ("pytest-subtests" does not name "subtests"); a product by its alias ("np" is "numpy")."""
-    said = content_words(sentence)
-    words = {_stem(w) for w in said}
-    words |= {_stem(p) for w in said if "-" in w and not known(w) for p in w.split("-") if len(p) > 1}
-    names = {canonical(w) for w in said}  # a product's alias names it: "np.alen" is named by "numpy.alen"
-    return sum(1 for w in about if _stem(w) in words or canonical(w) in names
-               or ("-" in w and all(_stem(p) in words for p in w.split("-"))))
+    ("pytest-subtests" does not name "subtests"), and a name with a version against it names the
+    name ("Python3.8" names "python")."""
+    words = {_stem(w) for w in content_words(sentence)}
+    words |= {_stem(p) for w in content_words(sentence) if "-" in w and not known(w) for p in w.split("-") if len(p) > 1}
+    words |= {_stem(m.group(1)) for m in _VERSIONED.finditer(sentence.lower())}
+    return sum(1 for w in about if _stem(w) in words or ("-" in w and all(_stem(p) in words for p in w.split("-"))))
+
+
+_VERSIONED = lazy_compile(r"\b([a-z]{2,})\d+(?:\.\d+)*\b")
 
 
 @functools.lru_cache(maxsize=8192)

@@ -303,6 +303,14 @@ def test_the_products_own_name_is_said_by_its_notes(numpy_like, question) -> Non
     assert answer.earliest_release == "1.23.0" and "have been removed" in answer.sentences[0].text
 
 
+def test_a_products_other_names_do_not_name_each_other() -> None:
+    from qa.answer.itemscore import _named
+
+    assert _named("Dropped support for Python3.8", frozenset({"python"})) == 1  # the name, a version against it
+    assert _named("Added support for Python 3.12", frozenset({"py"})) == 0  # pytest's py library is not Python
+    assert _named("See https://doc.rust-lang.org/cargo/ for details", frozenset({"clippy"})) == 0
+
+
 def test_a_version_written_against_its_name_is_held() -> None:
     from qa.answer.itemscore import _holds
 
@@ -331,6 +339,9 @@ def test_numpy_distutils_was_removed_in_2_5_not_1_21(tmp_path_factory) -> None:
     answer = notes.ask("which numpy release removed numpy.distutils?", mode="bm25")
     assert answer.earliest_release == "2.5.0" and "has been removed" in answer.sentences[0].text
     assert notes.ask("which numpy release removed np.npv?", mode="bm25").earliest_release == "1.20.0"
+    # "np" is said by numpy's notes only where the name it qualifies is: these need two words of three
+    assert notes.ask("which numpy release removed the np.float alias?", mode="bm25").earliest_release == "1.24"
+    assert notes.ask("which numpy release removed the np.mat function?", mode="bm25").earliest_release == "2.0.0"
 
 
 @pytest.mark.skipif(not ZOO.is_dir(), reason="needs ../shared/data/zoo")
