@@ -197,8 +197,9 @@ def _named(sentence: str, about: frozenset[str]) -> int:
     sentence names its parts ("C-string" names "string") unless it is a product's name
     ("pytest-subtests" does not name "subtests"), and a name with a version against it names the
     name ("Python3.8" names "python")."""
-    words = {_stem(w) for w in content_words(sentence)}
-    words |= {_stem(p) for w in content_words(sentence) if "-" in w and not known(w) for p in w.split("-") if len(p) > 1}
+    said = content_words(sentence)
+    words = {_stem(w) for w in said}
+    words |= {_stem(p) for w in said if "-" in w and not known(w) for p in w.split("-") if len(p) > 1}
     words |= {_stem(m.group(1)) for m in _VERSIONED.finditer(sentence.lower())}
     return sum(1 for w in about if _stem(w) in words or ("-" in w and all(_stem(p) in words for p in w.split("-"))))
 
@@ -235,14 +236,17 @@ def _holding(entries: Sequence[Entry], pool: list[int], exact: Sequence[str]) ->
             return holding
     # a version asked for ("dropped Python 3.8") that no item names: no item states it; a name
     # written as code in the question ("`Some(x) && ...`") may be worded otherwise in the notes
-    return [] if any(re.fullmatch(r"\d+(?:\.\d+)+", thing) for thing in exact) else pool
+    return [] if any(_VERSION.fullmatch(thing) for thing in exact) else pool
+
+
+_VERSION = lazy_compile(r"\d+(?:\.\d+)+")  # "3.8", as a question names it exactly
 
 
 def _holds(text: str, thing: str) -> bool:
     """Whether an item's text (and heading) holds ``thing``: as written, or a dotted name by its
     parts ("monkeypatch.context" in "``monkeypatch`` now supports a ``context()`` function") or by
     its last one ("np.cov" in "*cov* has new ``fweights``")."""
-    if re.fullmatch(r"\d+(?:\.\d+)+", thing):  # a version, whole: "Python3.8" holds 3.8, "3.18" and "13.8" do not
+    if _VERSION.fullmatch(thing):  # a version, whole: "Python3.8" holds 3.8, "3.18" and "13.8" do not
         return bool(re.search(r"(?<![\d.])" + re.escape(thing) + r"(?![\w])", text))
     if re.search(r"(?<![\w.])" + re.escape(thing) + r"(?![\w])", text):
         return True
