@@ -55,3 +55,27 @@ def test_the_page_asks_for_the_token_once_and_shows_nothing_without_it(bundled_i
         other.goto(f"{base}/show?c={quote('pytorch-2.14-release-blog.json:304-318')}")
         other.wait(DIALOG)
         assert other.eval("document.querySelectorAll('.lines tr').length") == 0
+
+
+def test_a_refusal_of_an_older_token_keeps_the_newer_one(bundled_index: Path, loopback, browser) -> None:
+    # two calls sent with a wrong token: the first refusal asks again and the right token is entered
+    # while the second is still on its way; its late 401 must not forget that token nor ask again
+    with serving("--index", str(bundled_index), "--token", "s3cret") as base:
+        page = browser.page(360, 740)
+        page.goto(f"{base}/")
+        enter(page, "s3cret")
+        page.wait("document.getElementById('release').options.length > 1")
+        count = page.eval("""(async () => {
+            sessionStorage.setItem('relnotes-token', 'wrong');
+            const real = window.fetch;
+            window.fetch = async (path, options) => {
+                const response = await real(path, options);
+                sessionStorage.setItem('relnotes-token', 's3cret');  // entered meanwhile
+                return response;
+            };
+            const asked = new Promise((resolve) => setTimeout(() => resolve('asked again'), 10000));
+            try { return await Promise.race([api('/v1/releases').then((b) => b.products.length), asked]); }
+            finally { window.fetch = real; }
+        })()""")
+        assert isinstance(count, int) and count >= 1 and not page.eval(DIALOG)
+        assert page.eval("sessionStorage.getItem('relnotes-token')") == "s3cret"

@@ -48,7 +48,9 @@ function citationLines(cite, chunkId) {
 
 class ApiError extends Error {}
 
-// A call to the API with the tab's token; a 401 asks for the token and tries again.
+// A call to the API with the tab's token; a 401 asks for the token and tries again. A 401 for a
+// token that is no longer the tab's (another call's refusal asked again meanwhile and a new one was
+// entered) tries the new one: it neither forgets it nor asks again.
 async function api(path, options) {
   for (;;) {
     const token = sessionStorage.getItem(TOKEN_KEY);
@@ -56,6 +58,8 @@ async function api(path, options) {
     if (token) headers.Authorization = "Bearer " + token;
     const response = await fetch(path, Object.assign({cache: "no-store"}, options, {headers}));
     if (response.status === 401) {
+      const now = sessionStorage.getItem(TOKEN_KEY);
+      if (now && now !== token) continue;
       if (token) sessionStorage.removeItem(TOKEN_KEY);
       await askToken(Boolean(token));
       continue;
