@@ -67,16 +67,18 @@ def fetch(ref: PackageRef, indexes: tuple[str, ...], *, limit: int = MAX_ARCHIVE
                                f"{archive.hash_value[:16]}...; not kept: try again, and report it to the index if it "
                                "persists")
         with ArchiveReader(path, what) as reader:
-            files, skipped = pick_notes(reader.members, reader.read)
+            files, skipped = pick_notes(reader.members, reader.read, reader.links)
     return Fetched(ref, store.write_version(archive, files, skipped, now()), "fetched")
 
 
-def pick_notes(members: list[Member], read) -> tuple[list[tuple[NotesFile, bytes]], list[Skipped]]:
-    """The notes files among ``members`` (``pick``'s rules), with their bytes, and what was left out and why."""
+def pick_notes(members: list[Member], read,
+               links: list[tuple[str, str]] = ()) -> tuple[list[tuple[NotesFile, bytes]], list[Skipped]]:
+    """The notes files among ``members`` (``pick``'s rules), with their bytes, and what was left out
+    and why (``links``: the links inside the archive, never followed)."""
     by_name = {m.name: m for m in members}
     chosen, fragments = pick.candidates(list(by_name))
     files: list[tuple[NotesFile, bytes]] = []
-    skipped = [Skipped(member, why) for member, why in fragments]
+    skipped = [Skipped(member, why) for member, why in [*links, *fragments]]
     seen: dict[str, str] = {}
     for candidate in chosen:
         data = read(by_name[candidate.member])
@@ -104,7 +106,7 @@ def fetch_local(path: Path, name: str, version: str) -> Fetched:
         if os.path.getsize(path) > MAX_ARCHIVE_BYTES:
             raise ArchiveTooLarge(f"{what}: {path} is over the limit of {MAX_ARCHIVE_BYTES} bytes")
         with ArchiveReader(path, what) as reader:
-            files, skipped = pick_notes(reader.members, reader.read)
+            files, skipped = pick_notes(reader.members, reader.read, reader.links)
     ref = PackageRef("pypi", name, version)
     return Fetched(ref, store.write_version(archive, files, skipped, now()), "fetched")
 
