@@ -93,6 +93,18 @@ class UnsafeArchive(PackageError):
     """Raised when an archive holds a member outside its folder, an absolute path or a link."""
 
 
+class UnsafeURL(PackageError):
+    """Raised when metadata or a redirect names a URL not fetched: not https (plain http only to loopback), file:, a path."""
+
+
+class SourceRefused(PackageError):
+    """Raised when a source of notes (a repository's files, GitHub's API, a web page) answers with an error status."""
+
+
+class RateLimited(PackageError):
+    """Raised when GitHub's API says its rate limit is spent (the message gives the reset time)."""
+
+
 class ProjectError(PackageError):
     """Raised when a project folder holds no dependency files, or one that does not parse."""
 

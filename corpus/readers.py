@@ -76,6 +76,10 @@ def read_records(f: SourceFile) -> list[Record]:
         raise UnreadableFile(f"{f.display}: cannot read the file ({e.strerror}); check its permissions") from None
     text = decode(data, f.display)
     suffix = f.path.suffix.lower()
+    if suffix in (".html", ".htm"):  # a changelog web page: corpus.html
+        from .html import html_records
+
+        return html_records(f, text)
     if suffix in (".json", ".jsonl"):
         return json_records(f, parse_json(text, f.display, jsonl=suffix == ".jsonl"))
     if text.lstrip()[:1] in ("{", "["):
