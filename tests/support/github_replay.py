@@ -49,7 +49,7 @@ class GitHubReplay:
     repos: dict[str, Repo] = field(default_factory=dict)
     page_size: int = 100
     rate_limited: bool = False
-    seen: list[tuple[str, dict[str, str]]] = field(default_factory=list)  # (path, request headers)
+    seen: list[tuple[str, dict[str, str]]] = field(default_factory=list)  # (path, request headers, lower case)
 
     def repo(self, slug: str) -> Repo:
         return self.repos.setdefault(slug, Repo())
@@ -91,7 +91,7 @@ class GitHubReplay:
 
     def _releases(self, slug: str, repo: Repo, page: int, headers: dict[str, str]):
         etag = 'W/"' + hashlib.sha256(json.dumps(repo.releases).encode()).hexdigest()[:32] + '"'
-        if page == 1 and headers.get("If-None-Match") == etag:
+        if page == 1 and headers.get("if-none-match") == etag:
             return 304, b"", "application/json; charset=utf-8", {"ETag": etag}
         size = self.page_size
         last = max(1, -(-len(repo.releases) // size))

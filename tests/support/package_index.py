@@ -137,7 +137,7 @@ class PackageIndex:
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:  # noqa: N802 - the http.server name
                 index.requests.append(self.path)
-                replayed = index.github.answer(self.path, dict(self.headers.items()))
+                replayed = index.github.answer(self.path, {k.lower(): v for k, v in self.headers.items()})
                 extra: dict[str, str] = {}
                 if replayed is not None:
                     status, body, kind, extra = replayed

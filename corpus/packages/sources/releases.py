@@ -2,7 +2,8 @@
 every page through the Link headers, at most ``MAX_PAGES``), kept as the ``gh api`` export the
 corpus reads (``github-releases.json``). Only the package's own releases: tagged ``NAME@1.2.3``,
 ``NAME-v1.2.3`` or a bare ``v1.2.3`` when the repository's tags name several packages (a monorepo:
-vite's ``create-vite@5.0.0`` is not vite's). Drafts and empty bodies are left out.
+vite's ``create-vite@5.0.0`` is not vite's; a package with tags of its own gets only those).
+Drafts and empty bodies are left out.
 
 On refresh the first page is asked with the ETag kept (If-None-Match): a 304 keeps the releases
 read before without counting against the rate limit.
@@ -34,16 +35,20 @@ def tag_owner(tag: str) -> str | None:
 
 
 def own_releases(found: list[dict], name: str) -> list[dict]:
-    """The releases of ``name`` among a repository's: its own tags, and bare versions."""
+    """The releases of ``name`` among a repository's: those tagged with its name (``NAME@1.2.3``,
+    ``NAME-v1.2.3``) when any is, else those tagged with a bare version (``v1.2.3``); never
+    another package's (``create-vite@5.0.0`` for vite), drafts or empty bodies."""
     names = {name.lower(), name.rsplit("/", 1)[-1].lower()}
-    keep = []
+    named, bare = [], []
     for release in found:
         owner = tag_owner(str(release.get("tag_name") or ""))
         if owner is None or release.get("draft") or not str(release.get("body") or "").strip():
             continue
-        if owner == "" or owner in names or owner.lstrip("@") in names:
-            keep.append(release)
-    return keep
+        if owner in names or owner.lstrip("@") in names:
+            named.append(release)
+        elif owner == "":
+            bare.append(release)
+    return named or bare
 
 
 def _pages(slug: str, what: str, etag: str | None) -> tuple[int, list[dict], str | None]:

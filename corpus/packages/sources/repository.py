@@ -9,6 +9,7 @@ files ``pick``'s rules choose, in the package's own folder of a monorepo first (
 from __future__ import annotations
 
 import json
+import urllib.parse
 
 from ...errors import SourceRefused
 from .. import githubapi
@@ -36,7 +37,8 @@ def _tree(repo: Repository, release: Published, what: str) -> tuple[str, list[di
     from . import NoNotesHere
 
     for ref in [*tag_candidates(release.name, release.version, bool(repo.directory)), "HEAD"]:
-        answer = githubapi.api_get(f"/repos/{repo.slug}/git/trees/{ref}?recursive=1", what, limit=TREE_LIMIT)
+        answer = githubapi.api_get(f"/repos/{repo.slug}/git/trees/{urllib.parse.quote(ref, safe='')}?recursive=1",
+                                   what, limit=TREE_LIMIT)
         if answer.status == 404:
             if ref == "HEAD":
                 raise NoNotesHere(f"github.com/{repo.slug}: no such repository, or not public (404)")
