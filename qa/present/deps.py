@@ -125,6 +125,10 @@ def report_text(reports: Sequence[DependencyReport], project: Path) -> str:
             text = text if len(text) <= ITEM_CHARS else text[:ITEM_CHARS].rstrip() + " …"
             lines.append(f"  - {item.citation.version} [{item.kind}] {text}  ({cite.location(item.citation)})")
         lines.append("")
+    without = [r.dependency.product for r in reports if not (r.dependency.notes and r.dependency.notes.shipped)]
+    if without:
+        lines.append(f"Without release notes ({len(without)}): {', '.join(without)} (each source tried and why: "
+                     f"relnotes add --project {project})")
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -79,6 +79,9 @@ def test_deps_ask_and_changes_answer_offline_from_the_projects_notes(project: Pa
     assert lines[2].startswith("flasky  pinned 3.0.0 (lockfile: uv.lock)  newest 3.1.0: 2 releases between; "
                                "2 breaking/removed, 1 deprecated")
     assert "no pin (any version: no lockfile entry, exact pin or installed version)" in text.stdout
+    assert lines[-1] == (f"Without release notes (1): widget (each source tried and why: relnotes add --project "
+                         f"{project.resolve()})")
+    assert "  no release notes found (archive: no release notes in its archive" in text.stdout
 
     asked = CliRunner().invoke(cli, ["ask", "what was removed in flasky 3.1.0?", "--project", str(project), "--json",
                                      "--mode", "bm25", "--no-history"])
