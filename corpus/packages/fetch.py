@@ -57,7 +57,8 @@ def fetch(ref: PackageRef, indexes: tuple[str, ...], *, limit: int = MAX_ARCHIVE
     release = find_release(ref, indexes)
     kept = store.find(release.ecosystem, release.name, release.version)
     if kept is not None and kept.rules == pick.RULES and kept.chain == CHAIN and (
-            kept.source != "archive" or release.archive is None or kept.hash_value == release.archive.hash_value):
+            kept.source != "archive" or release.archive is None or kept.hash_value == release.archive.hash_value) and (
+            kept.shipped or not any(t.failed for t in kept.tried)):  # a source that could not be asked: ask again
         return Fetched(ref, kept, "up to date")
     found, source, tried = find_notes(release, store.find(release.ecosystem, release.name), limit)
     archive = release.archive

@@ -99,6 +99,7 @@ class Tried:
 
     source: str  # "archive", "metadata", "repository", "releases", "webpage"
     why: str
+    failed: bool = False  # the source could not be asked (no answer, a refusal, a rate limit): asked again next time
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,7 +60,7 @@ def read_record(folder: Path) -> NotesRecord | None:
             tuple(NotesFile(f["path"], f["member"], f.get("sha256", "")) for f in data.get("files", ())),
             tuple(Skipped(s["member"], s["why"]) for s in data.get("skipped", ())), data.get("changelog_url"),
             int(data.get("rules", 0)), data.get("source", "archive"),
-            tuple(Tried(t["source"], t["why"]) for t in data.get("tried", ())), data.get("etag"),
+            tuple(Tried(t["source"], t["why"], bool(t.get("failed"))) for t in data.get("tried", ())), data.get("etag"),
             int(data.get("chain", 0)))
     except (OSError, ValueError, KeyError, TypeError):
         return None

@@ -231,3 +231,16 @@ def test_a_page_over_the_size_cap_is_not_read(package_index) -> None:
         web.get(f"{package_index.url}/pages/big", "big", limit=100)
     with pytest.raises(UnsafeURL):
         web.check_url("https://", "x")
+
+
+def test_a_source_that_could_not_be_asked_is_asked_again_next_time(package_index) -> None:
+    package_index.publish("limited", "1.0.0", {"setup.py": b""}, project_urls={"Source": "https://github.com/acme/limited"})
+    package_index.github.rate_limited = True
+    first = _one("limited")
+    assert not first.dependency.notes.shipped and [t.failed for t in first.dependency.notes.tried] == [
+        False, False, True, True, False]
+    package_index.github.rate_limited = False
+    package_index.github.repo("acme/limited").files["v1.0.0"] = {"CHANGELOG.md": NPM_CHANGELOG}
+    again = _one("limited")
+    assert (again.action, again.dependency.notes.source) == ("fetched", "repository")
+    assert _one("limited").action == "up to date"

@@ -64,7 +64,7 @@ def find_notes(release: Published, earlier: NotesRecord | None, limit: int) -> t
         except PackageError as exc:
             if getattr(source, "FAILS_THE_PACKAGE", False):
                 raise
-            tried.append(Tried(source.NAME, str(exc)))
+            tried.append(Tried(source.NAME, str(exc), failed=True))
             continue
         return found, source.NAME, tuple(tried)
     return None, "", tuple(tried)
