@@ -10,7 +10,7 @@ class CorpusPathNotFound(CorpusError):
 
 
 class NoSupportedFiles(CorpusError):
-    """Raised when a directory holds no .md, .markdown, .rst, .txt, .json or .jsonl file."""
+    """Raised when a directory holds no .md, .markdown, .rst, .txt, .json, .jsonl, .html or .htm file."""
 
 
 class UnreadableFile(CorpusError):

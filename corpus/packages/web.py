@@ -100,6 +100,8 @@ def get(url: str, what: str, *, accept: str = "*/*", headers: dict[str, str] | N
     except urllib.error.HTTPError as exc:
         answer = exc
         if exc.code in (301, 302, 303, 307, 308):
+            target = exc.headers.get("Location", "") if exc.headers else ""
+            check_url(urllib.parse.urljoin(exc.geturl() or url, target), what)  # urllib refuses file: itself
             raise SourceRefused(f"{what}: {url} redirects more than {MAX_REDIRECTS} times; not followed") from None
     except (urllib.error.URLError, socket.timeout, TimeoutError, ConnectionError, OSError) as exc:
         reason = getattr(exc, "reason", exc)

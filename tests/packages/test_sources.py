@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from corpus import load_corpus
-from corpus.errors import ArchiveTooLarge, UnsafeURL
+from corpus.errors import ArchiveTooLarge, SourceRefused, UnsafeURL
 from corpus.packages import Indexes, add_packages
 from corpus.packages import web
 from qa.cli import cli
@@ -244,3 +244,16 @@ def test_a_source_that_could_not_be_asked_is_asked_again_next_time(package_index
     again = _one("limited")
     assert (again.action, again.dependency.notes.source) == ("fetched", "repository")
     assert _one("limited").action == "up to date"
+
+
+def test_redirects_are_followed_checked_and_capped(package_index) -> None:
+    package_index.pages["/pages/final"] = ("text/html", b"<p>here</p>")
+    package_index.redirects["/pages/moved"] = "/pages/final"
+    assert web.get(f"{package_index.url}/pages/moved", "moved").body == b"<p>here</p>"
+    package_index.redirects["/pages/to-file"] = "file:///etc/passwd"
+    with pytest.raises(UnsafeURL, match="not fetching 'file:///etc/passwd'"):
+        web.get(f"{package_index.url}/pages/to-file", "to-file")
+    for n in range(8):
+        package_index.redirects[f"/pages/loop{n}"] = f"/pages/loop{n + 1}"
+    with pytest.raises(SourceRefused, match="redirects more than 5 times"):
+        web.get(f"{package_index.url}/pages/loop0", "loop")

@@ -85,6 +85,7 @@ class PackageIndex:
         self.server: ThreadingHTTPServer | None = None
         self.github = GitHubReplay("")
         self.pages: dict[str, tuple[str, bytes]] = {}
+        self.redirects: dict[str, str] = {}  # path -> Location answered with a 302
 
     @property
     def url(self) -> str:
@@ -141,6 +142,8 @@ class PackageIndex:
                 extra: dict[str, str] = {}
                 if replayed is not None:
                     status, body, kind, extra = replayed
+                elif self.path in index.redirects:
+                    status, body, kind, extra = 302, b"", "text/html", {"Location": index.redirects[self.path]}
                 elif self.path in index.pages:
                     status, body, kind = 200, index.pages[self.path][1], index.pages[self.path][0]
                 else:
