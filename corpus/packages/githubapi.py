@@ -80,7 +80,7 @@ def rate_limit_message(what: str, headers: dict[str, str]) -> str:
 
 
 def api_get(path: str, what: str, *, etag: str | None = None, url: str | None = None,
-            limit: int = web.PAGE_LIMIT) -> web.Answer:
+            limit: int = web.PAGE_LIMIT, accept: str = "application/vnd.github+json") -> web.Answer:
     """GET the API ``path`` (``/repos/O/R/releases``) or a full ``url`` (a Link header's next page).
 
     Raises:
@@ -88,8 +88,7 @@ def api_get(path: str, what: str, *, etag: str | None = None, url: str | None = 
         SourceRefused, UnsafeURL, IndexUnreachable, ArchiveTooLarge: as ``web.get``.
     """
     try:
-        return web.get(url or api_base() + path, what, accept="application/vnd.github+json",
-                       headers=_headers("application/vnd.github+json", etag), limit=limit)
+        return web.get(url or api_base() + path, what, accept=accept, headers=_headers(accept, etag), limit=limit)
     except web.Refused as exc:
         if exc.status in (403, 429) and (exc.headers.get("x-ratelimit-remaining") == "0"
                                          or "retry-after" in exc.headers):
@@ -118,4 +117,5 @@ def raw_file(owner: str, name: str, ref: str, path: str, what: str) -> web.Answe
                            headers={"Authorization": f"Bearer {token()}"} if token() and base != PUBLIC_RAW else None)
         except web.Refused as exc:
             raise SourceRefused(str(exc)) from None
-    return api_get(f"/repos/{owner}/{name}/contents/{quoted}?ref={urllib.parse.quote(ref, safe='')}", what)
+    return api_get(f"/repos/{owner}/{name}/contents/{quoted}?ref={urllib.parse.quote(ref, safe='')}", what,
+                   accept="application/vnd.github.raw+json")  # the file's bytes, not its JSON description
