@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 HERE = Path(__file__).parent
-VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+(?:[.-]?(?:alpha|beta|a|b|rc|c|post|dev)\d*)*|\d+(?=\s|$|:|\)))")
+VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+(?:[.-]?(?:alpha|beta|a|b|rc|c|post|dev)\d*)*|\d{1,3}(?=\s|$|:|\)))")
 ADORN = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}\s*$")
 
 # file -> ("under", char) | ("atx", level) | ("line", regex with group 1) | ("title",) | ("none",)
@@ -53,7 +53,7 @@ RECIPES = {
     "trio-0.35.0/docs/source/history.rst": ("under", "-"),
     "waitress-3.0.2/CHANGES.txt": ("under", "-"),
     "waitress-3.0.2/HISTORY.txt": ("under", "-"),
-    "wcwidth-0.9.4/docs/history.rst": ("line", r"^(\d+(?:\.\d+)+) \*"),
+    "wcwidth-0.9.4/docs/history.rst": ("line", r"^(\d+(?:\.\d+)+)(?: \.\. \S+)? \*"),  # "0.2.1 .. 0.2.5 *2020-06-23*": its first
     "wrapt-2.5.2/RELEASE.rst": ("none",),
     "yarl-1.25.1/CHANGES.rst": ("under", "="),
     "zipp-4.1.2/NEWS.rst": ("under", "="),
