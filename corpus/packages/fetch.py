@@ -76,27 +76,6 @@ def fetch(ref: PackageRef, indexes: tuple[str, ...], *, limit: int = MAX_ARCHIVE
     return Fetched(ref, record, "fetched")
 
 
-def pick_notes(members: list[Member], read,
-               links: list[tuple[str, str]] = ()) -> tuple[list[tuple[NotesFile, bytes]], list[Skipped]]:
-    """The notes files among ``members`` (``pick``'s rules), with their bytes, and what was left out
-    and why (``links``: the links inside the archive, never followed)."""
-    by_name = {m.name: m for m in members}
-    chosen, fragments = pick.candidates(list(by_name))
-    files: list[tuple[NotesFile, bytes]] = []
-    skipped = [Skipped(member, why) for member, why in [*links, *fragments]]
-    seen: dict[str, str] = {}
-    for candidate in chosen:
-        data = read(by_name[candidate.member])
-        reason = pick.stub_reason(data.decode("utf-8", "replace"))
-        same = seen.get(pick.fingerprint(data))
-        if reason or same:
-            skipped.append(Skipped(candidate.member, reason or f"the same text as {same}"))
-            continue
-        seen[pick.fingerprint(data)] = candidate.path
-        files.append((NotesFile(candidate.path, candidate.member), data))
-    return files, skipped
-
-
 def fetch_local(path: Path, name: str, version: str) -> Fetched:
     """The notes of a local archive (``.tar.gz``, ``.tgz``, ``.zip``) or source folder, kept as
     package ``name`` version ``version`` (the ``local`` index)."""
@@ -106,12 +85,12 @@ def fetch_local(path: Path, name: str, version: str) -> Fetched:
         members = [Member(f"{path.name}/{p.relative_to(path).as_posix()}", p.stat().st_size)
                    for p in sorted(path.rglob("*")) if p.is_file() and not p.is_symlink()
                    and not any(part.startswith(".") for part in p.relative_to(path).parts)]
-        files, skipped = pick_notes(members, lambda m: (path / m.name.split("/", 1)[1]).read_bytes())
+        files, skipped = pick.notes(members, lambda m: (path / m.name.split("/", 1)[1]).read_bytes())
     else:
         if os.path.getsize(path) > MAX_ARCHIVE_BYTES:
             raise ArchiveTooLarge(f"{what}: {path} is over the limit of {MAX_ARCHIVE_BYTES} bytes")
         with ArchiveReader(path, what) as reader:
-            files, skipped = pick_notes(reader.members, reader.read, reader.links)
+            files, skipped = pick.notes(reader.members, reader.read, reader.links)
     ref = PackageRef("pypi", name, version)
     return Fetched(ref, store.write_version(archive, files, skipped, now()), "fetched")
 

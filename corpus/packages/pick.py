@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from ..regex import lazy_compile
+from .model import NotesFile, Skipped
 
 # A name, then at most a version ("changelog-5.0", "whatsnew_20"): "release-process", "release_guide" are not notes.
 RULES = 2  # bump when the rules below change: a version picked by older rules is fetched again
@@ -157,3 +158,24 @@ def _own_words(text: str) -> tuple[int, str]:
 def fingerprint(data: bytes) -> str:
     """A file's text with its line endings and outer spaces evened out, hashed (one copy kept of each)."""
     return hashlib.sha256(b"\n".join(line.strip() for line in data.splitlines()).strip()).hexdigest()
+
+
+def notes(members: list[Member], read,
+               links: list[tuple[str, str]] = ()) -> tuple[list[tuple[NotesFile, bytes]], list[Skipped]]:
+    """The notes files among ``members`` (the rules above), with their bytes, and what was left out
+    and why (``links``: the links inside the archive, never followed)."""
+    by_name = {m.name: m for m in members}
+    chosen, fragments = candidates(list(by_name))
+    files: list[tuple[NotesFile, bytes]] = []
+    skipped = [Skipped(member, why) for member, why in [*links, *fragments]]
+    seen: dict[str, str] = {}
+    for candidate in chosen:
+        data = read(by_name[candidate.member])
+        reason = stub_reason(data.decode("utf-8", "replace"))
+        same = seen.get(fingerprint(data))
+        if reason or same:
+            skipped.append(Skipped(candidate.member, reason or f"the same text as {same}"))
+            continue
+        seen[fingerprint(data)] = candidate.path
+        files.append((NotesFile(candidate.path, candidate.member), data))
+    return files, skipped

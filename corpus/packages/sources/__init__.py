@@ -16,35 +16,13 @@ reasons kept in ``tried``; the next source is asked.
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import dataclass
-
 from ...errors import PackageError
-from ..model import NotesFile, NotesRecord, Published, Skipped, Tried
+from ..model import NotesRecord, Published, Tried
 from . import archive, metadata, releases, repository, webpage
+from .found import Found, NoNotesHere, sha256
 
 CHAIN = 1  # bump when the chain changes: a version kept by an older chain is fetched again
 SOURCES = (archive, metadata, repository, releases, webpage)
-
-
-class NoNotesHere(Exception):
-    """A source has no notes for the package (the message says why); not an error of the run."""
-
-
-@dataclass(frozen=True, slots=True)
-class Found:
-    """The notes one source gave: the files with their bytes, what was left out, and their origin."""
-
-    files: tuple[tuple[NotesFile, bytes], ...]
-    skipped: tuple[Skipped, ...]
-    url: str  # the archive, file, API page or web page read
-    hash_name: str
-    hash_value: str
-    etag: str | None = None
-
-
-def sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def find_notes(release: Published, earlier: NotesRecord | None, limit: int) -> tuple[Found | None, str, tuple[Tried, ...]]:

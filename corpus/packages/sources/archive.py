@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ...errors import ArchiveTooLarge, HashMismatch
 from ..http import download
+from .. import pick
 from ..model import NotesRecord, Published
 
 NAME = "archive"
@@ -14,9 +15,8 @@ FAILS_THE_PACKAGE = True  # a bad archive is reported, never passed over
 
 
 def find(release: Published, earlier: NotesRecord | None, limit: int):
-    from . import Found, NoNotesHere
+    from .found import Found, NoNotesHere
     from ..archive import ArchiveReader
-    from ..fetch import pick_notes
 
     archive = release.archive
     if archive is None:
@@ -33,7 +33,7 @@ def find(release: Published, earlier: NotesRecord | None, limit: int):
                                f"{archive.hash_value[:16]}...; not kept: try again, and report it to the index if it "
                                "persists")
         with ArchiveReader(path, what) as reader:
-            files, skipped = pick_notes(reader.members, reader.read, reader.links)
+            files, skipped = pick.notes(reader.members, reader.read, reader.links)
             looked = len(reader.members)
     if not files:
         raise NoNotesHere(f"no release notes in its archive ({archive.filename}, {looked} file"

@@ -35,7 +35,7 @@ def release_count(text: str, fmt: str) -> int:
 
 
 def find(release: Published, earlier: NotesRecord | None, limit: int):
-    from . import Found, NoNotesHere, sha256
+    from .found import Found, NoNotesHere, sha256
 
     field = "description" if release.ecosystem == "pypi" else "readme"
     text = release.description

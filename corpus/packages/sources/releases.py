@@ -78,7 +78,7 @@ def _pages(slug: str, what: str, etag: str | None) -> tuple[int, list[dict], str
 
 
 def find(release: Published, earlier: NotesRecord | None, limit: int):
-    from . import Found, NoNotesHere, sha256
+    from .found import Found, NoNotesHere, sha256
 
     repo, why = repository_of(release)
     if repo is None:

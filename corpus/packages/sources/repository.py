@@ -34,7 +34,7 @@ def tag_candidates(name: str, version: str, monorepo: bool) -> list[str]:
 
 def _tree(repo: Repository, release: Published, what: str) -> tuple[str, list[dict], str]:
     """The ref read, its files (``path``, ``size``), and a note when it is the default branch."""
-    from . import NoNotesHere
+    from .found import NoNotesHere
 
     for ref in [*tag_candidates(release.name, release.version, bool(repo.directory)), "HEAD"]:
         answer = githubapi.api_get(f"/repos/{repo.slug}/git/trees/{urllib.parse.quote(ref, safe='')}?recursive=1",
@@ -54,8 +54,7 @@ def _tree(repo: Repository, release: Published, what: str) -> tuple[str, list[di
 
 
 def find(release: Published, earlier: NotesRecord | None, limit: int):
-    from . import Found, NoNotesHere, sha256
-    from ..fetch import pick_notes
+    from .found import Found, NoNotesHere, sha256
 
     repo, why = repository_of(release)
     if repo is None:
@@ -84,7 +83,7 @@ def find(release: Published, earlier: NotesRecord | None, limit: int):
         if repo.file:  # the file the metadata's Changelog URL points at, first
             chosen.sort(key=lambda c: relative[c.member] != repo.file)
         members = [Member(c.member, sizes[relative[c.member]]) for c in chosen[:MAX_FILES]]
-        kept, skipped = pick_notes(members, read) if members else ([], [])
+        kept, skipped = pick.notes(members, read) if members else ([], [])
         if not kept:
             continue
         extra = [Skipped(relative[c.member], f"over {MAX_FILES} files read from one repository")

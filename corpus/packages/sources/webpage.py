@@ -38,7 +38,7 @@ def _releases_in(name: str, data: bytes) -> int:
 
 
 def find(release: Published, earlier: NotesRecord | None, limit: int):
-    from . import Found, NoNotesHere, sha256
+    from .found import Found, NoNotesHere, sha256
 
     url = release.changelog_url
     if not url or url.endswith("/releases"):
