@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .markdown import Heading, markdown_headings
+from .markdown import Heading, markdown_headings, slugify
 from .model import Document, Section
 from .plaintext import release_items, text_outline
 from .regex import lazy_compile
@@ -67,6 +67,8 @@ def build_outline(text: str, fmt: str, given_title: str | None, source: str | No
         if fmt == "markdown":
             lines = repair_markdown(text)
             headings = markdown_headings(lines)
+            if not any(release_heading(h.text) for h in headings):
+                headings = _with_release_lines(lines, headings)
             first = next((i for i, ln in enumerate(lines) if ln.text.strip()), None)
         else:
             lines = as_lines(text)
@@ -97,6 +99,25 @@ def build_outline(text: str, fmt: str, given_title: str | None, source: str | No
         first = Heading(o.title_index, level, o.title, None)
         return Outline(tuple(lines), None, None, 0, (first, *headings), release_names((first, *headings)))
     return Outline(tuple(lines), o.title, o.title_index, o.content_start, headings, release_names(headings))
+
+
+_RELEASE_LINE = lazy_compile(r"^v?\d+(?:\.\d+)+[\w.+-]*\s+[-–—(]")  # "v10.9.0 - August 21, 2026"
+
+
+def _with_release_lines(lines: list[Line], headings: list) -> list:
+    """A Markdown changelog with no release heading whose releases are lines of their own, each a
+    version and its date (eslint's "v10.9.0 - August 21, 2026" between blank lines): those lines
+    open the releases, one level below the headings there are. Two such lines at least."""
+
+    taken = {h.index for h in headings}
+    found = [i for i, ln in enumerate(lines) if i not in taken and _RELEASE_LINE.match(ln.text)
+             and (i == 0 or not lines[i - 1].text.strip()) and (i + 1 >= len(lines) or not lines[i + 1].text.strip())
+             and len(ln.text.split()) <= 8 and find_date(ln.text) is not None and release_heading(ln.text.strip())]
+    if len(found) < 2:
+        return headings
+    level = min(6, max((h.level for h in headings), default=1) + 1)
+    added = [Heading(i, level, lines[i].text.strip(), slugify(lines[i].text.strip())) for i in found]
+    return sorted([*headings, *added], key=lambda h: h.index)
 
 
 def links_only(o: Outline) -> bool:

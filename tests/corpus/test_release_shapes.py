@@ -78,3 +78,14 @@ def test_heading_shapes() -> None:
     assert release_heading("2.2.0. (2007-07-31)").version == "2.2.0"
     assert release_heading("0.999999999/1.0b10").version == "0.999999999"
     assert release_heading("2.0.0 and newer") is None
+
+
+def test_markdown_releases_written_as_lines_of_their_own_open_releases(tmp_path: Path) -> None:
+    """eslint's CHANGELOG.md: no Markdown heading, each release a "vX.Y.Z - Month D, YYYY" line."""
+    text = ("v10.9.0 - August 21, 2026\n\n* [`899dbf1`](https://x.test/c/899dbf1) feat: handle underflow (#21218)\n\n"
+            "v10.0.0-rc.2 - January 27, 2026\n\n* [`18eb0a7`](https://x.test/c/18eb0a7) fix: ASI hazard (#21173)\n")
+    loaded = read(tmp_path, "CHANGELOG.md", text)
+    assert loaded.releases == ("10.9.0", "10.0.0-rc.2")
+    assert [s.date for s in loaded.sections if s.version] == ["2026-08-21", "2026-01-27"]
+    prose = read(tmp_path, "NOTES.md", "# Notes\n\n1.2.3 - the version we ship, see below.\n\nText.\n")
+    assert prose.releases == ()
