@@ -20,6 +20,7 @@ import hashlib
 from dataclasses import dataclass
 
 from ...errors import PackageError
+from ...metadata import Identity
 from ..model import NotesFile, NotesRecord, Published, Skipped, Tried
 from . import archive, metadata, releases, repository, webpage
 
@@ -41,6 +42,7 @@ class Found:
     hash_name: str
     hash_value: str
     etag: str | None = None
+    identity: Identity | None = None  # what the archive's own metadata (PKG-INFO, package.json) says of the product
 
 
 def sha256(data: bytes) -> str:
