@@ -251,6 +251,7 @@ def chunk_sections(doc: Document, sections: list[Section]) -> list[Chunk]:
                     body_field=doc.body_field,
                     kind=kind,
                     items=_items(text, start, end, offsets, lines, kind),
+                    other_names=doc.other_names,
                 )
             )
     return chunks

@@ -12,7 +12,8 @@ from .errors import CorpusError, LinksOnly, NoSupportedFiles
 from .inputs import CorpusInput, as_input
 from .kinds import kind_of
 from .model import Document
-from .products import canonical, product_near, release_folder, root_of
+from .metadata import Identity
+from .products import canonical, project_near, release_folder, root_of
 from .readers import discover, file_key, read_records
 from .records import Record, SourceFile
 from .sections import build_outline, links_only
@@ -27,12 +28,14 @@ def short_hash(*parts: str, length: int = 12) -> str:
 
 
 def make_document(rec: Record, product: str | None = None,
-                  nearby: Callable[[], str | None] | None = None) -> Document:
+                  nearby: Callable[[], Identity | None] | None = None, other_names: tuple[str, ...] = ()) -> Document:
     """Build the Document for one record (its id is made unique later by :func:`load_documents`).
 
-    The product is ``product`` (the user named it), else a GitHub release's repository, else
-    the one the title or file name names, else ``nearby()`` (a project file or folder name). A
-    document that names no release of its own takes its folder's (``api_changes_3.10.0/``).
+    The product is ``product`` (the user named it; ``other_names`` are its other names), else a
+    GitHub release's repository, else the one the title or file name names, else ``nearby()`` (a
+    project file or folder name). Where no other names are given, those a project file beside it
+    gives (``nearby()``) count when its product is that file's. A document that names no release
+    of its own takes its folder's (``api_changes_3.10.0/``).
 
     Raises:
         LinksOnly: the record only links to other files (a toctree or include index).
@@ -56,7 +59,11 @@ def make_document(rec: Record, product: str | None = None,
     if version is None and not release_heads:  # a file of a release folder: that release, one kind of change
         version = release_folder(rec.file.path.parent.name)
         kind = (kind_of(title) or kind_of(stem)) if version else None
-    product = product or rec.product or detect_product(title) or detect_product(stem) or (nearby and nearby())
+    product = product or rec.product or detect_product(title) or detect_product(stem)
+    if not other_names and nearby is not None:
+        near = nearby()
+        if near is not None and (product is None or _same_product(product, near.name)):
+            product, other_names = product or near.name, near.names
     base = rec.file.relative if rec.record is None else f"{rec.file.relative}#{rec.record}"
     return Document(
         id=short_hash(base),
@@ -72,7 +79,13 @@ def make_document(rec: Record, product: str | None = None,
         record=rec.record,
         prerelease=rec.prerelease,
         kind=kind,
+        other_names=tuple(other_names),
     )
+
+
+def _same_product(a: str, b: str) -> bool:
+    """Whether two spellings name one product ("Markdown", "markdown"; "python_dateutil", "python-dateutil")."""
+    return canonical(a).lower().replace("_", "-") == canonical(b).lower().replace("_", "-")
 
 
 def load_documents(
@@ -126,10 +139,11 @@ def load_documents(
     docs: list[Document] = []
     for f, given in files:
         # The bundled notes name their product; a user's may leave it to the files around them.
-        nearby = None if given is None else cache(lambda f=f: product_near(f.path, root_of(f.path, f.relative)))
+        nearby = None if given is None else cache(lambda f=f: project_near(f.path, root_of(f.path, f.relative)))
         product = canonical(given.product) if given and given.product else None  # numpy= is NumPy, as the folder
+        names = given.other_names if given else ()
         try:
-            docs.extend(make_document(rec, product, nearby) for rec in read_records(f))
+            docs.extend(make_document(rec, product, nearby, names) for rec in read_records(f))
         except LinksOnly as err:
             if given is not None and given.path.is_file():
                 handle(err)  # a folder's index is passed over; a file the user named is reported

@@ -12,16 +12,25 @@ from .products import valid_product
 @dataclass(frozen=True, slots=True)
 class CorpusInput:
     """A file or folder to load; ``product``, when given, is every document's product under it
-    (``--corpus httpx=notes/``). Two products for one path are two corpora."""
+    (``--corpus httpx=notes/``). Two products for one path are two corpora. ``other_names``: the
+    other names that product goes by, from its package's metadata (``relnotes add`` keeps them:
+    ``corpus.metadata``)."""
 
     path: Path
     product: str | None = None
+    other_names: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "path", Path(self.path))
+        object.__setattr__(self, "other_names", tuple(self.other_names))
         if self.product is not None and not valid_product(self.product):
             raise ValueError(f"a product name must be non-empty, unpadded text without control characters, "
                              f"not {self.product!r}")
+        if self.other_names and self.product is None:
+            raise ValueError("other names need the product they name")
+        bad = next((n for n in self.other_names if not isinstance(n, str) or not valid_product(n)), None)
+        if bad is not None:
+            raise ValueError(f"a product's other name must be non-empty, unpadded text, not {bad!r}")
 
     def __str__(self) -> str:
         return str(self.path) if self.product is None else f"{self.product}={self.path}"

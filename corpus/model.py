@@ -35,6 +35,9 @@ class Document:
     record: int | None = None  # index of the record inside a JSON list / JSONL file
     prerelease: bool = False  # a GitHub release marked pre-release
     kind: str | None = None  # the kind of change of the whole document: a file of a release folder ("Removals")
+    # the other names its product goes by, from its distribution's metadata (``corpus.metadata``):
+    # ("Python-Markdown", "Python-Markdown/markdown") for markdown
+    other_names: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.format not in FORMATS:
@@ -124,6 +127,7 @@ class Chunk:
     body_field: str | None = None
     kind: str | None = None  # the kind of change its section names (``corpus.kinds``), if any
     items: tuple[Item, ...] = ()  # its list items and paragraphs, in order (``corpus.items``)
+    other_names: tuple[str, ...] = ()  # its product's other names (``Document.other_names``)
 
     def __post_init__(self) -> None:
         if not self.id:
@@ -158,6 +162,7 @@ class Chunk:
             "body_field": self.body_field,
             "kind": self.kind,
             "items": [item.to_json() for item in self.items],
+            "other_names": list(self.other_names),
         }
 
     def item_text(self, item: Item) -> str:
@@ -182,4 +187,5 @@ class Chunk:
             body_field=obj.get("body_field"),
             kind=obj.get("kind"),
             items=tuple(Item.from_json(i) for i in obj.get("items") or ()),
+            other_names=tuple(str(n) for n in obj.get("other_names") or ()),
         )

@@ -5,11 +5,11 @@ they sit in; and the release a folder named by a version gives its files (matplo
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 from pathlib import Path, PurePosixPath
 
+from .metadata import Identity, read_identity
 from .regex import lazy_compile
 from .versions import VERSION, detect_product, product_names
 
@@ -60,9 +60,20 @@ def product_near(path: Path, root: Path) -> str | None:
     above ``root`` (``--corpus numpy/release`` is numpy's). A known product keeps its spelling
     (``numpy`` -> ``NumPy``). None when nothing names one.
     """
+    found = project_near(path, root)
+    return found.name if found else None
+
+
+def project_near(path: Path, root: Path) -> Identity | None:
+    """The product of the file at ``path`` (as ``product_near``) with the other names its
+    project file's metadata gives it (``corpus.metadata``: Python-Markdown for markdown); a
+    product from a folder's name has none."""
     folder, root = path.parent, Path(root)
-    found = _project_product(folder, root) or _folder_product(folder, root)
-    return canonical(found) if found else None
+    project = _project_product(folder, root)
+    if project is not None:
+        return Identity(canonical(project.name), project.names)
+    found = _folder_product(folder, root)
+    return Identity(canonical(found)) if found else None
 
 
 def canonical(name: str) -> str:
@@ -86,8 +97,8 @@ def project_files(folder: Path) -> list[Path]:
     return places
 
 
-def _project_product(folder: Path, root: Path) -> str | None:
-    return next(filter(None, map(_project_name, project_files(folder))), None)
+def _project_product(folder: Path, root: Path) -> Identity | None:
+    return next(filter(None, map(read_identity, project_files(folder))), None)
 
 
 def generic(name: str) -> bool:
@@ -117,35 +128,6 @@ def _at_or_above_home(folder: Path) -> bool:
 
 def _within(folder: Path, root: Path) -> bool:
     return folder == root or root in folder.parents
-
-
-def _project_name(path: Path) -> str | None:
-    """The name a project file gives its project; None when absent, unreadable or malformed
-    (a broken neighbour file is not the corpus's problem: the folder name still applies)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
-    try:
-        if path.name == "PKG-INFO":  # core metadata: "Name: celery" among the headers before the first blank line
-            head = text.split("\n\n", 1)[0].split("\n")
-            name = next((line.split(":", 1)[1] for line in head if line.lower().startswith("name:")), None)
-        elif path.name == "package.json":
-            data = json.loads(text)
-            name = data.get("name") if isinstance(data, dict) else None
-        else:
-            try:  # here, not at the top: a project file is rarely read, and the import is ~5 ms of a question
-                import tomllib
-            except ModuleNotFoundError:  # Python 3.10 has no TOML reader: pyproject.toml and Cargo.toml are skipped
-                return None
-            table = tomllib.loads(text).get("project" if path.name == "pyproject.toml" else "package")
-            name = table.get("name") if isinstance(table, dict) else None
-    except ValueError:  # json.JSONDecodeError and tomllib.TOMLDecodeError are ValueErrors
-        return None
-    if not isinstance(name, str):
-        return None
-    name = name.strip().rsplit("/", 1)[-1]  # "@scope/pkg" names the package pkg
-    return name if valid_product(name) else None
 
 
 def _folder_product(folder: Path, root: Path) -> str | None:

@@ -2,7 +2,7 @@
 the corpus is as it was without reading a file (``index.lifecycle.unchanged`` keeps it beside an
 index; reading the zoo's 139 files took 0.39 s of every question).
 
-The stamp covers the inputs as given (paths and products), every file they lead to, the places a
+The stamp covers the inputs as given (paths, products and their other names), every file they lead to, the places a
 project file naming their product may be (``products.project_files``: one appearing or edited
 changes a product), this package's own code and tables (a reader that changed may read the
 same files otherwise) and the Python reading them (its version and Unicode tables). Each file counts by size, modification and change times and inode: an
@@ -40,7 +40,7 @@ def corpus_stamp(paths: Sequence[Path | CorpusInput] | None) -> str | None:
     except (CorpusError, OSError, ValueError):
         return None
     # the Python that reads: its TOML reader (3.11+) and Unicode tables shape the documents too
-    rows: list = [["inputs", None if inputs is None else [str(given) for given in inputs],
+    rows: list = [["inputs", None if inputs is None else [[str(given), *given.other_names] for given in inputs],
                    list(sys.version_info[:2]), unicodedata.unidata_version]]
     folders: dict[Path, None] = {}
     for f in files:

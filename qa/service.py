@@ -242,12 +242,17 @@ class AnswerService:
         return self.ask(asked, top_k=top_k, mode=mode, kinds=kinds)
 
     def product(self, name: str) -> str:
-        """``name`` as the corpus spells it (in any case, spaces around it ignored).
+        """``name`` as the corpus spells it (in any case, spaces around it ignored; an alias or
+        another name its metadata gives it: "torch", "pyca/cryptography").
 
         Raises:
             BadQuestion: the corpus holds no such product (the message names those it holds).
         """
+        from .question.products import held_names
+
         known = {p.lower(): p for p in self.products}
+        for other, product in held_names(self.products, getattr(self.engine.catalogue, "other_names", None)).items():
+            known.setdefault(other, product)
         if name.strip().lower() not in known:
             raise BadQuestion(f"The corpus holds no product {name!r}; it has: {', '.join(self.products) or 'none named'}")
         return known[name.strip().lower()]

@@ -16,10 +16,12 @@ from pathlib import Path
 from typing import Literal
 
 from ..errors import ArchiveTooLarge
+from ..metadata import Identity, other_names
 from . import pick, store
 from .archive import ArchiveReader, Member
+from .identity import archive_identity
 from .manifests import project_identity
-from .model import Archive, NotesFile, NotesRecord, PackageRef, Skipped
+from .model import Archive, NotesFile, NotesRecord, PackageRef, Published, Skipped
 from .registry import find_release
 
 # Refused before downloading when the index says so, and cut off while streaming otherwise
@@ -56,7 +58,7 @@ def fetch(ref: PackageRef, indexes: tuple[str, ...], *, limit: int = MAX_ARCHIVE
 
     release = find_release(ref, indexes)
     kept = store.find(release.ecosystem, release.name, release.version)
-    if kept is not None and kept.rules == pick.RULES and kept.chain == CHAIN and (
+    if kept is not None and kept.rules == pick.RULES and kept.chain == CHAIN and kept.names is not None and (
             kept.source != "archive" or release.archive is None or kept.hash_value == release.archive.hash_value) and (
             kept.shipped or not any(t.failed for t in kept.tried)):  # a source that could not be asked: ask again
         return Fetched(ref, kept, "up to date")
@@ -66,14 +68,26 @@ def fetch(ref: PackageRef, indexes: tuple[str, ...], *, limit: int = MAX_ARCHIVE
         origin = archive or Archive(release.ecosystem, release.name, release.version, release.metadata_url, "",
                                     "sha256", "", release.index_url, None, release.changelog_url)
         record = store.write_version(replace(origin, changelog_url=release.changelog_url), [], [], now(),
-                                     source="", tried=tried, chain=CHAIN)
+                                     source="", tried=tried, chain=CHAIN, names=package_names(release))
         return Fetched(ref, record, "fetched")
     origin = archive if source == "archive" else Archive(
         release.ecosystem, release.name, release.version, found.url, found.files[0][0].path, found.hash_name,
         found.hash_value, release.index_url, None, release.changelog_url)
     record = store.write_version(replace(origin, changelog_url=release.changelog_url), list(found.files),
-                                 list(found.skipped), now(), source=source, tried=tried, etag=found.etag, chain=CHAIN)
+                                 list(found.skipped), now(), source=source, tried=tried, etag=found.etag, chain=CHAIN,
+                                 names=package_names(release, found.identity))
     return Fetched(ref, record, "fetched")
+
+
+def package_names(release: Published, identity: Identity | None = None) -> tuple[str, ...]:
+    """The other names of a package's product (``corpus.metadata``): from what the index publishes
+    (its name, project URLs, npm's repository) and from the archive's own metadata, ``identity``."""
+    urls = [url for _, url in release.project_urls] + ([release.repository] if release.repository else [])
+    names = [*other_names(release.name, urls), *(identity.names if identity else ())]
+    if identity and identity.name.lower() != release.name.lower():
+        names.append(identity.name)
+    seen = {release.name.lower()}
+    return tuple(n for n in names if n.lower() not in seen and not seen.add(n.lower()))
 
 
 def fetch_local(path: Path, name: str, version: str) -> Fetched:
@@ -85,14 +99,18 @@ def fetch_local(path: Path, name: str, version: str) -> Fetched:
         members = [Member(f"{path.name}/{p.relative_to(path).as_posix()}", p.stat().st_size)
                    for p in sorted(path.rglob("*")) if p.is_file() and not p.is_symlink()
                    and not any(part.startswith(".") for part in p.relative_to(path).parts)]
-        files, skipped = pick.notes(members, lambda m: (path / m.name.split("/", 1)[1]).read_bytes())
+        read = lambda m: (path / m.name.split("/", 1)[1]).read_bytes()  # noqa: E731
+        files, skipped = pick.notes(members, read)
+        identity = archive_identity(members, read)
     else:
         if os.path.getsize(path) > MAX_ARCHIVE_BYTES:
             raise ArchiveTooLarge(f"{what}: {path} is over the limit of {MAX_ARCHIVE_BYTES} bytes")
         with ArchiveReader(path, what) as reader:
             files, skipped = pick.notes(reader.members, reader.read, reader.links)
+            identity = archive_identity(reader.members, reader.read)
     ref = PackageRef("pypi", name, version)
-    return Fetched(ref, store.write_version(archive, files, skipped, now()), "fetched")
+    names = package_names(Published("pypi", name, version, "local"), identity)
+    return Fetched(ref, store.write_version(archive, files, skipped, now(), names=names), "fetched")
 
 
 def local_identity(path: Path) -> tuple[str, str]:

@@ -131,6 +131,9 @@ class NotesRecord:
     tried: tuple[Tried, ...] = ()  # the sources before it (or all of them) that gave none
     etag: str | None = None  # the ETag of the answer the notes came from (If-None-Match on refresh)
     chain: int = 0  # the version of the chain of sources (``sources.CHAIN``): an older one is fetched again
+    # the other names the package's metadata gives its product (``corpus.metadata``: "pyca/cryptography");
+    # None for a record kept before they were read (fetched again)
+    names: tuple[str, ...] | None = None
 
     @property
     def files_dir(self) -> Path:
@@ -142,8 +145,8 @@ class NotesRecord:
         return bool(self.files)
 
     def corpus_input(self) -> CorpusInput:
-        """The notes as a corpus input whose product is the package name."""
-        return CorpusInput(self.files_dir, self.name)
+        """The notes as a corpus input whose product is the package name, with its other names."""
+        return CorpusInput(self.files_dir, self.name, self.names or ())
 
 
 @dataclass(frozen=True, slots=True)

@@ -61,9 +61,18 @@ def read_record(folder: Path) -> NotesRecord | None:
             tuple(Skipped(s["member"], s["why"]) for s in data.get("skipped", ())), data.get("changelog_url"),
             int(data.get("rules", 0)), data.get("source", "archive"),
             tuple(Tried(t["source"], t["why"], bool(t.get("failed"))) for t in data.get("tried", ())), data.get("etag"),
-            int(data.get("chain", 0)))
+            int(data.get("chain", 0)), _names(data.get("names")))
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+def _names(value) -> tuple[str, ...] | None:
+    """A record's other names of its product (None: kept before they were read; an unusable one is dropped)."""
+    from ..products import valid_product
+
+    if not isinstance(value, list):
+        return None
+    return tuple(n for n in value if isinstance(n, str) and valid_product(n))
 
 
 def fetched_versions(ecosystem: str, name: str) -> list[NotesRecord]:
@@ -92,7 +101,7 @@ def find(ecosystem: str, name: str, version: str | None = None) -> NotesRecord |
 
 def write_version(archive: Archive, files: list[tuple[NotesFile, bytes]], skipped: list[Skipped],
                   fetched: str, *, source: str = "archive", tried: tuple[Tried, ...] = (), etag: str | None = None,
-                  chain: int = 0) -> NotesRecord:
+                  chain: int = 0, names: tuple[str, ...] = ()) -> NotesRecord:
     """Keep ``files`` as the notes of ``archive``'s package and version, replacing an earlier copy
     of that version only once the new one is complete. ``archive`` is where the notes came from: the
     source archive, or for another ``source`` the URL it read and the hash of what it kept."""
@@ -108,7 +117,8 @@ def write_version(archive: Archive, files: list[tuple[NotesFile, bytes]], skippe
         (staging / "files").mkdir(exist_ok=True)
         record = NotesRecord(archive.ecosystem, archive.name, archive.version, final, archive.index_url, archive.url,
                              archive.hash_name, archive.hash_value, fetched, tuple(f for f, _ in files),
-                             tuple(skipped), archive.changelog_url, RULES, source, tuple(tried), etag, chain)
+                             tuple(skipped), archive.changelog_url, RULES, source, tuple(tried), etag, chain,
+                             tuple(names))
         (staging / RECORD).write_text(json.dumps(_as_json(record), indent=1, ensure_ascii=False), encoding="utf-8")
         old = None
         if final.exists():

@@ -36,6 +36,8 @@ def describe_corpus(documents: Sequence[Document], paths: Sequence[Path | Corpus
             "version": d.version,
             "product": d.product,  # every chunk carries it: a renamed product is a changed document
             "sha256": hashlib.sha256(d.text.encode("utf-8")).hexdigest(),
+            # and its other names, said only where there are some (a corpus without keeps its fingerprint)
+            **({"other_names": list(d.other_names)} if d.other_names else {}),
         }
         for d in documents
     }

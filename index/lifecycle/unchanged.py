@@ -24,7 +24,7 @@ from ..store.layout import MANIFEST
 STAMP_FILE = "inputs.json"
 # The form of the corpus record a stamp vouches for (``freshness.describe_corpus``): a change to how
 # that record or its fingerprint is made must bump it, or a matching stamp would keep the old record.
-RECORD_VERSION = 1
+RECORD_VERSION = 2  # 2: a document's other names (Document.other_names) in its record
 
 
 def unchanged_corpus(directory: Path, stamp: str | None) -> dict | None:

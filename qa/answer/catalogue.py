@@ -19,17 +19,22 @@ class Catalogue:
         self.mentions = mentions
         by_product: dict[str | None, set[str]] = {}  # product (None: unknown) -> its releases
         products: set[str] = set()
+        others: dict[str, dict[str, None]] = {}  # product -> the other names its metadata gives it
         self.chunks = chunks
         self._rows: dict[str, list[int]] = {}  # release -> the rows of its chunks
         for row, c in enumerate(chunks):
             if c.product:
                 products.add(c.product)
+                if c.other_names:
+                    others.setdefault(c.product, {}).update(dict.fromkeys(c.other_names))
             if c.version:
                 by_product.setdefault(c.product, set()).add(c.version)
                 self._rows.setdefault(c.version, []).append(row)
         self._releases_of = {p: tuple(sorted(v, key=version_key)) for p, v in by_product.items()}
         self.releases: tuple[str, ...] = tuple(sorted(set().union(*by_product.values()), key=version_key))
         self.products: tuple[str, ...] = tuple(sorted(products))
+        # "pyca/cryptography" for cryptography (``corpus.metadata``; ``qa.question.products.held_names``)
+        self.other_names: dict[str, tuple[str, ...]] = {p: tuple(names) for p, names in sorted(others.items())}
 
     def held(self, wanted: str, products: Sequence[str] = ()) -> bool:
         """Whether the corpus holds release ``wanted`` (of one of ``products``, when given)."""

@@ -26,6 +26,9 @@ from .evidence import LEXICAL_WEIGHT, coverage_scorer
 
 STRONG = 0.85  # an item within this share of the best one states the fact
 KINDS_NAMED = frozenset({"added", "changed", "deprecated", "removed", "fixed", "security", "performance", "docs", "other"})
+# a removal announced, not made: "will be removed in a future release", "to be dropped in 2.0"
+_TO_COME = lazy_compile(r"\b(?:will|would|shall|is\s+going\s+to)\s+be\s+(?:removed|dropped|deleted)|\bto\s+be\s+"
+                        r"(?:removed|dropped)|\bremoved\s+in\s+(?:a\s+)?(?:future|the\s+next|upcoming)", re.IGNORECASE)
 KIND_BONUS = 0.1  # "which release dropped X": an item under Removed (or worded "Drop ...") says it, a mention does not
 def item_scores(
     topic: str,
@@ -95,6 +98,11 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
         plain = [i for i in saying if not _titled_otherwise(entries[i], CHANGES_STATED[change], about, qualifiers)]
         if kind is not None and any(entries[i].item.kind == kind for i in plain):
             saying = plain
+        # a deprecation saying a removal is to come ("Deprecated Python 3.7 support ... will be removed in a
+        # future release", cryptography 44.0.0) yields to the removal saying it (46.0.0's "has been removed")
+        done = [i for i in saying if entries[i].item.kind != "deprecated" or not _TO_COME.search(entries[i].text)]
+        if change == "removed" and any(entries[i].item.kind == "removed" for i in done):
+            saying = done
         if not saying and change in CHANGES_REQUIRED:
             return []  # "which release stabilized X": no item says it was stabilized; say nothing of a release
         pool = saying or [i for i in pool if said[i][0] != DENIES]  # never one saying the thing is not there

@@ -49,7 +49,7 @@ def sections_cmd(corpus_paths, skip_bad, as_json) -> None:
             click.echo(json.dumps({
                 "document": doc.id, "title": doc.title, "product": doc.product, "version": doc.version,
                 "source": doc.source, "body_field": doc.body_field, "url": doc.url, "date": doc.date,
-                "prerelease": doc.prerelease,
+                "prerelease": doc.prerelease, "other_names": list(doc.other_names),
                 "releases": list(loaded.releases), "chunks": len(loaded.chunks),
                 "sections": [_section_json(s) for s in loaded.sections], "warnings": list(loaded.warnings),
             }, ensure_ascii=False))

@@ -1,5 +1,6 @@
 """The mentions in one text of a question: the range of releases it names, the releases it names
-outside that range, and the products of the corpus it names. Each text is scanned once."""
+outside that range, and the products of the corpus it names. Each text is scanned once (twice when
+it names a product by another name its metadata gives: then as named by its own)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .ranges import RangeMention, find_range
-from .products import named
+from .products import Named, held_names, metadata_names, named
 from .releases import ReleaseQuery, find_releases
 
 
@@ -16,7 +17,8 @@ class Catalogue(Protocol):
 
     releases: tuple[str, ...]
     products: tuple[str, ...]
-    # optional: ``mentions(name)``, whether the corpus's notes use a word (``products.named``)
+    # optional: ``mentions(name)``, whether the corpus's notes use a word (``products.named``), and
+    # ``other_names``, product -> the other names its metadata gives it (``products.held_names``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,11 +45,30 @@ class Scan:
 
 
 def scan(text: str, catalogue: Catalogue) -> Scan:
-    """The mentions of ``text`` (a range, then releases outside it, then products, ``products.named``)."""
+    """The mentions of ``text`` (a range, then releases outside it, then products, ``products.named``).
+
+    A held product named by another name its metadata gives ("which pyca/cryptography release
+    ...", ``products.metadata_names``) is read as named by its own ("which cryptography release
+    ..."): the releases after it, the topic without it and retrieval then go as for its own name,
+    and ``Scan.text`` is the question so read."""
+    others = getattr(catalogue, "other_names", None)
+    mentions = getattr(catalogue, "mentions", None)
+    products = named(text, catalogue.products, mentions, catalogue.releases, others)
+    renamed = _own_names(text, products, metadata_names(catalogue.products, others, held_names(catalogue.products)))
+    if renamed != text:
+        text = renamed
+        products = named(text, catalogue.products, mentions, catalogue.releases, others)
     mention = find_range(text, catalogue.releases, catalogue.products)
     rest = Scan.outside(text, mention)
     parsed = find_releases(rest, known=catalogue.releases, products=catalogue.products)
-    products = named(text, catalogue.products, getattr(catalogue, "mentions", None), catalogue.releases)
     held = {n.product for n in products if n.held}
     return Scan(text, mention, parsed, tuple(p for p in catalogue.products if p in held),
                 tuple(dict.fromkeys(n.typed for n in products if not n.held)))
+
+
+def _own_names(text: str, products: tuple[Named, ...], others: dict[str, str]) -> str:
+    """``text`` with each held product named by one of its metadata's names (``others``) named by its own."""
+    for n in sorted(products, key=lambda n: n.span, reverse=True):
+        if n.held and n.typed.lower() in others:
+            text = text[: n.span[0]] + n.product + text[n.span[1]:]
+    return text

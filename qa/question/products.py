@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 
 from corpus.regex import lazy_compile
 from corpus.versions import product_names, version_matches
@@ -120,9 +120,11 @@ def _proper(typed: str, name: str, after: str) -> bool:
             and bool(_VERSION_AFTER.match(after)))
 
 
-def held_names(products: Sequence[str]) -> dict[str, str]:
+def held_names(products: Sequence[str], other_names: Mapping[str, Sequence[str]] | None = None) -> dict[str, str]:
     """Every lower-case name of the held ``products`` -> the product: its own, its known aliases
-    ("torch" for PyTorch) and the parts written up in its notes ("cargo" for Rust)."""
+    ("torch" for PyTorch), the parts written up in its notes ("cargo" for Rust) and the other
+    names its distribution's metadata gives it (``other_names``: product -> names; see
+    ``metadata_names``)."""
     aliases = vocabulary()[1]
     names: dict[str, str] = {}
     for product in products:
@@ -133,17 +135,41 @@ def held_names(products: Sequence[str]) -> dict[str, str]:
         own |= {f"{lang}{sep}{n}" for n in list(own) if " " not in n for lang in _LANGUAGES for sep in "-_"}
         for name in own:
             names.setdefault(name, product)
+    for name, product in metadata_names(products, other_names, names).items():
+        names.setdefault(name, product)
     return names
 
 
+def metadata_names(products: Sequence[str], other_names: Mapping[str, Sequence[str]] | None,
+                   taken: Mapping[str, str] = {}) -> dict[str, str]:
+    """The other names of held ``products`` their metadata gives (``corpus.metadata``: "pyca/cryptography",
+    "Python-Markdown", "dateutil"), lower case -> the product, that a question may name them by:
+    not a name another product holds or goes by (``taken``, the well-known lists), nor one two
+    products claim, nor a platform, a word of questions or (a name of one word) a common English word."""
+    if not other_names:
+        return {}
+    sources, aliases = vocabulary()
+    claimed: dict[str, set[str]] = {}
+    for product in products:
+        for other in other_names.get(product, ()):
+            name = other.lower()
+            if name in taken or name in NOT_NAMES or is_platform(name) or len(name) < 3:
+                continue
+            if "/" not in name and (common(name) or name in sources or name in aliases):
+                continue  # "opencv" for opencv-python is OpenCV's own name, "core" anybody's
+            claimed.setdefault(name, set()).add(product)
+    return {name: next(iter(held)) for name, held in claimed.items() if len(held) == 1}
+
+
 def named(text: str, products: Sequence[str], mentions: Callable[[str], bool] | None = None,
-          releases: Sequence[str] = ()) -> tuple[Named, ...]:
+          releases: Sequence[str] = (), other_names: Mapping[str, Sequence[str]] | None = None) -> tuple[Named, ...]:
     """The products ``text`` names, held and foreign, in order (see the module docstring);
     ``mentions(name)``: whether the corpus's notes use the name (a dependency of a held product);
-    ``releases``: the releases the corpus holds."""
-    held = held_names(products)
-    tokens = list(_TOKEN.finditer(text))
-    found: list[Named] = []
+    ``releases``: the releases the corpus holds; ``other_names``: the other names of held products
+    (``held_names``)."""
+    held = held_names(products, other_names)
+    found = _slashed(text, held)  # "pyca/cryptography", "@babel/core": names no word of _TOKEN holds
+    tokens = [t for t in _TOKEN.finditer(text) if not any(a <= t.start() < b for a, b in (n.span for n in found))]
     at = 0
     while at < len(tokens):
         for size in range(min(MOST_WORDS, len(tokens) - at), 0, -1):
@@ -172,7 +198,17 @@ def named(text: str, products: Sequence[str], mentions: Callable[[str], bool] | 
             break
         else:
             at += 1
-    return _with_vs(text, tuple(found), held)
+    return _with_vs(text, tuple(sorted(found, key=lambda n: n.span)), held)
+
+
+def _slashed(text: str, held: dict[str, str]) -> list[Named]:
+    """Where ``text`` names a held product by a name with a "/" (a repository, a scoped npm name)."""
+    names = sorted((n for n in held if "/" in n), key=len, reverse=True)
+    if not names:
+        return []
+    pattern = re.compile(r"(?<![\w@/.-])(?:" + "|".join(re.escape(n) for n in names) + r")(?![\w/]|[.-]\w)",
+                         re.IGNORECASE)
+    return [Named(m.group(0), m.span(), held[m.group(0).lower()]) for m in pattern.finditer(text)]
 
 
 _LANGUAGES = ("python", "py")

@@ -46,10 +46,11 @@ def tar_gz(members: dict[str, bytes | tuple[str, str]]) -> bytes:
     return buffer.getvalue()
 
 
-def sdist(name: str, version: str, files: dict[str, bytes | tuple[str, str]]) -> bytes:
-    """A source distribution as setuptools writes one: ``NAME-VERSION/`` with PKG-INFO and ``files``."""
+def sdist(name: str, version: str, files: dict[str, bytes | tuple[str, str]], pkg_info: bytes | None = None) -> bytes:
+    """A source distribution as setuptools writes one: ``NAME-VERSION/`` with PKG-INFO (``pkg_info``,
+    else Name and Version alone) and ``files``."""
     top = f"{name.replace('-', '_')}-{version}"
-    pkg_info = f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n".encode()
+    pkg_info = pkg_info or f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n".encode()
     return tar_gz({f"{top}/PKG-INFO": pkg_info, **{f"{top}/{k}": v for k, v in files.items()}})
 
 
@@ -100,9 +101,10 @@ class PackageIndex:
         return f"{self.url}/npm/"
 
     def publish(self, name: str, version: str, files: dict, *, project_urls: dict | None = None,
-                description: str = "", description_type: str | None = None) -> Release:
+                description: str = "", description_type: str | None = None, pkg_info: bytes | None = None) -> Release:
         """Publish an sdist of ``name`` ``version`` holding ``files`` (the newest published last)."""
-        release = Release("pypi", name, version, f"{name.replace('-', '_')}-{version}.tar.gz", sdist(name, version, files),
+        release = Release("pypi", name, version, f"{name.replace('-', '_')}-{version}.tar.gz",
+                          sdist(name, version, files, pkg_info),
                           project_urls or {}, description=description, description_type=description_type)
         self.releases.append(release)
         return release

@@ -17,6 +17,7 @@ FAILS_THE_PACKAGE = True  # a bad archive is reported, never passed over
 def find(release: Published, earlier: NotesRecord | None, limit: int):
     from .found import Found, NoNotesHere
     from ..archive import ArchiveReader
+    from ..identity import archive_identity
 
     archive = release.archive
     if archive is None:
@@ -35,7 +36,8 @@ def find(release: Published, earlier: NotesRecord | None, limit: int):
         with ArchiveReader(path, what) as reader:
             files, skipped = pick.notes(reader.members, reader.read, reader.links)
             looked = len(reader.members)
+            identity = archive_identity(reader.members, reader.read)
     if not files:
         raise NoNotesHere(f"no release notes in its archive ({archive.filename}, {looked} file"
                           f"{'s' if looked != 1 else ''} looked at)")
-    return Found(tuple(files), tuple(skipped), archive.url, archive.hash_name, archive.hash_value)
+    return Found(tuple(files), tuple(skipped), archive.url, archive.hash_name, archive.hash_value, identity=identity)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+from ...metadata import Identity
 from ..model import NotesFile, Skipped
 
 
@@ -22,6 +23,7 @@ class Found:
     hash_name: str
     hash_value: str
     etag: str | None = None
+    identity: Identity | None = None  # what the archive's own metadata (PKG-INFO, package.json) says of the product
 
 
 def sha256(data: bytes) -> str:
