@@ -28,13 +28,15 @@ from .errors import (
     RelnotesIndexError,
     UnknownMode,
 )
-from .modes import MODES, Mode, check_mode
+from .modes import ASKED_MODES, AUTO, MODES, Mode, check_asked_mode, check_mode, needs_vectors
 
 _LAZY = {
     "BuildReport": "build.pipeline",
     "CachedIndex": "housekeeping.cache",
     "CachedModel": "housekeeping.cache",
     "list_models": "housekeeping.cache",
+    "list_stores": "store.shared",
+    "prune_stores": "housekeeping.vectors",
     "prune_models": "housekeeping.cache",
     "replace_index": "store.atomic",
     "discard_index": "store.atomic",
@@ -59,7 +61,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from .build.pipeline import BuildReport
     from .store.atomic import discard_index, replace_index
     from .housekeeping.cache import CachedIndex, CachedModel, in_use, indexed_sources, list_indexes, list_models, prune, prune_models
+    from .housekeeping.vectors import prune_stores
     from .store.manifest import generation
+    from .store.shared import list_stores
     from .lifecycle.freshness import default_index_dir
     from .lifecycle.opening import open_index
     from .lifecycle.status import IndexStatus, index_status
@@ -74,6 +78,8 @@ __getattr__, __dir__ = lazy_api(__name__, _LAZY)
 
 
 __all__ = [
+    "ASKED_MODES",
+    "AUTO",
     "MODES",
     "AdaptError",
     "BuildReport",
@@ -96,6 +102,7 @@ __all__ = [
     "Similarity",
     "UnknownMode",
     "cache_root",
+    "check_asked_mode",
     "check_mode",
     "default_index_dir",
     "discard_index",
@@ -105,9 +112,12 @@ __all__ = [
     "index_status",
     "list_indexes",
     "list_models",
+    "list_stores",
+    "needs_vectors",
     "open_index",
     "prune",
     "prune_models",
+    "prune_stores",
     "replace_index",
     "tokenize",
 ]

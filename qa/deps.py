@@ -45,7 +45,7 @@ class DependencyReport:
                 -(self.releases_between or 0), self.dependency.name.lower())
 
 
-def report(service: AnswerService, names: tuple[str, ...] = (), mode: str = "hybrid") -> tuple[DependencyReport, ...]:
+def report(service: AnswerService, names: tuple[str, ...] = (), mode: str = "auto") -> tuple[DependencyReport, ...]:
     """The report of every dependency of the service's project (or of those ``names``), attention first.
 
     Raises:
@@ -67,7 +67,7 @@ def report(service: AnswerService, names: tuple[str, ...] = (), mode: str = "hyb
     return tuple(sorted(reports, key=DependencyReport.attention))
 
 
-def one(service: AnswerService, dependency: Dependency, mode: str = "hybrid") -> DependencyReport:
+def one(service: AnswerService, dependency: Dependency, mode: str = "auto") -> DependencyReport:
     """The report of one dependency (no digest when it has no pin or no notes held)."""
     if dependency.notes is None or not dependency.notes.shipped or dependency.product not in service.products:
         return DependencyReport(dependency)

@@ -31,4 +31,8 @@ class CitationNotFound(QAError):
     """Raised when ``relnotes show`` finds no document or chunk for a citation, or lines past its end."""
 
 
+class VectorsNotBuilt(QAError):
+    """Hybrid or dense was asked by name and the vectors could not be built (never answered by BM25 instead)."""
+
+
 USER_ERRORS = (CorpusError, RelnotesIndexError, QAError)

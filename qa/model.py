@@ -147,6 +147,7 @@ class Note:
     kinds: tuple[str, ...] = ()
     count: int = 0
     total: int = 0
+    command: str = ""  # the command that fixes what the note says (``relnotes index --project DIR``)
 
     def __post_init__(self) -> None:
         if self.kind not in NOTE_KINDS:
@@ -164,6 +165,8 @@ class Note:
             out["topic"] = self.topic
         if self.count or self.total:
             out.update(count=self.count, total=self.total)
+        if self.command:
+            out["command"] = self.command
         return out
 
 

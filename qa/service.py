@@ -18,7 +18,7 @@ from .errors import BadQuestion
 from .model import Answer, Passage, ReleaseRange
 from .info import IndexInfo
 from .question import Question, read
-from .staging import Retrieval, VectorsToCome
+from .staging import Retrieval, VectorsToCome, index_command
 
 if TYPE_CHECKING:  # pragma: no cover
     from corpus import CorpusInput
@@ -69,7 +69,8 @@ class AnswerService:
     """Answers over one opened index; safe to call from worker threads (one question at a time)."""
 
     def __init__(self, engine: Engine, info: IndexInfo, corpus_paths: Sequence[Path | CorpusInput] = (),
-                 model_path: Path | None = None, project: Project | None = None) -> None:
+                 model_path: Path | None = None, project: Project | None = None, *, index_dir: Path | None = None,
+                 notify: Notify | None = None) -> None:
         self.engine = engine
         self.project = project  # opened with --project: the dependencies, their pins and notes
         self.info = info
@@ -80,6 +81,9 @@ class AnswerService:
         self._lock = threading.Lock()  # the engine's caches are not shared between threads
         self.pins = {d.product: d.pin for d in project.dependencies if d.pin} if project else {}
         self.coming: VectorsToCome | None = None  # the vectors, while the index has none (``build_vectors``)
+        self.notify = notify  # said while a question that asked for hybrid by name waits for the vectors
+        # the command that builds this corpus's vectors, named in the note of a BM25 answer
+        self.index_command = index_command(() if project else self.corpus_paths, project, index_dir, model_path)
         if not engine.index.complete:
             self.coming = VectorsToCome(info.directory, lambda progress: open_corpus_index(
                 self.corpus_paths, Path(info.directory), model_path, progress=progress))
@@ -148,7 +152,7 @@ class AnswerService:
         )
         if project is not None:
             info = replace(info, corpus=f"the dependencies of {project.directory}")
-        service = cls(Engine(loaded), info, corpus_paths, model_path, project)
+        service = cls(Engine(loaded), info, corpus_paths, model_path, project, index_dir=index_dir, notify=notify)
         if warm and loaded.complete:
             service.engine.warm_up()
         return service
@@ -169,14 +173,17 @@ class AnswerService:
         return read(question, self.engine.catalogue, conversation, releases=releases, products=products, span=span,
                     pins=self.pins)
 
-    def ask(self, question: str | Question, top_k: int = 5, mode: str = "hybrid", releases: Sequence[str] = (), *,
+    def ask(self, question: str | Question, top_k: int = 5, mode: str = "auto", releases: Sequence[str] = (), *,
             products: Sequence[str] = (), kinds: Sequence[str] = (), span: ReleaseRange | None = None) -> Answer:
         """Answer ``question`` with ranked, cited passages (``Engine.answer``), one question at a time.
 
         Args:
             question: the question as typed (read here), or as read (``read``, ``Conversation.read``).
             top_k: how many passages.
-            mode: "hybrid", "bm25" or "dense".
+            mode: "auto" (hybrid once the index has its vectors, else BM25 with a note naming
+                ``index_command``), "hybrid", "bm25" or "dense"; hybrid and dense asked by name
+                wait for the vectors (built now on a thread when none is under way), never
+                BM25 in their name. The answer's ``mode`` is the mode that served it.
             releases: restrict to these releases (added to those the question names); with a typed question only.
             products: restrict to these products; with a typed question only.
             kinds: restrict to sections of these kinds of change ("fixed", "breaking").
@@ -185,15 +192,35 @@ class AnswerService:
         Raises:
             BadQuestion: the question is empty, too long, holds control characters, a bad ``release:``
                 or an unknown kind.
-            UnknownMode: ``mode`` is not one of bm25, dense, hybrid.
+            UnknownMode: ``mode`` is not one of auto, bm25, dense, hybrid.
             RelnotesIndexError: a vectors file found damaged on the first dense search (IndexCorrupt).
+            VectorsNotBuilt: hybrid or dense asked by name, and the vectors' build failed.
         """
+        from index import AUTO, check_asked_mode, needs_vectors
+
         if not isinstance(question, Question):
             question = self.read(question, releases, products=products, span=span)
+        asked = check_asked_mode(mode)
+        coming = self.coming
+        if needs_vectors(asked) and coming is not None:  # by name: wait for the vectors, outside the lock
+            coming.wait(self.notify)
         with self._lock:
             coming = self._switch()
-            answer = self.engine.answer(question, top_k=top_k, mode=mode, kinds=kinds)
-        return coming.said(answer, self.engine.index) if coming is not None else answer
+            if needs_vectors(asked) and coming is not None:  # the build ended without a complete index
+                from .errors import VectorsNotBuilt
+
+                raise VectorsNotBuilt(f"The vectors of this corpus are not built; build them with: {self.index_command}")
+            answer = self.engine.answer(question, top_k=top_k, mode="hybrid" if asked == AUTO else asked, kinds=kinds)
+        if coming is not None:
+            return coming.said(answer, self.engine.index, self.index_command)
+        return self._with_command(answer)
+
+    def _with_command(self, answer: Answer) -> Answer:
+        """``answer`` with its BM25 note naming the command that builds this corpus's vectors."""
+        if not any(n.kind == "dense_pending" and not n.command for n in answer.notes):
+            return answer
+        return replace(answer, notes=tuple(replace(n, command=self.index_command) if n.kind == "dense_pending" else n
+                                           for n in answer.notes))
 
     def build_vectors(self, notify: Notify | None = None) -> None:
         """Build the index's vectors on a thread of this process, if it has none yet (the chat and
@@ -223,7 +250,7 @@ class AnswerService:
         return self.coming
 
     def changes(self, span: ReleaseRange, product: str | None = None, *, kinds: Sequence[str] = (),
-                topic: str = "", top_k: int = 5, mode: str = "hybrid") -> Answer:
+                topic: str = "", top_k: int = 5, mode: str = "auto") -> Answer:
         """What changed in the range ``span`` (of ``product``): the upgrade digest (breaking,
         removed and deprecated items of each release, or those of ``kinds``), or with ``topic``
         the range's items on that topic (as "what changed in TOPIC between FROM and TO?" gets them).

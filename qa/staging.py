@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from .errors import USER_ERRORS
+from .errors import USER_ERRORS, VectorsNotBuilt
 from .model import Answer, Note
 
 Notify = Callable[[str], None]
@@ -104,6 +104,20 @@ class VectorsToCome:
         if notify is not None:
             notify("The vectors are built: answers are hybrid now")
 
+    def wait(self, notify: Notify | None = None) -> None:
+        """Build the vectors now (on the thread ``start`` makes, if none runs yet) and return when
+        that build has ended: for a question that asked for hybrid or dense by name.
+
+        Raises:
+            VectorsNotBuilt: the build stopped on a user error (its message is said).
+        """
+        self.start(notify)
+        if self._thread is not None:
+            self._thread.join()
+        if self.failed:
+            raise VectorsNotBuilt(f"The vectors could not be built ({self.failed}); ask with --mode bm25 or auto, "
+                                  "or fix that and ask again")
+
     @property
     def building(self) -> bool:
         """Whether a thread of this process is embedding the vectors now."""
@@ -131,7 +145,7 @@ class VectorsToCome:
         done, total = (pending.embedded, pending.total) if pending is not None else (0, 0)
         return Retrieval("bm25", done, total, building=self.building, failed=self.failed)
 
-    def said(self, answer: Answer, index) -> Answer:
+    def said(self, answer: Answer, index, command: str = "") -> Answer:
         """``answer`` with its note on the vectors brought up to date, and saying they are being built
         here when a thread of this process builds them (no "run relnotes index" then)."""
         from dataclasses import replace
@@ -140,8 +154,8 @@ class VectorsToCome:
             return answer
         now = self.status(index)
         kind = "dense_building" if now.building else "dense_pending"
-        notes = tuple(Note(kind, count=now.embedded, total=now.total) if n.kind == "dense_pending" else n
-                      for n in answer.notes)
+        notes = tuple(Note(kind, count=now.embedded, total=now.total, command=command) if n.kind == "dense_pending"
+                      else n for n in answer.notes)
         return replace(answer, notes=notes)
 
 
@@ -150,3 +164,21 @@ def with_pending(*notes: Note | None, pending=None) -> tuple[Note, ...]:
     ``index`` DenseProgress), that BM25 answered and how far the vectors are."""
     waiting = (Note("dense_pending", count=pending.embedded, total=pending.total),) if pending is not None else ()
     return (*filter(None, notes), *waiting)
+
+
+def index_command(corpus_paths=(), project=None, index_dir: Path | str | None = None, model_path=None) -> str:
+    """The ``relnotes index`` command that builds the vectors of this corpus: with its --project,
+    or its --corpus inputs, and the --index and --model it was opened with."""
+    import shlex
+
+    words = ["relnotes", "index"]
+    if project is not None:
+        words += ["--project", str(project.directory)]
+    else:
+        for path in corpus_paths:
+            words += ["--corpus", str(path)]  # a CorpusInput prints as NAME=PATH
+    if index_dir is not None:
+        words += ["--index", str(index_dir)]
+    if model_path is not None:
+        words += ["--model", str(model_path)]
+    return " ".join(shlex.quote(w) for w in words)

@@ -15,7 +15,9 @@ from corpus.model import Chunk
 
 from ..store.atomic import build_lock, recover, sigterm_as_interrupt, written_in_place
 from ..store.shards import Shards, model_identity
+from ..store.shared import SharedVectors
 from .embedding import Progress
+from .sharing import give_shared, take_shared
 from .writer import BuildSettings, Texts, write_index
 
 __all__ = ["BuildReport", "Progress", "build_index"]  # Progress: the type open_index passes on
@@ -33,6 +35,8 @@ class BuildReport:
     seconds: float
     texts_embedded: int = 0  # distinct windows and sentences encoded by this build
     resumed: int = 0  # distinct texts an interrupted build had embedded (``index.store.shards``), not encoded again
+    shared: int = 0  # distinct texts whose vectors came from the shared store (``index.store.shared``)
+    given: int = 0  # distinct texts this build added to the shared store
 
 
 def build_index(
@@ -89,6 +93,16 @@ def build_index(
             **stored["sentences"], **(previous_sentences or {})}
         needed = set(texts.window_keys), set(texts.sentence_keys)
         resumed = len(needed[0] & stored["windows"].keys()) + len(needed[1] & stored["sentences"].keys())
+        own = set(previous), set(previous_sentences)  # before the shared store adds its own
+        store = SharedVectors.for_model(identity)
+        held = take_shared(store, texts.windows, texts.window_keys, texts.sentence_keys, previous, previous_sentences)
+        shared = len((needed[0] & previous.keys()) - own[0]) + len((needed[1] & previous_sentences.keys()) - own[1])
+        given: list[int] = []
+
+        def share(streams, quantized) -> None:
+            if identity["quantized"] and not quantized:  # int8 asked, float made: not the int8 store's
+                return
+            given.append(give_shared(store, streams, held, notify))
         todo = sum(k not in previous for k in texts.window_keys)
         todo += sum(k not in previous_sentences for k in texts.sentence_keys)
         if todo:
@@ -98,7 +112,7 @@ def build_index(
             settings = BuildSettings(encoder, embedder, query, quantized, todo, corpus, bm25_params or DEFAULT_PARAMS,
                                      progress, notify, lambda kind, keys, vectors: shards.save(kind, keys, vectors,
                                                                                                identity),
-                                     lexical_from=lexical_from)
+                                     lexical_from=lexical_from, share=share)
             embedded = write_index(tmp, chunks, texts, settings, previous, previous_sentences)
         shards.clear()  # the index holds every vector now
     return BuildReport(
@@ -106,8 +120,10 @@ def build_index(
         documents=len(corpus.get("documents", {})),
         chunks=len(chunks),
         embedded=embedded[0],
-        reused=sum(key in previous and key not in stored["windows"] for key in texts.window_keys),
+        reused=sum(key in own[0] and key not in stored["windows"] for key in texts.window_keys),
         seconds=time.perf_counter() - started,
         texts_embedded=sum(embedded),
         resumed=resumed,
+        shared=shared,
+        given=sum(given),
     )

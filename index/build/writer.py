@@ -82,6 +82,8 @@ class BuildSettings:
     notify: Callable[[str], None] | None
     keep: Callable[[str, list, np.ndarray], None] | None = None  # (kind, keys, vectors) of each piece embedded
     lexical_from: Path | None = None  # a first stage of the same chunks whose BM25 files are taken as they are
+    # (streams, int8 recipe or None) once every vector is written: the texts given to the shared store
+    share: Callable[[Sequence[Stream], dict | None], None] | None = None
 
 
 def write_index(tmp: Path, chunks: Sequence[Chunk], texts: Texts, build: BuildSettings, previous: dict,
@@ -102,6 +104,8 @@ def write_index(tmp: Path, chunks: Sequence[Chunk], texts: Texts, build: BuildSe
                _sentence_documents(chunks, texts.sentence_map, len(texts.sentences)), previous_sentences),
     )
     embedded, quantized = _embed(streams, chunks, build)
+    if build.share is not None:
+        build.share(streams, quantized)
     model = model_record(build.encoder, quantized, build.query)
     if build.lexical_from is not None:  # written by the first stage moments ago: not built (nor its memory held) twice
         for name in LEXICAL_FILES:

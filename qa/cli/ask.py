@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .common import open_service, release_range, retrieval_options, skip_bad_corpus_option
+from .common import open_service, release_range, retrieval_options, skip_bad_corpus_option, staged_for
 from .progress import notice
 
 
@@ -40,7 +40,8 @@ def ask_cmd(question, top_k, mode, releases, since, until, kinds, no_update, cor
 
     span = release_range(since, until)
     history = History(warn=notice) if follow_up or not no_history else None
-    service = open_service(corpus_paths, index_dir, model_path, no_update, dense=mode != "bm25", staged=True)
+    service = open_service(corpus_paths, index_dir, model_path, no_update, dense=mode != "bm25",
+                           staged=staged_for(mode))
     last = history.last() if follow_up else None
     if follow_up and last is None:
         notice("No earlier question in the history; asking this one on its own.")

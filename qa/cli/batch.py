@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from ..present import FORMATS
-from .common import open_service, release_range, retrieval_options
+from .common import open_service, release_range, retrieval_options, staged_for
 from .progress import notice
 
 
@@ -40,7 +40,7 @@ def batch_cmd(source, top_k, mode, releases, since, until, kinds, no_update, cor
         raise click.ClickException(f"Cannot read {name}: {exc}; pass a readable UTF-8 file or -") from None
     questions = read_questions(lines, name, skip_bad=skip_bad, report=notice)
     service = open_service(corpus_paths, index_dir, model_path, no_update, dense=mode != "bm25", skip_bad=skip_bad,
-                           staged=True)
+                           staged=staged_for(mode))
     from .progress import embedding_progress
 
     records, answered = [], []
@@ -51,7 +51,7 @@ def batch_cmd(source, top_k, mode, releases, since, until, kinds, no_update, cor
             if fmt == "jsonl":
                 click.echo(to_jsonl(record))
             elif fmt == "trec":
-                for line in trec_lines(record, f"relnotes-{mode}"):
+                for line in trec_lines(record, f"relnotes-{answer.mode}"):  # the mode that served it
                     click.echo(line)
             else:
                 records.append(record)

@@ -32,12 +32,13 @@ def _when(stamp: float | None) -> str:
 
 @click.group("cache")
 def cache_group() -> None:
-    """The cached indexes: one a corpus and model, in the user cache folder."""
+    """The cached indexes (one a corpus and model) and shared vector stores (one a model), in the user cache folder."""
 
 
 @cache_group.command("list")
 @click.option("--json", "as_json", is_flag=True,
-              help="One JSON object per index, then one per adapted model (those have a \"model\" key).")
+              help="One JSON object per index, then one per adapted model (those have a \"model\" key), then "
+                   "one per shared vector store (a \"vector_store\" key).")
 def list_cmd(as_json: bool) -> None:
     """Each cached index: its corpus inputs, chunks, size, when it was last used, and whether a
     process has it open now."""
@@ -68,6 +69,23 @@ def list_cmd(as_json: bool) -> None:
         users = ", ".join(p.name for p in m.used_by) or "no index (removed by prune)"
         click.echo(f"adapted model {m.directory.name}  {m.bytes / 1e6:7.1f} MB  from {m.base}, {m.created}; "
                    f"used by {users}")
+    _list_stores(as_json)
+
+
+def _list_stores(as_json: bool) -> None:
+    """The shared vector stores: one per model, every index built with it takes its texts' vectors there."""
+    from index import list_stores
+
+    for s in list_stores():
+        model = s.model.get("name") or "?"
+        if as_json:
+            click.echo(json.dumps({"vector_store": str(s.directory), "model": model, "texts": s.texts,
+                                   "pieces": s.pieces, "bytes": s.bytes, "last_used": s.last_used},
+                                  ensure_ascii=False))
+            continue
+        click.echo(f"vectors {s.directory.name}  {s.bytes / 1e6:7.1f} MB  {s.texts:,} texts in {s.pieces} pieces  "
+                   f"used {_when(s.last_used):<14}  {model}{' int8' if s.model.get('quantized') else ''} "
+                   "(shared by every index of this model)")
 
 
 @cache_group.command("prune")
@@ -76,9 +94,11 @@ def list_cmd(as_json: bool) -> None:
 @click.option("--all", "everything", is_flag=True, help="Remove every index not in use.")
 @click.option("--dry-run", is_flag=True, help="Say what would be removed, remove nothing.")
 def prune_cmd(older_than: str | None, everything: bool, dry_run: bool) -> None:
-    """Remove cached indexes not used for a while (or all of them). An index another process has
-    open or is building is kept and named; the next question rebuilds a removed one."""
-    from index import prune, prune_models
+    """Remove cached indexes not used for a while (or all of them), and the pieces of the shared
+    vector stores not used as long (or the stores). An index another process has open or is
+    building is kept and named; the next question rebuilds a removed one, and embeds again the
+    texts whose vectors were pruned."""
+    from index import prune, prune_models, prune_stores
 
     if older_than is None and not everything:
         raise click.UsageError("say what to remove: --older-than 30d, or --all")
@@ -94,8 +114,17 @@ def prune_cmd(older_than: str | None, everything: bool, dry_run: bool) -> None:
                           dry_run=dry_run)
     for m in models:
         click.echo(f"{verb} {m.directory}  (adapted model no index uses, {m.bytes / 1e6:.1f} MB)")
+    stores, held = prune_stores(parse_age(older_than) if older_than is not None else None, everything=everything,
+                                dry_run=dry_run)
+    for p in stores:
+        what = "the whole store" if p.whole else f"{p.pieces} pieces unused for longer than {older_than}"
+        click.echo(f"{verb} {what} of {p.store.directory}  ({p.bytes / 1e6:.1f} MB, shared vectors of "
+                   f"{p.store.model.get('name')})")
+    for info in held:
+        click.echo(f"Kept {info.directory}: a relnotes build is reading or writing it", err=True)
     click.echo(f"{verb} {len(removed)} indexes, {sum(e.bytes for e in removed) / 1e6:.1f} MB"
                + (f" and {len(models)} adapted models, {sum(m.bytes for m in models) / 1e6:.1f} MB" if models else "")
+               + (f" and {sum(p.bytes for p in stores) / 1e6:.1f} MB of shared vectors" if stores else "")
                + (f"; {len(busy)} in use kept" if busy else ""))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from .common import corpus_option, index_option, kind_option, mode_option, model_option, no_update_option
-from .common import open_service, project_option, release_range, skip_bad_corpus_option
+from .common import open_service, project_option, release_range, skip_bad_corpus_option, staged_for
 
 
 @click.command("changes")
@@ -39,7 +39,8 @@ def changes_cmd(args, kinds, topic, as_json, fmt, mode, no_update, corpus_paths,
         raise click.UsageError(f"expected [PRODUCT] FROM TO, got {len(args)} argument(s): {' '.join(args)}")
     product = args[0] if len(args) == 3 else None
     span = release_range(args[-2], args[-1], names=("FROM", "TO"))
-    service = open_service(corpus_paths, index_dir, model_path, no_update, dense=mode != "bm25", staged=True)
+    service = open_service(corpus_paths, index_dir, model_path, no_update, dense=mode != "bm25",
+                           staged=staged_for(mode))
     answer = service.changes(span, product, kinds=kinds, topic=topic, mode=mode)
     if as_json:
         from ..present.formats import answer_record, to_jsonl

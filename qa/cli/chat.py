@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from index import MODES
+from index import ASKED_MODES
 
 from .common import corpus_option, current_project, index_option, kind_option, model_option, project_option
 from .common import leave_if_building, leave_now, skip_bad_corpus_option, skip_bad_given
@@ -19,7 +19,9 @@ TOP_K_CHOICES = click.IntRange(1, 50)
 @skip_bad_corpus_option
 @index_option
 @model_option
-@click.option("--mode", type=click.Choice(MODES), default="hybrid", show_default=True, help="Start in this mode (F2 switches).")
+@click.option("--mode", type=click.Choice(ASKED_MODES), default="auto", show_default=True,
+              help="Start in this mode (F2 switches): auto is hybrid once the vectors are in, BM25 until then; "
+                   "hybrid or dense waits for them.")
 @click.option("--top-k", "-k", "top_k", type=TOP_K_CHOICES, default=5, show_default=True, help="Passages per answer (F3 switches).")
 @click.option("--release", "releases", multiple=True, metavar="V", help="Start with this release filter (repeatable).")
 @kind_option
@@ -50,7 +52,7 @@ def chat_cmd(corpus_paths, index_dir, model_path, mode, top_k, releases, kinds, 
     leave_if_building("chat")
 
 
-def chat_app(corpus_paths=(), index_dir=None, model_path=None, *, mode="hybrid", top_k=5, releases=(), kinds=(),
+def chat_app(corpus_paths=(), index_dir=None, model_path=None, *, mode="auto", top_k=5, releases=(), kinds=(),
              update=True, export_dir=None, skip_bad=False, project=None):
     """The chat app as ``relnotes chat`` runs it (benchmarks/startup.py drives it headless)."""
     from ..question import release_name

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 from click.shell_completion import CompletionItem
 
-from index import MODES
+from index import ASKED_MODES
 
 from .progress import embedding_progress, notice
 
@@ -88,7 +88,18 @@ def skip_bad_given() -> bool:
     """Whether this command was given --skip-bad."""
     ctx = click.get_current_context(silent=True)
     return bool(ctx and ctx.meta.get("relnotes.skip_bad"))
-mode_option = click.option("--mode", type=click.Choice(MODES), default="hybrid", show_default=True)
+MODE_HELP = ("auto: hybrid when the index has its vectors, else BM25 (the answer says so and names the command that "
+             "builds them); hybrid or dense: builds the vectors first if they are missing (progress on stderr); "
+             "bm25: BM25 alone. Every answer's record says the mode that served it.")
+mode_option = click.option("--mode", type=click.Choice(ASKED_MODES), default="auto", show_default=True, help=MODE_HELP)
+
+
+def staged_for(mode: str) -> bool:
+    """Whether a command asking in ``mode`` opens a corpus with no vectors on its BM25 part alone
+    (auto and bm25), rather than building the vectors first (hybrid and dense asked by name)."""
+    from index import needs_vectors
+
+    return not needs_vectors(mode)
 
 
 def _kinds(ctx, param, values):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from .common import current_project, index_option, mode_option, model_option, no_update_option, open_service
+from .common import current_project, index_option, mode_option, model_option, no_update_option, open_service, staged_for
 from .common import project_option
 
 
@@ -33,7 +33,8 @@ def deps_cmd(names, as_json, mode, no_update, index_dir, model_path, corpus_path
     from ..deps import report
     from ..present.deps import report_record, report_text
 
-    service = open_service(corpus_paths, index_dir, model_path, no_update, dense=mode != "bm25", staged=True)
+    service = open_service(corpus_paths, index_dir, model_path, no_update, dense=mode != "bm25",
+                           staged=staged_for(mode))
     reports = report(service, tuple(names), mode)
     if as_json:
         import json

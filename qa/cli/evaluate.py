@@ -9,7 +9,7 @@ import click
 
 from index import MODES
 
-from .common import corpus_option, index_option, model_option, open_service, skip_bad_corpus_option
+from .common import corpus_option, index_option, model_option, open_service, project_option, skip_bad_corpus_option
 
 
 def _csv_of(kind, valid=None):
@@ -44,6 +44,7 @@ def _csv_of(kind, valid=None):
 @skip_bad_corpus_option
 @index_option
 @model_option
+@project_option
 def eval_cmd(questions, beir_dir, split, modes, ks, as_json, plot, min_mrr, min_hit1, corpus_paths, index_dir,
              model_path) -> None:
     """Evaluate retrieval on a QUESTIONS JSONL file (id, question, version, answer, section, kind).

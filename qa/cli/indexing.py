@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .common import corpus_option, index_option, load, model_option, skip_bad_option, skipped
+from .common import corpus_option, index_option, load, model_option, project_option, skip_bad_option, skipped
 
 
 @click.command("index")
@@ -28,6 +28,7 @@ from .common import corpus_option, index_option, load, model_option, skip_bad_op
               metavar="QUESTIONS", help="A question set (relnotes eval's JSONL) --quantize must answer as well "
                                         "as full precision does (repeatable; required with --quantize).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar or notices.")
+@project_option
 def index_cmd(corpus_paths, index_dir, model_path, skip_bad, rebuild, adapt, quantize, checks, quiet) -> None:
     """Build or update the hybrid index (BM25 + embeddings) for a corpus.
 
@@ -65,6 +66,9 @@ def index_cmd(corpus_paths, index_dir, model_path, skip_bad, rebuild, adapt, qua
         f"Indexed {report.documents} documents, {report.chunks} chunks "
         f"({report.embedded} windows embedded, {report.reused} reused) in {report.seconds:.1f} s at {report.directory}"
     )
+    if report.shared:  # embedded before, for another index holding the same texts
+        click.echo(f"Took {report.shared:,} texts' vectors from the shared vector store (embedded for another index "
+                   "before)")
     if report.resumed:  # an interrupted build had embedded these: kept, not embedded again
         click.echo(f"Resumed an interrupted build: {report.resumed} texts kept, {report.texts_embedded} embedded now")
 
@@ -97,6 +101,7 @@ def _quantize(corpus_paths, index_dir, model_path, checks, quiet) -> None:
 @model_option
 @skip_bad_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@project_option
 def status_cmd(corpus_paths, index_dir, model_path, skip_bad, as_json) -> None:
     """Show where the index is, what built it and whether it is stale."""
     from index import index_status
@@ -114,7 +119,11 @@ def status_cmd(corpus_paths, index_dir, model_path, skip_bad, as_json) -> None:
     if info.embedded is not None:  # a first stage: BM25 answers until relnotes index builds the vectors
         done, total = info.embedded
         counted = f": {done:,} of {total:,} texts embedded" if total else ""
-        click.echo(f"vectors:   not built yet{counted} (questions are answered by BM25); build them with: relnotes index")
+        from ..staging import index_command
+        from .common import current_project
+
+        command = index_command(() if current_project() else corpus_paths, current_project(), index_dir, model_path)
+        click.echo(f"vectors:   not built yet{counted} (questions are answered by BM25); build them with: {command}")
     state = "stale: " + "; ".join(info.reasons) if info.stale else "up to date"
     click.echo(f"state:     {state}")
 

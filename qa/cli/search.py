@@ -7,7 +7,7 @@ import json
 import click
 
 from .common import corpus_option, index_option, kind_option, load, mode_option, model_option, no_update_option
-from .common import project_option, skip_bad_corpus_option
+from .common import current_project, project_option, skip_bad_corpus_option, staged_for
 from .progress import notice
 
 
@@ -34,10 +34,15 @@ def search_cmd(query, corpus_paths, index_dir, model_path, mode, top_k, releases
     from ..text import safe
     from ..question import release_name
 
-    loaded, _ = load(corpus_paths, index_dir, model_path, update=not no_update, dense=mode != "bm25", staged=True)
+    from ..staging import index_command
+
+    loaded, _ = load(corpus_paths, index_dir, model_path, update=not no_update, dense=mode != "bm25",
+                     staged=staged_for(mode))  # hybrid or dense by name: the vectors built first
     waiting = loaded.pending() if mode != "bm25" else None
-    if waiting is not None:  # no vectors yet: BM25 ranks, said so
-        notice(notes.text(Note("dense_pending", count=waiting.embedded, total=waiting.total)))
+    if waiting is not None:  # auto, no vectors yet: BM25 ranks, said so
+        command = index_command(() if current_project() else corpus_paths, current_project(), index_dir, model_path)
+        notice(notes.text(Note("dense_pending", count=waiting.embedded, total=waiting.total, command=command)))
+    mode = "hybrid" if mode == "auto" else mode  # Searcher.usable: bm25 while there are no vectors
     releases = [release_name(r) for r in releases]
     catalogue = Catalogue(loaded.chunks)
     missing = [r for r in releases if not catalogue.held(r)]

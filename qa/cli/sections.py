@@ -7,7 +7,7 @@ import json
 import click
 
 from ..text import safe
-from .common import corpus_option, skip_bad_option, skipped
+from .common import corpus_option, project_option, skip_bad_option, skipped
 from .progress import notice
 
 
@@ -40,6 +40,7 @@ def _tag(section, doc) -> str:
 @corpus_option
 @skip_bad_option
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per document.")
+@project_option
 def sections_cmd(corpus_paths, skip_bad, as_json) -> None:
     """Show each document with its version and its section tree with line ranges."""
     corpus = _load(corpus_paths, skip_bad)
@@ -74,6 +75,7 @@ def sections_cmd(corpus_paths, skip_bad, as_json) -> None:
     "--format", "fmt", type=click.Choice(["jsonl", "json"]), default="jsonl", show_default=True,
     help="jsonl: one object per line; json: one array.",
 )
+@project_option
 def chunks_cmd(corpus_paths, skip_bad, fmt) -> None:
     """Print every chunk (id, document, title, version, section, text, source, lines) as JSON."""
     chunks = _load(corpus_paths, skip_bad).chunks

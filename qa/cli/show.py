@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .common import corpus_option, index_option, model_option, no_update_option
+from .common import corpus_option, index_option, model_option, no_update_option, project_option
 
 
 @click.command("show")
@@ -13,6 +13,7 @@ from .common import corpus_option, index_option, model_option, no_update_option
 @index_option
 @model_option
 @no_update_option
+@project_option
 def show_cmd(citation, corpus_paths, index_dir, model_path, no_update) -> None:
     """Print the lines CITATION points at: PATH:START-END as relnotes printed it (for a JSON
     record, lines of its decoded body, with the record named), or a chunk id from --json.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from index import MODES
+from index import ASKED_MODES
 
 from ..present.web import VIEWS
 from ..serving import api
@@ -14,7 +14,7 @@ SEARCHING = {
     "product": _OPT_STR,
     "release": _OPT_STR,
     "kind": _OPT_STR,
-    "mode": {"enum": list(MODES), "default": "hybrid"},
+    "mode": {"enum": list(ASKED_MODES), "default": "auto"},
     "max_chars": {"type": "integer", "minimum": api.MIN_MAX_CHARS, "maximum": api.MOST_MAX_CHARS,
                   "default": api.DEFAULT_MAX_CHARS},
     "detail": {"enum": list(api.DETAILS), "default": "cards"},

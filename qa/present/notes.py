@@ -68,10 +68,11 @@ def _upgrade_some(n: Note) -> str:
 
 
 def _dense_pending(n: Note) -> str:
+    command = n.command or "relnotes index"
     if not n.total:
-        return "Answered by BM25 alone: dense retrieval is not built yet; run `relnotes index` to build it."
+        return f"Answered by BM25 alone: dense retrieval is not built yet; run `{command}` to build it."
     return (f"Answered by BM25 alone: dense retrieval is still being built: {n.count:,} of {n.total:,} texts; "
-            "run `relnotes index` to finish it.")
+            f"run `{command}` to finish it.")
 
 
 def _dense_building(n: Note) -> str:

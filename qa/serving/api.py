@@ -111,11 +111,11 @@ def check_range(since: str, until: str):
 
 
 def check_mode(mode: str) -> str:
-    """``mode`` when it is a retrieval mode; BadArgument lists them."""
-    from index import MODES
+    """``mode`` when a question may ask it (auto, or a retrieval mode); BadArgument lists them."""
+    from index import ASKED_MODES
 
-    if mode not in MODES:
-        raise BadArgument(f"mode must be one of {', '.join(MODES)}, got {json.dumps(mode)[:40]}")
+    if mode not in ASKED_MODES:
+        raise BadArgument(f"mode must be one of {', '.join(ASKED_MODES)}, got {json.dumps(mode)[:40]}")
     return mode
 
 
@@ -153,7 +153,7 @@ ALONE = object()  # ``ask``'s ``previous`` when the question is not part of a co
 
 
 def ask(service, question: str, top_k: int = 5, product: str | None = None, release: str | None = None,
-        kind: str | None = None, *, mode: str = "hybrid", previous: object = ALONE,
+        kind: str | None = None, *, mode: str = "auto", previous: object = ALONE,
         max_chars: int = DEFAULT_MAX_CHARS, detail: str = "cards") -> dict:
     """The answer record of ``relnotes ask --json`` (quoted sentences, cited passages, notes,
     earliest release, the digest of a release question), fitted to ``max_chars``.
@@ -182,7 +182,7 @@ def ask(service, question: str, top_k: int = 5, product: str | None = None, rele
 
 
 def search(service, query: str, top_k: int = 10, product: str | None = None, release: str | None = None,
-           kind: str | None = None, *, mode: str = "hybrid", max_chars: int = DEFAULT_MAX_CHARS,
+           kind: str | None = None, *, mode: str = "auto", max_chars: int = DEFAULT_MAX_CHARS,
            detail: str = "cards") -> dict:
     """Ranked, cited passages only (retrieval, no answer sentences, no digest)."""
     if not isinstance(query, str) or not query.strip():

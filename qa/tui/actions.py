@@ -10,7 +10,7 @@ from datetime import datetime
 
 from textual.containers import VerticalScroll
 
-from index import MODES
+from index import ASKED_MODES as MODES
 
 from ..history import user_data_dir
 from .passage import PassageItem

@@ -72,7 +72,7 @@ class ChatApp(ChatLoading, ChatActions, App):
         self,
         backend_factory: BackendFactory,
         *,
-        mode: str = "hybrid",
+        mode: str = "auto",
         top_k: int = 5,
         releases: tuple[str, ...] = (),
         history: History | None = None,

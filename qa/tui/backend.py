@@ -24,7 +24,7 @@ class ChatBackend(Protocol):
     catalogue: Catalogue  # the releases and products questions are read against (``qa.question.read``)
     info: IndexInfo
 
-    def ask(self, question: Question, top_k: int = 5, mode: str = "hybrid", releases: Sequence[str] = (), *,
+    def ask(self, question: Question, top_k: int = 5, mode: str = "auto", releases: Sequence[str] = (), *,
             products: Sequence[str] = (), kinds: Sequence[str] = (), span: ReleaseRange | None = None) -> Answer:
         """Answer ``question`` as read (``read``)."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 PALETTE = (
     ("Help", "Keys, follow-ups and filters (F1)", "help"),
-    ("Switch mode", "hybrid, bm25, dense (F2)", "cycle_mode"),
+    ("Switch mode", "auto, hybrid, bm25, dense (F2)", "cycle_mode"),
     ("Change top-k", "3, 5, 10 passages (F3)", "cycle_top_k"),
     ("Filter on a release", "Pick one of the corpus's releases (F4)", "pick_release"),
     ("Clear the release filter", "Search every release again (Ctrl+L)", "clear_filter"),

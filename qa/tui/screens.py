@@ -144,7 +144,7 @@ Keys
              or digit fires an action
   Escape     back from a passage or a dialog
   F1         this help
-  F2         mode: hybrid, bm25, dense
+  F2         mode: auto, hybrid, bm25, dense
   F3         top-k: 3, 5, 10
   F4         filter on a release or a range (Shift+Up/Down)
   Ctrl+L     clear the release filter (or click the chip)

@@ -221,7 +221,7 @@ class StatusBar(Static):
     """Mode (bm25 -> hybrid while the vectors are built), top-k, corpus, chunk count, index age and
     whether the index is stale or still loading."""
 
-    mode: reactive[str] = reactive("hybrid")
+    mode: reactive[str] = reactive("auto")
     top_k: reactive[int] = reactive(5)
     state: reactive[str] = reactive("loading")  # loading | ready | failed
     facts: reactive[str] = reactive("")
@@ -231,7 +231,8 @@ class StatusBar(Static):
         where = {"loading": ("loading model and index…", "$warning"), "failed": ("no index loaded", "$error")}
         mode = (self.mode, "bold")
         if self.pending and self.mode != "bm25":  # BM25 answers until the vectors are in, then the mode asked
-            mode = Content.assemble(("bm25", "bold"), (f" → {self.mode} (vectors {self.pending})", "$warning"))
+            coming = "hybrid" if self.mode == "auto" else self.mode
+            mode = Content.assemble(("bm25", "bold"), (f" → {coming} (vectors {self.pending})", "$warning"))
         return Content.assemble(
             ("mode ", "$text-muted"), mode,
             ("  top ", "$text-muted"), (str(self.top_k), "bold"),

@@ -74,7 +74,7 @@ BAD = [
     ("/v1/changes", {"since": "2.9", "until": "2.14", "kinds": 5}, "'kinds' must be a list of strings or null"),
     ("/v1/changes", {"since": "2.9", "until": "2.14", "topic": 5}, "'topic' must be a string or null"),
     ("/v1/ask", {"question": "nccl2", "view": "html"}, "view must be one of record, page"),
-    ("/v1/ask", {"question": "nccl2", "mode": "fuzzy"}, "mode must be one of hybrid, bm25, dense"),
+    ("/v1/ask", {"question": "nccl2", "mode": "fuzzy"}, "mode must be one of auto, hybrid, bm25, dense"),
     ("/v1/ask", {"question": "nccl2", "previous": 5}, "previous must be null or the \"turn\""),
     ("/v1/search", {"query": "nccl2", "previous": None}, "unknown field 'previous'"),
 ]

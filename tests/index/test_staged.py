@@ -66,6 +66,7 @@ def test_an_interrupted_build_keeps_what_it_embedded_and_the_next_embeds_only_th
     assert not shards_dir(directory).exists()  # the index holds them now
     assert listing(tmp_path) == [".idx.lock", "idx"]
 
+    monkeypatch.setenv("RELNOTES_VECTOR_STORE", "0")  # embedded from scratch, not taken from the shared store
     clean, clean_report = open_index(CORPUS, index_dir=tmp_path / "clean")  # never interrupted
     assert clean_report.texts_embedded == total and clean_report.resumed == 0
     np.testing.assert_allclose(finished.dense().vectors(), clean.dense().vectors(), atol=1e-5)

@@ -57,7 +57,7 @@ def test_search_release_filter(bundled_index: Path) -> None:
 
 def test_search_rejects_an_unknown_mode(bundled_index: Path) -> None:
     result = run("search", "x", "--index", str(bundled_index), "--mode", "fuzzy")
-    assert result.exit_code == 2 and "'fuzzy' is not one of 'hybrid', 'bm25', 'dense'" in result.output
+    assert result.exit_code == 2 and "'fuzzy' is not one of 'auto', 'hybrid', 'bm25', 'dense'" in result.output
 
 
 def test_missing_model_fails_at_once(tmp_path: Path) -> None:

@@ -41,17 +41,17 @@ def test_ask_on_a_new_corpus_answers_by_bm25_and_says_so_then_index_finishes_it(
     runner = CliRunner()
     first = runner.invoke(cli, ["ask", QUESTION, *args])
     assert first.exit_code == 0, first.output
-    assert ("Answered by BM25 alone: dense retrieval is not built yet; run `relnotes index` to build it."
-            in first.output)
+    command = f"relnotes index {' '.join(f'--corpus {p}' for p in CORPUS)} --index {tmp_path / 'idx'}"
+    assert f"Answered by BM25 alone: dense retrieval is not built yet; run `{command}` to build it." in first.output
     assert "Building the BM25 part of the index at" in first.output  # said on stderr
     record = json.loads(runner.invoke(cli, ["ask", QUESTION, *args, "--json"]).stdout)
-    assert record["mode"] == "bm25" and record["notes"][-1] == {"kind": "dense_pending"}
+    assert record["mode"] == "bm25" and record["notes"][-1] == {"kind": "dense_pending", "command": command}
     assert record["passages"][0]["citation"]["source"].endswith("changelog-rust-mini.md")
     refused = json.loads(runner.invoke(cli, ["ask", "what's new in django 5?", *args, "--json"]).stdout)
     assert [n["kind"] for n in refused["notes"]] == ["product_not_held"]  # nothing answered, by BM25 or not
     assert not (tmp_path / "idx" / "vectors.faiss").exists()  # nothing kept running or built them
     status = runner.invoke(cli, ["status", "--index", str(tmp_path / "idx"), *args[2:-1]])
-    assert "vectors:   not built yet (questions are answered by BM25); build them with: relnotes index" in status.stdout
+    assert f"vectors:   not built yet (questions are answered by BM25); build them with: {command}" in status.stdout
     assert "state:     up to date" in status.stdout
 
     built = runner.invoke(cli, ["index", "--index", str(tmp_path / "idx"), *(a for p in CORPUS for a in ("--corpus", str(p)))])
@@ -140,3 +140,18 @@ async def test_mcp_on_a_new_corpus_answers_by_bm25_while_the_vectors_build(tmp_p
     assert "dense retrieval is being built in the background" in record["note"]
     assert record["passages"][0]["citation"]["version"] == "1.7.0"
     assert waited < 30  # BM25 only: no embedding before the first answer
+
+
+def test_hybrid_asked_by_name_waits_for_the_vectors_and_auto_does_not(tmp_path: Path) -> None:
+    directory = tmp_path / "idx"
+    service = AnswerService.open(CORPUS, directory, staged=True)
+    auto = service.ask(QUESTION, top_k=3)  # auto: BM25 at once, said with the command for this corpus
+    assert auto.mode == "bm25"
+    [note] = dense_notes(auto)
+    assert note.command == f"relnotes index {' '.join(f'--corpus {p}' for p in CORPUS)} --index {directory}"
+    said: list[str] = []
+    service.notify = said.append
+    hybrid = service.ask(QUESTION, top_k=3, mode="hybrid")  # built on the service's thread, waited for
+    assert hybrid.mode == "hybrid" and not dense_notes(hybrid)
+    assert any("answers are hybrid now" in line for line in said)
+    assert service.ask(QUESTION, top_k=3).mode == "hybrid"  # auto, once the vectors are in

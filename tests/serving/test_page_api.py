@@ -51,7 +51,7 @@ def test_the_release_set_on_the_page_is_a_filter_a_question_of_its_own_overrides
     (lambda s: api.ask(s, "nccl2", previous="the last one"), "previous must be null or the \"turn\""),
     (lambda s: api.ask(s, "nccl2", previous={"question": "x", "colour": "red"}), "previous must be null"),
     (lambda s: api.ask(s, "nccl2", previous={"question": "x" * 2001}), "over 2,000 characters"),
-    (lambda s: api.ask(s, "nccl2", mode="fuzzy"), "mode must be one of hybrid, bm25, dense, got \"fuzzy\""),
+    (lambda s: api.ask(s, "nccl2", mode="fuzzy"), "mode must be one of auto, hybrid, bm25, dense, got \"fuzzy\""),
     (lambda s: cited.show(s, ""), "c must be a citation"),
     (lambda s: cited.show(s, "/etc/passwd:1-2"), "/etc/passwd: no document of this index has this path"),
     (lambda s: cited.show(s, "pytorch-2.14-release-blog.json:99999"), "lines 99999-99999 are in no section"),

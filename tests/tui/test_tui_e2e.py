@@ -81,7 +81,7 @@ def test_chat_command_help_and_bad_usage():
     for option in ("--corpus", "--index", "--release", "--mode", "--top-k", "--no-update", "--export-dir"):
         assert option in result.output
     bad = CliRunner().invoke(cli, ["chat", "--mode", "fuzzy"])
-    assert bad.exit_code == 2 and "'fuzzy' is not one of 'hybrid', 'bm25', 'dense'" in bad.output
+    assert bad.exit_code == 2 and "'fuzzy' is not one of 'auto', 'hybrid', 'bm25', 'dense'" in bad.output
     assert CliRunner().invoke(cli, ["chat", "--top-k", "0"]).exit_code == 2
 
 
