@@ -47,6 +47,8 @@ def render_answer(answer: Answer, out: Console) -> None:
                 body.append(" ")
             body.append(safe(s.text))
             body.append(f" [{s.passage}]", style="bold cyan")
+            if s.citation is not None:  # the quoted item's own lines
+                body.append(f" {safe(cite.location(s.citation))}", style="green")
         out.print(Text.assemble(("Answer: ", "bold green"), body))
     if answer.notes:
         out.print(Text(safe(notes.joined(answer.notes)), style="yellow"))
