@@ -200,6 +200,7 @@ class Engine:
         if stated is not None:  # which release: the item that states it is the answer, quoted from its passage
             at = next(i for i, h in enumerate(hits, 1) if h.chunk.id == stated.chunk.id)
             sentences, confident, earliest_release = self._quote(topic, stated, dense, at), True, stated.chunk.version
+        sentences = quoting.from_first(sentences, hits[0].chunk.text) if hits else sentences
         cited = max((s.passage for s in sentences), default=0)
         passages = _passages(_falling(hits[: max(top_k, cited)]))  # a passage the answer quotes is always shown
         notes = () if confident else (Note("not_confident") if passages else Note("no_match"),)

@@ -263,7 +263,12 @@ def earliest(entries: Sequence[Entry], scores: Sequence[float], kind: str | None
              change: str | None = None, exact: Sequence[str] = (), topic: str = "") -> int | None:
     """The entry of the earliest release among those ``stating`` the fact (one not released yet
     only when no release states it), else None."""
-    strong = stating(entries, scores, kind, change=change, exact=exact, topic=topic)
+    return earliest_among(entries, stating(entries, scores, kind, change=change, exact=exact, topic=topic), scores)
+
+
+def earliest_among(entries: Sequence[Entry], strong: Sequence[int], scores: Sequence[float]) -> int | None:
+    """Of the entries ``strong`` (those ``stating`` the fact), the one of the earliest release
+    (one not released yet only when none is released), the best scoring on a tie; None when none."""
     released = [i for i in strong if entries[i].chunk.version]
     if not strong:
         return None

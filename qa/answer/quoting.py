@@ -6,6 +6,8 @@ the item's own lines to cite.
   ``secret_key``, oldest to newest."; a quote takes the whole paragraph of its item (its
   sentences from the first to the last) when that is at most ``PARAGRAPH_WORDS`` long, so an
   item's answer is never cut at its first sentence. A longer paragraph keeps the sentences chosen.
+- A quote the first passage holds too is quoted from it (a which-release answer's first passage
+  is the one holding the item it quotes: ``releases.ReleaseAnswers.earliest_first``).
 - Every quoted sentence cites its item (``corpus.items``): the item's own ``file:start-end``, not
   the lines of the window of the release section its passage is.
 
@@ -50,6 +52,12 @@ def whole_paragraphs(sentences: Sequence[AnswerSentence], chunks: Sequence[Chunk
             continue  # already said by a quote of that passage
         out = [o for o in out if not (o.passage == quote.passage and o.text in quote.text)] + [quote]
     return tuple(out)
+
+
+def from_first(sentences: Sequence[AnswerSentence], first: str) -> tuple[AnswerSentence, ...]:
+    """The quotes, each one the first passage's text ``first`` holds too (overlapping windows of
+    one section) quoted from passage 1: the first passage is then the one the answer quotes."""
+    return tuple(replace(s, passage=1) if s.passage != 1 and s.text in first else s for s in sentences)
 
 
 def item_cited(sentences: Sequence[AnswerSentence], chunks: Sequence[Chunk]) -> tuple[AnswerSentence, ...]:
