@@ -121,7 +121,7 @@ def markdown_report(answers: Sequence[tuple[str, Answer]]) -> str:
             lines += [f"Kinds: {_inline(', '.join(a.kinds))}", ""]
         if a.sentences:
             lines += [f"**Answer:** {_inline(a.text)}", ""]
-            cited = [f"[{s.passage}] {_inline(cite.location(s.citation))}" for s in a.sentences if s.citation]
+            cited = list(dict.fromkeys(f"[{s.passage}] {_inline(cite.location(s.citation))}" for s in a.sentences if s.citation))
             lines += [f"Quoted from: {'; '.join(cited)}", ""] if cited else []
         if a.notes:
             lines += [f"*{_inline(notes.joined(a.notes))}*", ""]

@@ -85,3 +85,14 @@ def test_the_product_asked_about_need_not_be_named_by_the_sentence(engine: Engin
     answer = engine.ask("why was keyring 1.0.0 yanked?", mode="bm25")
     assert answer.confident, answer.notes
     assert "yanked because it changed the default" in " ".join(s.text for s in answer.sentences)
+
+
+def test_the_terminal_says_where_each_quote_is(engine: Engine) -> None:
+    from rich.console import Console
+
+    from qa.present.terminal import render_answer
+
+    out = Console(record=True, width=400, color_system=None)
+    render_answer(engine.ask("how do I rotate secret keys with keyring?", mode="bm25"), out)
+    text = out.export_text()
+    assert "Quoted from: [1] " in text and "CHANGES.rst:17-19" in text.split("Quoted from:", 1)[1].split("\n")[0]
