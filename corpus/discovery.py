@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .errors import CorpusPathNotFound, NoSupportedFiles, UnreadableFile
 
-SUPPORTED_SUFFIXES = (".md", ".markdown", ".rst", ".txt", ".json", ".jsonl")
+SUPPORTED_SUFFIXES = (".md", ".markdown", ".rst", ".txt", ".json", ".jsonl", ".html", ".htm")
 # npm's project files sit beside a changelog (one names its product) but are no release notes.
 PROJECT_JSON = frozenset({"package.json", "package-lock.json"})
 

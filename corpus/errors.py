@@ -10,7 +10,7 @@ class CorpusPathNotFound(CorpusError):
 
 
 class NoSupportedFiles(CorpusError):
-    """Raised when a directory holds no .md, .markdown, .rst, .txt, .json or .jsonl file."""
+    """Raised when a directory holds no .md, .markdown, .rst, .txt, .json, .jsonl, .html or .htm file."""
 
 
 class UnreadableFile(CorpusError):
@@ -91,6 +91,18 @@ class BadArchive(PackageError):
 
 class UnsafeArchive(PackageError):
     """Raised when an archive holds a member outside its folder, an absolute path or a link."""
+
+
+class UnsafeURL(PackageError):
+    """Raised when metadata or a redirect names a URL not fetched: not https (plain http only to loopback), file:, a path."""
+
+
+class SourceRefused(PackageError):
+    """Raised when a source of notes (a repository's files, GitHub's API, a web page) answers with an error status."""
+
+
+class RateLimited(PackageError):
+    """Raised when GitHub's API says its rate limit is spent (the message gives the reset time)."""
 
 
 class ProjectError(PackageError):

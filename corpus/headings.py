@@ -22,7 +22,10 @@ from .regex import lazy_compile
 from .versions import VERSION
 
 # The historical form: "version"/"release" or "[" before the number, anything after a break.
-_LEADING = lazy_compile(r"^\s*(?:(?:version|release)\s+|\[)?v?" + VERSION + r"\]?(?=$|[\s(\-–—:,])", re.IGNORECASE)
+# "2.2.0. (2007-07-31)" and html5lib's "0.999999999/1.0b10" too.
+_LEADING = lazy_compile(r"^\s*(?:(?:version|release)\s+|\[)?v?" + VERSION + r"\]?(?=$|[\s(\-–—:,/]|\.(?:\s|$))", re.IGNORECASE)
+# termcolor's "## 2.0.0 and newer" (see the GitHub releases): a range of releases, not one.
+_RANGE = lazy_compile(r"^\s*(?:and|or)\s+(?:newer|later|above|up|onwards|beyond)\b", re.IGNORECASE)
 # A word before the number ("pytest 9.1.0"): what follows must say release (a date, a status, "release notes").
 _WORDED = lazy_compile(r"^\s*\[?[A-Za-z][\w.+-]*\s+v?" + VERSION + r"\]?(?P<rest>.*)$", re.IGNORECASE)
 _MONTH_NAMES = "january february march april may june july august september october november december".split()
@@ -75,6 +78,8 @@ def release_heading(text: str, names: frozenset[str] = frozenset()) -> ReleaseHe
         if worded is None or not rest.strip() or not ((_SUFFIX.match(rest) and says_release) or dated):
             return None  # "Python 3.12 support", "Node 20.1 LTS": a feature or a dependency, not a release
         m = worded
+    elif _RANGE.match(text[m.end():]):
+        return None
     status = "yanked" if re.search(r"\byanked\b", text, re.IGNORECASE) else (
         "unreleased" if re.search(r"\bunreleased\b|in\s+development|not\s+yet\s+released", text, re.IGNORECASE) else None)
     return ReleaseHeading(m.group(1), find_date(text[m.end(1):]), status)

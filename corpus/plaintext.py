@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from .markdown import Heading
 from .regex import lazy_compile
 from .repair import Line
+from .headings import release_heading
 from .versions import detect_product, parse_version
 
 MAX_HEADING_WORDS = 14
@@ -49,11 +50,15 @@ def title_like(raw: str) -> bool:
     line = raw.strip()
     if not line or raw[:1].isspace() or len(line) > MAX_HEADING_CHARS:
         return False
-    if len(line.split()) > MAX_HEADING_WORDS or not re.search(r"[^\W\d_]", line):
+    if len(line.split()) > MAX_HEADING_WORDS:
         return False
+    # a number first ("Release 2.9 will include:" is a sentence's start)
+    release = re.match(r"v?\d", line) is not None and release_heading(line.rstrip(":")) is not None
+    if not re.search(r"[^\W\d_]", line) and not release:
+        return False  # no letter: a number, unless a release ("4.1.0 (2026-10-28)", "1.4.0 (2016-12-30):")
     if not (line[0].isalnum() or line[0] in "[\"“'") or _BULLET.match(line):
         return False
-    if line[-1] in ".:;,!?|\\" or _SENTENCE_BREAK.search(line):
+    if (line[-1] in ".:;,!?|\\" and not (release and line[-1] == ":")) or _SENTENCE_BREAK.search(line):
         return False
     return not (_COMMAND.match(line) or "://" in line or _BYLINE.match(line))
 
@@ -158,3 +163,20 @@ def _levels(lines: list[Line], idx: list[int]) -> list[Heading]:
             out.append(Heading(i, min(first + k, 6), text, None))
         leaf = min(first + len(run) - 1, 6)
     return out
+
+
+_RELEASE_ITEM = lazy_compile(r"^[-*+]\s+(v?\d+(?:\.\d+)+\S*?):(?:\s|$)")  # tabulate's "- 0.10.0: Add support ..."
+_MARGIN_ITEM = lazy_compile(r"^[-*+]\s")
+
+
+def release_items(lines: list[Line]) -> list[Heading]:
+    """A changelog written as one list, an item a release (tabulate's ``- 0.10.0: Add support for
+    ...``): each such item opens its release, as a heading of no lines of its own (span 0: the item
+    stays the release's text). Three or more, and nearly every item at the margin is one."""
+    found = []
+    for i, ln in enumerate(lines):
+        m = _RELEASE_ITEM.match(ln.text)
+        if m and release_heading(m.group(1)) is not None:
+            found.append(Heading(i, 1, m.group(1).lstrip("v"), None, 0))
+    items = sum(1 for ln in lines if _MARGIN_ITEM.match(ln.text))
+    return found if len(found) >= 3 and len(found) >= 0.8 * items else []

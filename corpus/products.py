@@ -17,6 +17,7 @@ from .versions import VERSION, detect_product, product_names
 # (numpy/doc/source/release/2.3.0-notes.rst -> numpy).
 GENERIC_FOLDERS = frozenset({
     "release", "releases", "release-notes", "release_notes", "releasenotes", "changelog", "changelogs",
+    "change_log", "change-log",  # Python-Markdown's docs/change_log/
     "changes", "news", "notes", "history", "whatsnew", "whats-new", "docs", "doc", "source", "src",
     "data", "tests", "test", "api",
 })

@@ -10,7 +10,7 @@ from .discovery import SUPPORTED_SUFFIXES, SourceFile, bundled_paths, discover, 
 from .errors import BinaryFile, EmptyFile, EncodingError, MalformedJSON, UnreadableFile
 from .records import Record, json_records, parse_json
 from .repair import as_lines
-from .rst import looks_like_rst
+from .rst import looks_like_rst, plain_releases
 
 _SIGNATURES = {
     b"\x89PNG": "a PNG image",
@@ -76,6 +76,10 @@ def read_records(f: SourceFile) -> list[Record]:
         raise UnreadableFile(f"{f.display}: cannot read the file ({e.strerror}); check its permissions") from None
     text = decode(data, f.display)
     suffix = f.path.suffix.lower()
+    if suffix in (".html", ".htm"):  # a changelog web page: corpus.html
+        from .html import html_records
+
+        return html_records(f, text)
     if suffix in (".json", ".jsonl"):
         return json_records(f, parse_json(text, f.display, jsonl=suffix == ".jsonl"))
     if text.lstrip()[:1] in ("{", "["):
@@ -85,7 +89,9 @@ def read_records(f: SourceFile) -> list[Record]:
             pass  # Text that merely starts with a brace stays text.
     if suffix in (".md", ".markdown"):
         fmt = "markdown"
-    elif suffix == ".rst" or looks_like_rst(as_lines(text)):  # Django's docs/releases/*.txt are reST
+    elif suffix == ".rst":
+        fmt = "text" if plain_releases(as_lines(text)) else "rst"  # pyflakes' NEWS.rst: no reST title at all
+    elif looks_like_rst(as_lines(text)):  # Django's docs/releases/*.txt are reST
         fmt = "rst"
     else:
         fmt = "text"

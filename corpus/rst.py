@@ -23,9 +23,11 @@ from .markdown import Heading, slugify
 from .regex import lazy_compile
 from .repair import Line
 from .textform import RST_ROLE, role_text
+from .headings import opens_with_version, release_heading
 from .versions import VERSION
 
 _ADORNMENT = lazy_compile(r"""^([!-/:-@\[-`{-~])\1{2,}[ \t]*$""")  # one punctuation character, 3 or more
+_ATX = lazy_compile(r"^#{1,6}[ \t]+\S")  # a Markdown heading
 _EXPLICIT = lazy_compile(r"^\.\.(?:[ \t]|$)")
 _DIRECTIVE = lazy_compile(r"^\.\.[ \t]+[\w:+-]+::[ \t]*$")  # a directive with no argument, at the margin
 _OPTION = lazy_compile(r"^[ \t]+:[\w-]+:")
@@ -33,6 +35,7 @@ _VERSION_OPTION = lazy_compile(r"^[ \t]+:version:[ \t]*" + VERSION + r"[ \t]*$")
 _DIRECTIVE_NAME = lazy_compile(r"^\.\.[ \t]+([\w:+-]+)::")
 _LINK_DIRECTIVES = frozenset({"toctree", "include", "literalinclude", "contents"})  # they point elsewhere
 _RELEASE_STYLE = ("..", False)  # the "adornment style" of release directives, for levels
+_TERM_STYLE = ("dl", False)  # and of release terms (wcwidth's "0.9.4 *2026-10-24*" over its indented items)
 _TITLE_MARKUP = lazy_compile(r"``([^`]+)``|`([^`<]+?)\s*<[^>]*>`__?|`([^`]+)`_{0,2}|\*\*([^*]+)\*\*|\*([^*]+)\*")
 
 
@@ -64,13 +67,23 @@ def link_mask(lines: list[Line]) -> list[bool]:
 
 
 def looks_like_rst(lines: list[Line]) -> bool:
-    """Whether plain text is reStructuredText (a ``.txt`` from Sphinx docs): titles by adornment, and
-    explicit markup, a role, an overline or an adornment Markdown does not use."""
+    """Whether plain text is reStructuredText (a ``.txt`` from Sphinx docs, six's ``CHANGES``): two or
+    more titles by adornment, whatever their characters (``-`` underlines alone are reST section
+    titles too), and not Markdown's ``#`` headings."""
     titles = _titles(lines, markup_mask(lines), source=None)  # no source: a broken title is no title here
     if len(titles) < 2:
         return False
-    markup = any(_EXPLICIT.match(ln.text) for ln in lines) or any(RST_ROLE.search(ln.text) for ln in lines[:400])
-    return markup or any(over or char not in "=-" for _, _, char, over in titles)
+    return sum(1 for ln in lines if _ATX.match(ln.text)) < 2
+
+
+def plain_releases(lines: list[Line]) -> bool:
+    """Whether a ``.rst`` file is plain text: no title, release directive or release term, but
+    release lines standing alone (pyflakes' ``4.1.0 (2026-10-28)`` over a list)."""
+    if _titles(lines, markup_mask(lines), source=None) or _release_directives(lines) or _release_terms(lines):
+        return False
+    from .plaintext import text_outline  # a plain-text reader's question, asked only here
+
+    return sum(1 for h in text_outline(lines).headings if release_heading(h.text)) >= 2
 
 
 def title_text(raw: str) -> str:
@@ -92,6 +105,8 @@ def rst_headings(lines: list[Line], source: str | None = None) -> list[Heading]:
     titles = [(index, span, (char, over), title_text(lines[index + (1 if over else 0)].text))
               for index, span, char, over in _titles(lines, markup_mask(lines), source)]
     releases = [(index, 1, _RELEASE_STYLE, version) for index, version in _release_directives(lines)]
+    if not releases and not any(release_heading(text) for _, _, _, text in titles):
+        releases = [(index, 1, _TERM_STYLE, title_text(lines[index].text)) for index in _release_terms(lines)]
     for index, span, style, text in sorted(titles + releases):
         if style not in styles:
             styles.append(style)
@@ -157,6 +172,24 @@ def _release_directives(lines: list[Line]) -> list[tuple[int, str]]:
                 found.append((i, version.group(1)))
                 break
             j += 1
+    return found
+
+
+def _release_terms(lines: list[Line]) -> list[int]:
+    """The lines of definition-list terms that open a release: a line at the margin that starts with
+    a version ("0.9.4 *2026-10-24*", colorama's "0.4.6 Current release"), over an indented block,
+    after a blank or indented line. Only read where no title is a release (the file writes its
+    releases so), so a term in a release's own text stays text."""
+    mask = markup_mask(lines)
+    found = []
+    for i, ln in enumerate(lines[:-1]):
+        text, nxt = ln.text, lines[i + 1].text
+        if mask[i] or not _is_title(text, False) or not nxt[:1].isspace() or not nxt.strip() or mask[i + 1]:
+            continue
+        if i and lines[i - 1].text.strip() and not lines[i - 1].text[:1].isspace():
+            continue  # the line of a paragraph
+        if opens_with_version(text) and release_heading(title_text(text)) is not None:
+            found.append(i)
     return found
 
 

@@ -8,7 +8,7 @@ from functools import lru_cache
 
 from .markdown import Heading, markdown_headings
 from .model import Document, Section
-from .plaintext import text_outline
+from .plaintext import release_items, text_outline
 from .regex import lazy_compile
 from .repair import Line, as_lines, repair_markdown
 from .rst import link_mask, markup_mask, rst_headings
@@ -86,7 +86,17 @@ def build_outline(text: str, fmt: str, given_title: str | None, source: str | No
         return Outline(tuple(lines), title, title_index, start, tuple(headings), release_names(tuple(headings)))
     lines = as_lines(text)
     o = text_outline(lines, given_title)
-    return Outline(tuple(lines), o.title, o.title_index, o.content_start, o.headings, release_names(o.headings))
+    headings = o.headings
+    if not any(release_heading(h.text) for h in headings) and (items := release_items(lines)):
+        headings = tuple(sorted((*items, *(h for h in headings if h.index not in {i.index for i in items})),
+                                key=lambda h: h.index))
+    if o.title_index is not None and given_title is None and opens_with_version(o.title) \
+            and release_heading(o.title) is not None and any(release_heading(h.text) for h in headings):
+        # simplejson's first "Version 4.3.0 released 2026-11-10" opens a release like the ones below it
+        level = min(h.level for h in headings if release_heading(h.text))
+        first = Heading(o.title_index, level, o.title, None)
+        return Outline(tuple(lines), None, None, 0, (first, *headings), release_names((first, *headings)))
+    return Outline(tuple(lines), o.title, o.title_index, o.content_start, headings, release_names(headings))
 
 
 def links_only(o: Outline) -> bool:
@@ -246,4 +256,21 @@ def release_warnings(doc: Document) -> tuple[str, ...]:
             seen.setdefault(found.version, line)
     if not doc.version and not seen:
         out.append("no release found: no version in the title, the headings, the file name or a release tag")
+    unread = _unread_releases(o)
+    if len(seen) < 2 and len(unread) >= 3:  # a changelog whose releases were not understood
+        first = unread[0]
+        out.append(f"{len(unread)} lines start with a version but are not release headings (line {first.start}: "
+                   f"{first.text.strip()[:60]!r}): releases written as list items or in this form are not read "
+                   "apart; give each release a heading line of its own")
     return tuple(out)
+
+
+_VERSION_LINE = lazy_compile(r"^(?:[-*+]\s+)?v?\d+(?:\.\d+)+\S*:?(?:\s|$)")
+
+
+def _unread_releases(o: Outline) -> list[Line]:
+    """Lines at the margin that open with a release version (tabulate's "- 0.10.0: Add support
+    ...") and are no heading."""
+    headed = {h.index for h in o.headings} | ({o.title_index} if o.title_index is not None else set())
+    return [ln for i, ln in enumerate(o.lines) if i not in headed and _VERSION_LINE.match(ln.text)
+            and release_heading(re.sub(r"^[-*+]\s+", "", ln.text).split(":")[0]) is not None]

@@ -1,5 +1,7 @@
 """A source archive read as data, never unpacked as a whole: its member list checked (no path out
-of its folder, no absolute path, no link, no device), then the chosen members' bytes read.
+of its folder, no absolute path, no link leaving it, no device), then the chosen members' bytes read.
+A link whose target stays inside the archive (``docs/CONTRIBUTING.md -> ../CONTRIBUTING.md``) is
+never followed: it is left out and listed in ``links``, the rest kept.
 
 tar archives (gzip, bzip2, xz) and zip files are read. Nothing from an archive is run.
 """
@@ -40,6 +42,21 @@ def _check_name(name: str, what: str) -> str:
     return clean
 
 
+def _inside_link(name: str, target: str, hard: bool) -> bool:
+    """Whether a link member's target stays inside the archive's folder (a hard link names a member,
+    a symbolic link a path relative to the link's folder)."""
+    clean = target.replace("\\", "/")
+    if not clean or clean.startswith("/") or (len(clean) > 1 and clean[1] == ":"):
+        return False
+    base = PurePosixPath() if hard else PurePosixPath(name).parent
+    depth = 0
+    for part in (base / clean).parts:
+        depth += -1 if part == ".." else 0 if part == "." else 1
+        if depth < 1:  # at or above the archive's top folder
+            return False
+    return True
+
+
 def _link(name: str, target: str, what: str) -> UnsafeArchive:
     return UnsafeArchive(f"{what}: the archive holds a link ({name!r} -> {target!r}); refused, nothing kept from it: "
                          "report it to the package's maintainers, or give its notes with --corpus PATH")
@@ -58,6 +75,7 @@ class ArchiveReader:
         self.what = what
         self._tar: tarfile.TarFile | None = None
         self._zip: zipfile.ZipFile | None = None
+        self.links: list[tuple[str, str]] = []  # (member, why) of each link left out
         try:
             if zipfile.is_zipfile(path):
                 self._zip = zipfile.ZipFile(path)
@@ -78,7 +96,10 @@ class ArchiveReader:
         for info in self._tar:
             name = _check_name(info.name, self.what)
             if info.issym() or info.islnk():
-                raise _link(info.name, info.linkname, self.what)
+                if not _inside_link(name, info.linkname, info.islnk()):
+                    raise _link(info.name, info.linkname, self.what)
+                self.links.append((name, f"a link to {info.linkname}, not followed"))
+                continue
             if info.isdir():
                 continue
             if not info.isfile():
@@ -92,7 +113,11 @@ class ArchiveReader:
         for info in self._zip.infolist():
             name = _check_name(info.filename, self.what)
             if (info.external_attr >> 16) & 0o170000 == ZIP_LINK:
-                raise _link(info.filename, "?", self.what)
+                target = self._zip.read(info)[:4096].decode("utf-8", "replace") if info.file_size < 4096 else ""
+                if not _inside_link(name, target, False):
+                    raise _link(info.filename, target or "?", self.what)
+                self.links.append((name, f"a link to {target}, not followed"))
+                continue
             if not info.is_dir():
                 found.append(Member(name, info.file_size, info.filename))
         return found

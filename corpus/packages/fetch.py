@@ -1,5 +1,7 @@
-"""Fetch one package's release notes: the index's metadata, the archive (size-capped, hash-checked),
-its notes files picked by rule, kept in the notes store. A version already kept is not fetched again.
+"""Fetch one package's release notes: the index's metadata, then the sources of notes in order
+(``sources``: the archive, size-capped and hash-checked, its notes files picked by rule; the
+metadata; the repository; GitHub Releases; the changelog page), kept in the notes store. A version
+already kept is not fetched again.
 
 Nothing from an archive is run or unpacked whole: members are listed and checked, and only the
 notes files are read (``archive``). A local archive or folder goes through the same picking.
@@ -8,19 +10,17 @@ notes files are read (``archive``). A local archive or folder goes through the s
 from __future__ import annotations
 
 import os
-import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Literal
 
-from ..errors import ArchiveTooLarge, HashMismatch
+from ..errors import ArchiveTooLarge
 from . import pick, store
 from .archive import ArchiveReader, Member
-from .http import download
 from .manifests import project_identity
 from .model import Archive, NotesFile, NotesRecord, PackageRef, Skipped
-from .registry import find_archive
+from .registry import find_release
 
 # Refused before downloading when the index says so, and cut off while streaming otherwise
 # (the largest sdists of well-known packages are a few hundred MB): docs/decisions/0013-notes-from-source-archives.md
@@ -43,40 +43,47 @@ def now() -> str:
 
 def fetch(ref: PackageRef, indexes: tuple[str, ...], *, limit: int = MAX_ARCHIVE_BYTES) -> Fetched:
     """The notes of ``ref`` (its newest release, or ``ref.version``) from the first of ``indexes``
-    that knows it, kept in the store; a version kept with the same hash (picked by the same
-    rules) is not fetched again.
+    that knows it, from the first source of ``sources.SOURCES`` that has some, kept in the store
+    with where they came from and each source tried before and why it gave none. A version kept
+    by the same rules and chain (and, from the archive, with the same hash) is not fetched again.
 
     Raises:
-        PackageError: unknown package, unreachable or refusing index, no source archive, over
-            ``limit``, hash mismatch, not an archive, an unsafe member (the message names the
+        PackageError: unknown package, unreachable or refusing index, an archive over ``limit``,
+            with a hash mismatch, not an archive or with an unsafe member (the message names the
             package and what to do). Nothing is written then, and earlier notes stay.
     """
-    archive = find_archive(ref, indexes)
-    kept = store.find(archive.ecosystem, archive.name, archive.version)
-    if kept is not None and kept.hash_value == archive.hash_value and kept.rules == pick.RULES:
+    from .sources import CHAIN, find_notes
+
+    release = find_release(ref, indexes)
+    kept = store.find(release.ecosystem, release.name, release.version)
+    if kept is not None and kept.rules == pick.RULES and kept.chain == CHAIN and (
+            kept.source != "archive" or release.archive is None or kept.hash_value == release.archive.hash_value) and (
+            kept.shipped or not any(t.failed for t in kept.tried)):  # a source that could not be asked: ask again
         return Fetched(ref, kept, "up to date")
-    what = f"{archive.name} {archive.version}"
-    if archive.size is not None and archive.size > limit:
-        raise ArchiveTooLarge(f"{what}: the index lists its archive at {archive.size} bytes, over the limit of "
-                              f"{limit}; not downloaded (give its notes with --corpus PATH instead)")
-    with tempfile.TemporaryDirectory(prefix="relnotes-fetch-") as scratch:
-        path = Path(scratch) / "archive"
-        digest = download(archive.url, path, limit, what, archive.hash_name)
-        if digest != archive.hash_value:
-            raise HashMismatch(f"{what}: the archive's {archive.hash_name} is {digest[:16]}..., the index published "
-                               f"{archive.hash_value[:16]}...; not kept: try again, and report it to the index if it "
-                               "persists")
-        with ArchiveReader(path, what) as reader:
-            files, skipped = pick_notes(reader.members, reader.read)
-    return Fetched(ref, store.write_version(archive, files, skipped, now()), "fetched")
+    found, source, tried = find_notes(release, store.find(release.ecosystem, release.name), limit)
+    archive = release.archive
+    if found is None:
+        origin = archive or Archive(release.ecosystem, release.name, release.version, release.metadata_url, "",
+                                    "sha256", "", release.index_url, None, release.changelog_url)
+        record = store.write_version(replace(origin, changelog_url=release.changelog_url), [], [], now(),
+                                     source="", tried=tried, chain=CHAIN)
+        return Fetched(ref, record, "fetched")
+    origin = archive if source == "archive" else Archive(
+        release.ecosystem, release.name, release.version, found.url, found.files[0][0].path, found.hash_name,
+        found.hash_value, release.index_url, None, release.changelog_url)
+    record = store.write_version(replace(origin, changelog_url=release.changelog_url), list(found.files),
+                                 list(found.skipped), now(), source=source, tried=tried, etag=found.etag, chain=CHAIN)
+    return Fetched(ref, record, "fetched")
 
 
-def pick_notes(members: list[Member], read) -> tuple[list[tuple[NotesFile, bytes]], list[Skipped]]:
-    """The notes files among ``members`` (``pick``'s rules), with their bytes, and what was left out and why."""
+def pick_notes(members: list[Member], read,
+               links: list[tuple[str, str]] = ()) -> tuple[list[tuple[NotesFile, bytes]], list[Skipped]]:
+    """The notes files among ``members`` (``pick``'s rules), with their bytes, and what was left out
+    and why (``links``: the links inside the archive, never followed)."""
     by_name = {m.name: m for m in members}
     chosen, fragments = pick.candidates(list(by_name))
     files: list[tuple[NotesFile, bytes]] = []
-    skipped = [Skipped(member, why) for member, why in fragments]
+    skipped = [Skipped(member, why) for member, why in [*links, *fragments]]
     seen: dict[str, str] = {}
     for candidate in chosen:
         data = read(by_name[candidate.member])
@@ -104,7 +111,7 @@ def fetch_local(path: Path, name: str, version: str) -> Fetched:
         if os.path.getsize(path) > MAX_ARCHIVE_BYTES:
             raise ArchiveTooLarge(f"{what}: {path} is over the limit of {MAX_ARCHIVE_BYTES} bytes")
         with ArchiveReader(path, what) as reader:
-            files, skipped = pick_notes(reader.members, reader.read)
+            files, skipped = pick_notes(reader.members, reader.read, reader.links)
     ref = PackageRef("pypi", name, version)
     return Fetched(ref, store.write_version(archive, files, skipped, now()), "fetched")
 

@@ -64,11 +64,42 @@ class Archive:
 
 
 @dataclass(frozen=True, slots=True)
+class Published:
+    """What the index says of one release: its source archive (None when it has none, ``no_archive``
+    says why) and the metadata the other sources of notes read."""
+
+    ecosystem: Ecosystem
+    name: str  # as the index spells it
+    version: str
+    index_url: str
+    archive: Archive | None = None
+    no_archive: str = ""
+    description: str = ""  # PyPI's info.description, npm's readme
+    description_type: str = ""  # "text/markdown", "text/x-rst", "" (not said)
+    project_urls: tuple[tuple[str, str], ...] = ()  # (label, URL), PyPI's project_urls
+    repository: str | None = None  # npm's repository (its url), or None
+    directory: str | None = None  # npm's repository.directory (a monorepo's package folder)
+    changelog_url: str | None = None
+    metadata_url: str = ""  # the metadata answer these come from
+
+
+@dataclass(frozen=True, slots=True)
 class NotesFile:
-    """One notes file kept: where it is in the notes folder and where it was in the archive."""
+    """One notes file kept: where it is in the notes folder and where it was in the archive (or the
+    URL it was read from, with the sha256 of its bytes, for a source other than the archive)."""
 
     path: str  # relative to the notes folder, "/"-separated
-    member: str  # the archive member it came from
+    member: str  # the archive member it came from, or the URL
+    sha256: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Tried:
+    """A source of notes asked for a package that gave none, and why."""
+
+    source: str  # "archive", "metadata", "repository", "releases", "webpage"
+    why: str
+    failed: bool = False  # the source could not be asked (no answer, a refusal, a rate limit): asked again next time
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +127,10 @@ class NotesRecord:
     skipped: tuple[Skipped, ...] = ()
     changelog_url: str | None = None
     rules: int = 0  # the version of the picking rules that chose ``files`` (``pick.RULES``)
+    source: str = "archive"  # the source that gave the notes ("" when none did: ``tried`` says why)
+    tried: tuple[Tried, ...] = ()  # the sources before it (or all of them) that gave none
+    etag: str | None = None  # the ETag of the answer the notes came from (If-None-Match on refresh)
+    chain: int = 0  # the version of the chain of sources (``sources.CHAIN``): an older one is fetched again
 
     @property
     def files_dir(self) -> Path:
@@ -103,7 +138,7 @@ class NotesRecord:
 
     @property
     def shipped(self) -> bool:
-        """Whether the archive held notes."""
+        """Whether notes were found (in the archive or another source)."""
         return bool(self.files)
 
     def corpus_input(self) -> CorpusInput:

@@ -1,5 +1,6 @@
 """What an index publishes for a package: the source archive of its newest (or a given) release,
-with its hash, size and the changelog URL of its metadata.
+with its hash and size, and the metadata the other sources of notes read (description or readme,
+project URLs, repository and its directory).
 
 PyPI-style indexes: the JSON API beside the simple index (``<root>/pypi/NAME/json``, or
 ``/pypi/NAME/VERSION/json``) where the index has one; else the simple API itself (PEP 691 JSON,
@@ -12,13 +13,14 @@ from __future__ import annotations
 
 import re
 import urllib.parse
+from dataclasses import replace
 
 from packaging.utils import InvalidSdistFilename, parse_sdist_filename
 from packaging.version import InvalidVersion, Version
 
 from ..errors import NoSourceArchive, UnknownPackage
 from .http import get
-from .model import Archive, PackageRef, normalized
+from .model import Archive, PackageRef, Published, normalized
 from .simple import simple_files
 
 CHANGELOG_LABELS = ("changelog", "changes", "release notes", "releasenotes", "release-notes", "history",
@@ -26,13 +28,13 @@ CHANGELOG_LABELS = ("changelog", "changes", "release notes", "releasenotes", "re
 SDIST_SUFFIXES = (".tar.gz", ".tgz", ".zip", ".tar.bz2", ".tar.xz")
 
 
-def find_archive(ref: PackageRef, indexes: tuple[str, ...]) -> Archive:
-    """The source archive of ``ref`` on the first of ``indexes`` (PyPI-style, or one npm
-    registry for an npm package) that knows the package.
+def find_release(ref: PackageRef, indexes: tuple[str, ...]) -> Published:
+    """The release of ``ref`` on the first of ``indexes`` (PyPI-style, or one npm registry for an
+    npm package) that knows the package: its source archive (None when it has only wheels, or its
+    archive cannot be checked: ``no_archive`` says why) and its metadata.
 
     Raises:
         UnknownPackage: no index knows the package, or the version asked.
-        NoSourceArchive: the release has only wheels.
         IndexRefused, IndexUnreachable: as ``http.get``.
     """
     if ref.ecosystem == "npm":
@@ -53,36 +55,46 @@ def _root(index: str) -> str:
     return base[: -len("/simple")] if base.endswith("/simple") else base
 
 
-def _pypi(ref: PackageRef, index: str) -> Archive | None:
+def _pypi(ref: PackageRef, index: str) -> Published | None:
     name = ref.key
     url = f"{_root(index)}/pypi/{urllib.parse.quote(name)}/{urllib.parse.quote(ref.version) + '/' if ref.version else ''}json"
     answer = get(url, str(ref))
     if answer.status == 200 and "json" in answer.content_type:
         try:
-            return _from_json_api(ref, answer.json(), index, url)
+            return replace(_from_json_api(ref, answer.json(), index, url), metadata_url=url)
         except (ValueError, KeyError, TypeError, AttributeError):
             pass  # not the JSON API's shape: ask the simple index
     files = simple_files(index, name, str(ref))
     if files is None:
         return None
-    return _from_simple(ref, files, index)
+    try:
+        archive = _from_simple(ref, files, index)
+    except NoSourceArchive as exc:
+        if not ref.version:  # the simple API alone names no version without an archive
+            raise
+        return Published("pypi", ref.name, ref.version, index, None, str(exc))
+    return Published("pypi", archive.name, archive.version, index, archive)
 
 
-def _from_json_api(ref: PackageRef, data: dict, index: str, base: str) -> Archive:
+def _from_json_api(ref: PackageRef, data: dict, index: str, base: str) -> Published:
     info = data["info"]
     version = info["version"]
+    urls = info.get("project_urls") if isinstance(info.get("project_urls"), dict) else {}
+    pairs = tuple((str(k), v) for k, v in urls.items() if isinstance(v, str))
+    if isinstance(info.get("home_page"), str) and info["home_page"]:
+        pairs += (("Homepage", info["home_page"]),)
+    description = info.get("description") if isinstance(info.get("description"), str) else ""
+    kind = str(info.get("description_content_type") or "").split(";")[0].strip().lower()
     sdists = [f for f in data["urls"] if f.get("packagetype") == "sdist" and not f.get("yanked")]
-    if not sdists:
-        raise NoSourceArchive(f"{info['name']} {version}: the index has no source archive for it (wheels only), "
-                              f"so no notes to read{_see(changelog_url(info.get('project_urls')))}")
-    best = sdists[0]
-    return Archive("pypi", info["name"], version, urllib.parse.urljoin(base, best["url"]), best["filename"], "sha256",
-                   best["digests"]["sha256"],
-                   index, best.get("size"), changelog_url(info.get("project_urls")))
-
-
-def _see(url: str | None) -> str:
-    return f"; its changelog: {url}" if url else ""
+    archive, why = None, ""
+    if sdists:
+        best = sdists[0]
+        archive = Archive("pypi", info["name"], version, urllib.parse.urljoin(base, best["url"]), best["filename"],
+                          "sha256", best["digests"]["sha256"], index, best.get("size"), changelog_url(urls))
+    else:
+        why = "the index has no source archive for it (wheels only)"
+    return Published("pypi", info["name"], version, index, archive, why, description, kind, pairs,
+                     changelog_url=changelog_url(urls))
 
 
 def changelog_url(project_urls) -> str | None:
@@ -132,9 +144,10 @@ def _version(text: str) -> Version | None:
         return None
 
 
-def _npm(ref: PackageRef, registry: str) -> Archive:
+def _npm(ref: PackageRef, registry: str) -> Published:
     name = ref.name if not ref.name.startswith("@") else "@" + urllib.parse.quote(ref.name[1:], safe="")
-    answer = get(f"{registry.rstrip('/')}/{name}", str(ref))
+    document = f"{registry.rstrip('/')}/{name}"
+    answer = get(document, str(ref))
     if answer.status == 404:
         raise UnknownPackage(f"{ref}: no such package on {registry}; check the name (npm view {ref.name})")
     try:
@@ -147,19 +160,27 @@ def _npm(ref: PackageRef, registry: str) -> Archive:
         raise UnknownPackage(f"{ref}: {registry} has no version {version}; check the version (npm view {ref.name} versions)")
     dist = meta.get("dist") or {}
     integrity = str(dist.get("integrity") or "")
-    if not integrity.startswith("sha512-") or not dist.get("tarball"):
-        raise NoSourceArchive(f"{ref}: {registry} publishes no sha512 integrity for {version}; not downloading "
-                              "an archive it cannot check")
-    tarball = str(dist["tarball"])
-    return Archive("npm", data.get("name", ref.name), version, tarball, tarball.rsplit("/", 1)[-1], "sha512",
-                   integrity[len("sha512-"):], registry, None, _repository_releases(meta.get("repository")))
-
-
-def _repository_releases(repository) -> str | None:
-    """A GitHub repository's releases page (where npm packages keep their notes), from ``repository``."""
+    name = str(data.get("name") or ref.name)
+    repository = meta.get("repository") or data.get("repository")
     url = repository.get("url") if isinstance(repository, dict) else repository
-    if not isinstance(url, str):
-        return None
-    match = re.search(r"github\.com[/:]([\w.-]+)/([\w.-]+?)(?:\.git)?/?$", url) or re.fullmatch(
-        r"(?:github:)?([\w.-]+)/([\w.-]+)", url)
-    return f"https://github.com/{match.group(1)}/{match.group(2)}/releases" if match else None
+    directory = repository.get("directory") if isinstance(repository, dict) else None
+    readme = meta.get("readme") if isinstance(meta.get("readme"), str) else data.get("readme")
+    releases = _repository_releases(url if isinstance(url, str) else None)
+    archive, why = None, ""
+    if integrity.startswith("sha512-") and dist.get("tarball"):
+        tarball = str(dist["tarball"])
+        archive = Archive("npm", name, version, tarball, tarball.rsplit("/", 1)[-1], "sha512",
+                          integrity[len("sha512-"):], registry, None, releases)
+    else:
+        why = f"{registry} publishes no sha512 integrity for {version}; not downloading an archive it cannot check"
+    return Published("npm", name, version, registry, archive, why, readme if isinstance(readme, str) else "",
+                     "text/markdown", (), url if isinstance(url, str) else None,
+                     directory if isinstance(directory, str) else None, releases, document)
+
+
+def _repository_releases(url: str | None) -> str | None:
+    """A GitHub repository's releases page, from npm's ``repository`` URL."""
+    from .repository import github_repository
+
+    found = github_repository(url) if url else None
+    return f"https://github.com/{found[0]}/{found[1]}/releases" if found else None

@@ -22,7 +22,7 @@ from pathlib import Path, PurePosixPath
 from packaging.version import InvalidVersion, Version
 
 from ..regex import lazy_compile
-from .model import Archive, NotesFile, NotesRecord, Skipped, normalized
+from .model import Archive, NotesFile, NotesRecord, Skipped, Tried, normalized
 from .pick import RULES
 
 FORMAT = 1
@@ -57,9 +57,11 @@ def read_record(folder: Path) -> NotesRecord | None:
         return NotesRecord(
             data["ecosystem"], data["name"], data["version"], folder, data["index_url"], data["file_url"],
             data["hash_name"], data["hash_value"], data["fetched"],
-            tuple(NotesFile(f["path"], f["member"]) for f in data.get("files", ())),
+            tuple(NotesFile(f["path"], f["member"], f.get("sha256", "")) for f in data.get("files", ())),
             tuple(Skipped(s["member"], s["why"]) for s in data.get("skipped", ())), data.get("changelog_url"),
-            int(data.get("rules", 0)))
+            int(data.get("rules", 0)), data.get("source", "archive"),
+            tuple(Tried(t["source"], t["why"], bool(t.get("failed"))) for t in data.get("tried", ())), data.get("etag"),
+            int(data.get("chain", 0)))
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -89,9 +91,11 @@ def find(ecosystem: str, name: str, version: str | None = None) -> NotesRecord |
 
 
 def write_version(archive: Archive, files: list[tuple[NotesFile, bytes]], skipped: list[Skipped],
-                  fetched: str) -> NotesRecord:
+                  fetched: str, *, source: str = "archive", tried: tuple[Tried, ...] = (), etag: str | None = None,
+                  chain: int = 0) -> NotesRecord:
     """Keep ``files`` as the notes of ``archive``'s package and version, replacing an earlier copy
-    of that version only once the new one is complete."""
+    of that version only once the new one is complete. ``archive`` is where the notes came from: the
+    source archive, or for another ``source`` the URL it read and the hash of what it kept."""
     parent = package_folder(archive.ecosystem, archive.name)
     parent.mkdir(parents=True, exist_ok=True)
     final = parent / _safe_version(archive.version)
@@ -104,7 +108,7 @@ def write_version(archive: Archive, files: list[tuple[NotesFile, bytes]], skippe
         (staging / "files").mkdir(exist_ok=True)
         record = NotesRecord(archive.ecosystem, archive.name, archive.version, final, archive.index_url, archive.url,
                              archive.hash_name, archive.hash_value, fetched, tuple(f for f, _ in files),
-                             tuple(skipped), archive.changelog_url, RULES)
+                             tuple(skipped), archive.changelog_url, RULES, source, tuple(tried), etag, chain)
         (staging / RECORD).write_text(json.dumps(_as_json(record), indent=1, ensure_ascii=False), encoding="utf-8")
         old = None
         if final.exists():

@@ -20,8 +20,10 @@ from .progress import notice
 @click.option("--registry", default=None, metavar="URL",
               help="The npm registry. Default: npm's (npm_config_registry, .npmrc, npm config get registry).")
 def add_cmd(packages, project_dir, index_url, registry) -> None:
-    """Fetch the release notes that packages ship in their source archives, from the index your
-    pip or npm uses, hash-checked and kept in the user cache. Nothing from an archive is run.
+    """Fetch the release notes of packages from where each keeps them, tried in order: the source
+    archive on the index your pip or npm uses (hash-checked), the index's metadata, the GitHub
+    repository's changelog files and Releases (GITHUB_TOKEN optional), the changelog web page.
+    Kept in the user cache with their source; nothing fetched is run.
 
     A package already fetched at its newest version is not fetched again; after fetching, every
     question works offline.

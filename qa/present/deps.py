@@ -24,11 +24,24 @@ def _files(dependency: Dependency) -> str:
 
 
 def not_shipped(dependency: Dependency) -> str:
-    """Why a package has no notes, and where its changelog is when its metadata says."""
-    url = dependency.notes.changelog_url if dependency.notes else None
+    """Why a package has no notes: each source tried and why it gave none (and its changelog link)."""
+    notes = dependency.notes
+    url = notes.changelog_url if notes else None
+    if notes and notes.tried:
+        tried = "; ".join(f"{t.source}: {t.why}" for t in notes.tried)
+        return f"no release notes found ({tried})" + (f"; its changelog: {url}" if url else "")
     where = (f"; its changelog: {url} (a GitHub releases export, gh api repos/OWNER/REPO/releases > notes.json, "
              "is read with --corpus)") if url else "; its metadata names no changelog"
     return f"no release notes in its archive{where}"
+
+
+def source_text(notes) -> str:
+    """Which source gave the notes: ``from its archive``, ``from GitHub Releases (URL)``..."""
+    named = {"archive": "its archive", "metadata": "its description on the index" if notes.ecosystem == "pypi"
+             else "its readme on the registry", "repository": "its repository", "releases": "GitHub Releases",
+             "webpage": "its changelog page"}
+    where = named.get(notes.source, notes.source or "its archive")
+    return f"from {where}" + (f" ({notes.file_url})" if notes.source not in ("archive", "metadata", "") else "")
 
 
 def fetch_line(outcome: Outcome) -> str:
@@ -40,8 +53,8 @@ def fetch_line(outcome: Outcome) -> str:
     if not d.notes.shipped:
         return f"{label}: {not_shipped(d)}"
     if outcome.action == "up to date":
-        return f"{label}: up to date ({_files(d)}; fetched {d.notes.fetched})"
-    return f"{label}: fetched {_files(d)}"
+        return f"{label}: up to date ({_files(d)} {source_text(d.notes)}; fetched {d.notes.fetched})"
+    return f"{label}: fetched {_files(d)} {source_text(d.notes)}"
 
 
 def fetch_summary(outcomes: Sequence[Outcome]) -> str:
@@ -78,6 +91,8 @@ def notes_text(d: Dependency) -> str:
         return not_shipped(d)
     if d.notes.index_url == "local":
         return f"notes from {d.notes.file_url}"
+    if d.notes.source not in ("archive", ""):
+        return f"notes of {d.notes.name} {d.notes.version} {source_text(d.notes)}"
     return f"notes of {d.notes.name} {d.notes.version} from {d.notes.file_url} ({d.notes.hash_name} checked)"
 
 
@@ -110,6 +125,10 @@ def report_text(reports: Sequence[DependencyReport], project: Path) -> str:
             text = text if len(text) <= ITEM_CHARS else text[:ITEM_CHARS].rstrip() + " …"
             lines.append(f"  - {item.citation.version} [{item.kind}] {text}  ({cite.location(item.citation)})")
         lines.append("")
+    without = [r.dependency.product for r in reports if not (r.dependency.notes and r.dependency.notes.shipped)]
+    if without:
+        lines.append(f"Without release notes ({len(without)}): {', '.join(without)} (each source tried and why: "
+                     f"relnotes add --project {project})")
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -120,7 +139,8 @@ def notes_record(d: Dependency) -> dict:
         return {"status": d.status, "why": d.problem or "not fetched yet: run relnotes add --project DIR"}
     record = {"status": "found" if n.shipped else "not shipped", "version": n.version, "index_url": n.index_url,
               "file_url": n.file_url, "hash": {n.hash_name: n.hash_value}, "fetched": n.fetched,
-              "folder": str(n.files_dir), "files": [f.path for f in n.files], "changelog_url": n.changelog_url}
+              "folder": str(n.files_dir), "files": [f.path for f in n.files], "changelog_url": n.changelog_url,
+              "source": n.source or None, "tried": [{"source": t.source, "why": t.why} for t in n.tried]}
     if not n.shipped:
         record["why"] = not_shipped(d)
     if d.problem:

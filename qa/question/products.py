@@ -129,6 +129,8 @@ def held_names(products: Sequence[str]) -> dict[str, str]:
         own = {product.lower(), *product_names(product)}
         own |= {alias for alias, name in aliases.items() if name in own}
         own |= {aliases[n] for n in list(own) if n in aliases}
+        # the name a package goes by with its language said: Python-Markdown for markdown, python-dateutil
+        own |= {f"{lang}{sep}{n}" for n in list(own) if " " not in n for lang in _LANGUAGES for sep in "-_"}
         for name in own:
             names.setdefault(name, product)
     return names
@@ -160,6 +162,8 @@ def named(text: str, products: Sequence[str], mentions: Callable[[str], bool] | 
                 found.append(Named(typed, (start, end)))
             elif size == 1 and _unlisted(text, start, end, name, mentions, releases):
                 found.append(Named(typed, (start, end)))
+            elif size == 1 and _compound_of_held(name, held):
+                found.append(Named(typed, (start, end)))  # lxml_html_clean is a product of its own, not lxml
             elif size == 1 and not is_platform(name) and "." in name and name.split(".")[0] in held:
                 found.append(Named(typed, (start, end), held[name.split(".")[0]]))  # torch.compile: PyTorch's API
             else:
@@ -169,6 +173,21 @@ def named(text: str, products: Sequence[str], mentions: Callable[[str], bool] | 
         else:
             at += 1
     return _with_vs(text, tuple(found), held)
+
+
+_LANGUAGES = ("python", "py")
+_COMPOUND_WORDS = frozenset({"like", "based", "style", "compatible", "powered", "specific", "related", "only", "free",
+                             "friendly", "aware", "native", "ish", "non", "pre", "post", "era", "side", "level", "wide"})
+
+
+def _compound_of_held(name: str, held: dict[str, str]) -> bool:
+    """Whether ``name`` joins a held product's name to more words with "-" or "_" ("lxml_html_clean",
+    "pydantic-core" beside lxml, pydantic): another package, which the corpus does not hold."""
+    parts = re.split(r"[-_]", name)
+    if set(parts[1:]) & _COMPOUND_WORDS or set(parts[:-1]) & _COMPOUND_WORDS:
+        return False  # "numpy-like", "httpx-based", "non-flask": a word about the product, not another one
+    return len(parts) > 1 and "." not in name and name not in held and canonical(name) not in held \
+        and (parts[0] in held or parts[-1] in held) and not is_platform(name)
 
 
 def _unlisted(text: str, start: int, end: int, name: str, mentions: Callable[[str], bool] | None,

@@ -100,7 +100,8 @@ def _product_pattern(products: tuple[str, ...]) -> re.Pattern | None:
     if not names:
         return None
     alternatives = "|".join(re.escape(n) for n in names)
-    return re.compile(r"\b(?:" + alternatives + r")\s*v?" + RELEASE_NUMBER + r"(?![\w.]|\.\d)", re.IGNORECASE)
+    # "Python-Markdown 3.11" is markdown's (qa.question.products.held_names)
+    return re.compile(r"\b(?:(?:python|py)[-_])?(?:" + alternatives + r")\s*v?" + RELEASE_NUMBER + r"(?![\w.]|\.\d)", re.IGNORECASE)
 
 
 def release_name(value: str) -> str:
@@ -145,9 +146,10 @@ def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[st
             found.append((m.start(), _normal(m.group(1))))
             spans.append(m.span())
     majors = {k.split(".")[0] for k in known}
+    platform = _platform_spans(text)
     for m in [*_PREPOSITION.finditer(text), *_BEFORE_WORD.finditer(text)]:
         value = _normal(m.group(1))
-        if value.split(".")[0] in majors:
+        if value.split(".")[0] in majors and not any(a <= m.start(1) < b for a, b in platform):
             found.append((m.start(), value))
             spans.append(m.span())
     leading = _LEADING.match(text)  # "2.14: what changed for MPS?" -- only a release the corpus holds
@@ -176,6 +178,22 @@ def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[st
         which_release=asks_which_release(question, products),
         products=named_products(text, products),
     )
+
+
+# "Python 3.8 and 3.9", "CUDA 12.4, 12.6 or 12.8": the numbers after a platform's are the platform's
+_PLATFORM_RUN = lazy_compile(
+    r"\b([A-Za-z][\w.+-]*)\s+v?" + RELEASE_NUMBER + r"(?:\s*(?:,|/|\band\b|\bor\b|\bto\b|-|–|\bthrough\b|\bvs\.?)\s*v?"
+    + RELEASE_NUMBER + r")*", re.IGNORECASE)
+
+
+def _platform_spans(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` names a platform's versions ("Python 3.8 and 3.9"): no release of the product."""
+    found = [m for m in _PLATFORM_RUN.finditer(text)]
+    if not found:
+        return []
+    from .products import is_platform
+
+    return [m.span() for m in found if is_platform(m.group(1).lower())]
 
 
 def series_named(question: str) -> tuple[str, ...]:

@@ -77,7 +77,7 @@ def test_directory_with_no_supported_files(tmp_path: Path) -> None:
     (tmp_path / "notes" / ".hidden.md").write_text("# Hidden 1.0\n\ntext\n")
     result = cli("chunks", "--corpus", tmp_path / "notes")
     assert assert_one_error(result) == (
-        f"error: {tmp_path / 'notes'}: no .md, .markdown, .rst, .txt, .json, .jsonl files in this folder; "
+        f"error: {tmp_path / 'notes'}: no .md, .markdown, .rst, .txt, .json, .jsonl, .html, .htm files in this folder; "
         "point --corpus at release notes in one of those formats"
     )
 

@@ -87,8 +87,16 @@ NPM_CHANGELOG = b"""# Changelog
 
 @pytest.fixture
 def package_index(loopback, monkeypatch):
-    """A running local index; pip's and npm's settings point at it (pip's config files are not read)."""
+    """A running local index; pip's and npm's settings point at it (pip's config files are not read),
+    and GitHub's API and raw files are its replay (no token: none from the environment, gh never run)."""
+    from corpus.packages import githubapi
+
     index = PackageIndex().start()
+    monkeypatch.setenv("GITHUB_API_URL", f"{index.url}/github")
+    monkeypatch.setenv("RELNOTES_GITHUB_RAW_URL", f"{index.url}/raw")
+    monkeypatch.delenv("GITHUB_TOKEN", raising=False)
+    monkeypatch.delenv("GH_TOKEN", raising=False)
+    monkeypatch.setattr(githubapi, "_gh_token", lambda: "")
     monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)
     monkeypatch.setenv("PIP_INDEX_URL", index.simple)
     monkeypatch.delenv("PIP_EXTRA_INDEX_URL", raising=False)

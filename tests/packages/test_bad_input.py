@@ -156,3 +156,31 @@ def test_no_index_at_all_says_how_to_give_one(monkeypatch, tmp_path: Path) -> No
     monkeypatch.setenv("PATH", str(tmp_path))  # no npm on PATH
     with pytest.raises(NoIndexConfigured, match="pass --registry URL"):
         settings.npm_registry()
+
+
+def test_a_link_inside_the_archive_is_left_out_and_said_and_the_rest_kept(package_index) -> None:
+    """Issue 43: docs/CONTRIBUTING.md -> ../CONTRIBUTING.md refused the whole sdist."""
+    package_index.publish_raw("linked", "1.0.0", tar_gz({
+        "linked-1.0.0/CHANGES.rst": CHANGES_RST, "linked-1.0.0/CONTRIBUTING.md": b"Send patches.\n",
+        "linked-1.0.0/docs/CONTRIBUTING.md": ("symlink", "../CONTRIBUTING.md"),
+        "linked-1.0.0/docs/changelog.rst": ("symlink", "../CHANGES.rst"),
+        "linked-1.0.0/docs/history.rst": ("hardlink", "linked-1.0.0/CHANGES.rst"),
+    }))
+    result = CliRunner().invoke(cli, ["add", "linked"])
+    assert result.exit_code == 0, result.output
+    record = fetch(PackageRef("pypi", "linked"), (package_index.simple,)).record
+    assert [f.path for f in record.files] == ["CHANGES.rst"]
+    assert (record.files_dir / "CHANGES.rst").read_bytes() == CHANGES_RST
+    assert {s.member: s.why for s in record.skipped} == {
+        "linked-1.0.0/docs/CONTRIBUTING.md": "a link to ../CONTRIBUTING.md, not followed",
+        "linked-1.0.0/docs/changelog.rst": "a link to ../CHANGES.rst, not followed",
+        "linked-1.0.0/docs/history.rst": "a link to linked-1.0.0/CHANGES.rst, not followed"}
+    assert sorted(p.name for p in record.files_dir.rglob("*")) == ["CHANGES.rst"]
+
+
+@pytest.mark.parametrize("target", ["../../etc/passwd", "../..", "/etc/passwd"])
+def test_a_link_leaving_the_archive_still_refuses_it(package_index, target: str) -> None:
+    package_index.publish_raw("linked", "1.0.0", tar_gz({
+        "linked-1.0.0/CHANGES.rst": CHANGES_RST, "linked-1.0.0/docs/x.md": ("symlink", target)}))
+    (outcome,) = add_packages(["linked"], Indexes(None, None))
+    assert outcome.action == "failed" and "the archive holds a link" in outcome.dependency.problem

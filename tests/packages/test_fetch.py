@@ -104,15 +104,19 @@ def test_a_package_without_notes_says_so_and_names_its_changelog(package_index) 
                               repository="git+https://github.com/acme/left-padder.git")
     result = CliRunner().invoke(cli, ["add", "npm:left-padder"])
     assert result.exit_code == 0, result.output
-    assert ("left-padder 1.3.0: no release notes in its archive; its changelog: "
-            "https://github.com/acme/left-padder/releases") in result.stderr
+    assert result.stderr.splitlines() == [
+        "[1/1] left-padder 1.3.0: no release notes found (archive: no release notes in its archive "
+        "(left-padder-1.3.0.tgz, 1 file looked at); metadata: the index's metadata has no readme; repository: "
+        "github.com/acme/left-padder: no such repository, or not public (404); releases: github.com/acme/left-padder: "
+        "no such repository, or not public (404); webpage: its metadata links no changelog page); its changelog: "
+        "https://github.com/acme/left-padder/releases"]
     assert "1 package: 0 with notes, 1 not shipped, 0 failed (1 fetched, 0 already up to date)." in result.stdout
 
 
 def test_the_cli_adds_packages_and_says_how_to_ask(flask_like) -> None:
     result = CliRunner().invoke(cli, ["add", "flasky", "--index-url", flask_like.simple])
     assert result.exit_code == 0, result.output
-    assert result.stderr.splitlines() == ["[1/1] flasky 3.1.0: fetched 1 notes file: CHANGES.rst"]
+    assert result.stderr.splitlines() == ["[1/1] flasky 3.1.0: fetched 1 notes file: CHANGES.rst from its archive"]
     folder = package_folder("pypi", "flasky") / "3.1.0" / "files"
     assert result.stdout.splitlines()[1] == f"flasky: relnotes ask QUESTION --corpus flasky={folder}"
 

@@ -20,7 +20,7 @@ def project(package_index, tmp_path: Path) -> Path:
     """A project pinning flasky 3.0.0 (uv.lock) and @acme/padder 1.1.0 (package-lock.json), with
     widget (no notes shipped) unpinned; its notes fetched from the local index."""
     package_index.publish("flasky", "3.1.0", {"CHANGES.rst": CHANGES_RST})
-    package_index.publish("widget", "0.9.0", {"setup.py": b""}, project_urls={"Changelog": "https://widget.test/changes"})
+    package_index.publish("widget", "0.9.0", {"setup.py": b""}, project_urls={"Changelog": f"{package_index.url}/pages/widget/changes"})
     package_index.publish_npm("@acme/padder", "2.0.0", {"CHANGELOG.md": NPM_CHANGELOG})
     root = tmp_path / "app"
     root.mkdir()
@@ -31,10 +31,13 @@ def project(package_index, tmp_path: Path) -> Path:
     result = CliRunner().invoke(cli, ["add", "--project", str(root)])
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines() == [
-        "[1/3] flasky 3.1.0: fetched 1 notes file: CHANGES.rst",
-        "[2/3] widget 0.9.0: no release notes in its archive; its changelog: https://widget.test/changes (a GitHub "
-        "releases export, gh api repos/OWNER/REPO/releases > notes.json, is read with --corpus)",
-        "[3/3] @acme/padder 2.0.0: fetched 1 notes file: CHANGELOG.md"]
+        "[1/3] flasky 3.1.0: fetched 1 notes file: CHANGES.rst from its archive",
+        "[2/3] widget 0.9.0: no release notes found (archive: no release notes in its archive (widget-0.9.0.tar.gz, "
+        "2 files looked at); metadata: the index's metadata has no description; repository: its metadata names no GitHub "
+        f"repository ({package_index.url}/pages/widget/changes); releases: its metadata names no GitHub repository "
+        f"({package_index.url}/pages/widget/changes); webpage: its changelog page "
+        f"{package_index.url}/pages/widget/changes answered 404); its changelog: {package_index.url}/pages/widget/changes",
+        "[3/3] @acme/padder 2.0.0: fetched 1 notes file: CHANGELOG.md from its archive"]
     assert result.stdout.splitlines()[0] == "3 packages: 2 with notes, 1 not shipped, 0 failed (3 fetched, 0 already up to date)."
     return root
 
@@ -65,7 +68,9 @@ def test_deps_ask_and_changes_answer_offline_from_the_projects_notes(project: Pa
     assert padder["counts"]["removed"] == 1 and "Removed the `legacy` option." in padder["items"][0]["text"]
     assert (widget["pinned"], widget["newest"], widget["releases_between"], widget["notes"]["status"]) == (
         None, None, None, "not shipped")
-    assert "its changelog: https://widget.test/changes" in widget["notes"]["why"]
+    assert widget["notes"]["why"].endswith("/pages/widget/changes answered 404); its changelog: "
+                                          f"{widget['notes']['changelog_url']}")
+    assert [t["source"] for t in widget["notes"]["tried"]] == ["archive", "metadata", "repository", "releases", "webpage"]
 
     text = CliRunner().invoke(cli, ["deps", "--project", str(project)])
     assert text.exit_code == 0, text.output
@@ -74,6 +79,9 @@ def test_deps_ask_and_changes_answer_offline_from_the_projects_notes(project: Pa
     assert lines[2].startswith("flasky  pinned 3.0.0 (lockfile: uv.lock)  newest 3.1.0: 2 releases between; "
                                "2 breaking/removed, 1 deprecated")
     assert "no pin (any version: no lockfile entry, exact pin or installed version)" in text.stdout
+    assert lines[-1] == (f"Without release notes (1): widget (each source tried and why: relnotes add --project "
+                         f"{project.resolve()})")
+    assert "  no release notes found (archive: no release notes in its archive" in text.stdout
 
     asked = CliRunner().invoke(cli, ["ask", "what was removed in flasky 3.1.0?", "--project", str(project), "--json",
                                      "--mode", "bm25", "--no-history"])
@@ -90,8 +98,9 @@ def test_adding_the_project_again_fetches_nothing_unchanged(project: Path, packa
     result = CliRunner().invoke(cli, ["add", "--project", str(project)])
     assert result.exit_code == 0, result.output
     lines = result.stderr.splitlines()
-    assert lines[0] == "[1/3] flasky 3.2.0: fetched 1 notes file: CHANGES.rst"
-    assert lines[2].startswith("[3/3] @acme/padder 2.0.0: up to date (1 notes file: CHANGELOG.md; fetched ")
+    assert lines[0] == "[1/3] flasky 3.2.0: fetched 1 notes file: CHANGES.rst from its archive"
+    assert lines[2].startswith("[3/3] @acme/padder 2.0.0: up to date (1 notes file: CHANGELOG.md from its archive; "
+                               "fetched ")
     assert "(1 fetched, 2 already up to date)" in result.stdout
 
 

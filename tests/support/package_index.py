@@ -7,6 +7,8 @@ Routes: ``/pypi/NAME/json`` and ``/pypi/NAME/VERSION/json`` (the JSON API: ``inf
 HTML with ``#sha256=`` fragments), ``/files/FILE``, and an npm registry at ``/npm/NAME`` (the
 package document: ``dist-tags.latest``, ``versions[v].dist.tarball`` and ``.integrity``).
 ``overrides`` answers a path with another status; ``lies`` changes what the metadata says.
+``github`` replays GitHub's API and raw files (``tests.support.github_replay``), ``pages`` serves
+web pages (path -> (content type, bytes)).
 The server stops when the test ends, and by itself after ``LIFETIME`` seconds.
 """
 
@@ -21,6 +23,8 @@ import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+
+from tests.support.github_replay import GitHubReplay
 
 LIFETIME = 300  # seconds: a server a test forgot still stops
 
@@ -63,6 +67,9 @@ class Release:
     data: bytes
     project_urls: dict = field(default_factory=dict)
     repository: str | None = None
+    directory: str | None = None
+    description: str = ""  # PyPI's info.description, npm's readme
+    description_type: str | None = None
 
 
 class PackageIndex:
@@ -76,6 +83,9 @@ class PackageIndex:
         self.send_length = True  # False: files are sent with no Content-Length (ended by closing)
         self.requests: list[str] = []
         self.server: ThreadingHTTPServer | None = None
+        self.github = GitHubReplay("")
+        self.pages: dict[str, tuple[str, bytes]] = {}
+        self.redirects: dict[str, str] = {}  # path -> Location answered with a 302
 
     @property
     def url(self) -> str:
@@ -89,10 +99,11 @@ class PackageIndex:
     def registry(self) -> str:
         return f"{self.url}/npm/"
 
-    def publish(self, name: str, version: str, files: dict, *, project_urls: dict | None = None) -> Release:
+    def publish(self, name: str, version: str, files: dict, *, project_urls: dict | None = None,
+                description: str = "", description_type: str | None = None) -> Release:
         """Publish an sdist of ``name`` ``version`` holding ``files`` (the newest published last)."""
         release = Release("pypi", name, version, f"{name.replace('-', '_')}-{version}.tar.gz", sdist(name, version, files),
-                          project_urls or {})
+                          project_urls or {}, description=description, description_type=description_type)
         self.releases.append(release)
         return release
 
@@ -102,9 +113,11 @@ class PackageIndex:
         self.releases.append(release)
         return release
 
-    def publish_npm(self, name: str, version: str, files: dict, repository: str | None = None) -> Release:
+    def publish_npm(self, name: str, version: str, files: dict, repository: str | None = None,
+                    directory: str | None = None, readme: str = "") -> Release:
         filename = f"{name.rsplit('/', 1)[-1]}-{version}.tgz"
-        release = Release("npm", name, version, filename, npm_tarball(files), repository=repository)
+        release = Release("npm", name, version, filename, npm_tarball(files), repository=repository,
+                          directory=directory, description=readme)
         self.releases.append(release)
         return release
 
@@ -125,9 +138,20 @@ class PackageIndex:
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:  # noqa: N802 - the http.server name
                 index.requests.append(self.path)
-                status, body, kind = index.answer(self.path, self.headers.get("Accept", ""))
+                replayed = index.github.answer(self.path, {k.lower(): v for k, v in self.headers.items()})
+                extra: dict[str, str] = {}
+                if replayed is not None:
+                    status, body, kind, extra = replayed
+                elif self.path in index.redirects:
+                    status, body, kind, extra = 302, b"", "text/html", {"Location": index.redirects[self.path]}
+                elif self.path in index.pages:
+                    status, body, kind = 200, index.pages[self.path][1], index.pages[self.path][0]
+                else:
+                    status, body, kind = index.answer(self.path, self.headers.get("Accept", ""))
                 self.send_response(status)
                 self.send_header("Content-Type", kind)
+                for key, value in extra.items():
+                    self.send_header(key, value)
                 if index.send_length or not self.path.startswith("/files/"):
                     self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
@@ -137,6 +161,7 @@ class PackageIndex:
                 pass
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.github.base = self.url
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         timer = threading.Timer(LIFETIME, self.stop)
         timer.daemon = True
@@ -169,8 +194,9 @@ class PackageIndex:
         if not chosen:
             return 404, b'{"message": "Not Found"}', "application/json"
         release = chosen[0]
-        body = {"info": {"name": release.name, "version": release.version, "project_urls": release.project_urls},
-                "urls": [self.file_entry(release)]}
+        info = {"name": release.name, "version": release.version, "project_urls": release.project_urls,
+                "description": release.description, "description_content_type": release.description_type}
+        body = {"info": info, "urls": [self.file_entry(release)] if release.data else []}
         return 200, json.dumps(body).encode(), "application/json"
 
     def _simple(self, name: str, accept: str) -> tuple[int, bytes, str]:
@@ -195,6 +221,9 @@ class PackageIndex:
             integrity = "sha512-" + lie.get("sha512", base64.b64encode(hashlib.sha512(r.data).digest()).decode())
             versions[r.version] = {"name": r.name, "version": r.version,
                                    "dist": {"tarball": f"{self.url}/files/{r.filename}", "integrity": integrity},
-                                   **({"repository": {"type": "git", "url": r.repository}} if r.repository else {})}
-        body = {"name": releases[0].name, "dist-tags": {"latest": releases[-1].version}, "versions": versions}
+                                   **({"repository": {"type": "git", "url": r.repository,
+                                                      **({"directory": r.directory} if r.directory else {})}}
+                                      if r.repository else {})}
+        body = {"name": releases[0].name, "dist-tags": {"latest": releases[-1].version}, "versions": versions,
+                "readme": releases[-1].description}
         return 200, json.dumps(body).encode(), "application/json"

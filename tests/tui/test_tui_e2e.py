@@ -94,4 +94,4 @@ def test_the_chat_with_a_bad_corpus_is_one_line_and_exit_1_before_the_window(tmp
     assert missing.exit_code == 1 and missing.output == f"error: {tmp_path / 'nope'}: no such file or directory; check the --corpus path\n"
     (tmp_path / "empty").mkdir()
     empty = CliRunner().invoke(cli, ["chat", "--corpus", f"x={tmp_path / 'empty'}"])
-    assert empty.exit_code == 1 and "no .md, .markdown, .rst, .txt, .json, .jsonl files in this folder" in empty.output
+    assert empty.exit_code == 1 and "no .md, .markdown, .rst, .txt, .json, .jsonl, .html, .htm files in this folder" in empty.output

@@ -1,0 +1,105 @@
+"""How TRUTH files here were drawn from the notes themselves (not from relnotes' reading).
+
+Each notes file was read by eye first; the recipe below names the way that file writes its release
+headings (the underline character of its release titles, its Markdown heading level, or the line
+shape of a file without markup), and a version pattern pulls the number from each such heading.
+Rerun to regenerate TRUTH (``python benchmarks/data/reading/truth_recipes.py``); then check the
+lists by eye again against the files. Nothing here imports the project.
+"""
+
+import re
+from pathlib import Path
+
+HERE = Path(__file__).parent
+VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+(?:[.-]?(?:alpha|beta|a|b|rc|c|post|dev)\d*)*|\d{1,3}(?=\s|$|:|\)))")
+ADORN = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}\s*$")
+
+# file -> ("under", char) | ("atx", level) | ("line", regex with group 1) | ("title",) | ("none",)
+RECIPES = {
+    "arrow-1.4.0/CHANGELOG.rst": ("under", "-"),
+    "bleach-6.4.0/CHANGES.txt": ("under", "-"),
+    "cffi-2.1.1/doc/source/whatsnew.rst": ("under", "=-"),
+    "charset-normalizer-3.5.3/CHANGELOG.md": ("atx", 2),
+    "colorama-0.4.6/CHANGELOG.rst": ("line", r"^(\d+(?:\.\d+)+)(?: |$)"),
+    "configobj-5.0.9/CHANGES.rst": ("under", '"'),
+    "cryptography-50.0.2/CHANGELOG.rst": ("under", "~"),
+    "decorator-5.3.1/CHANGES.md": ("atx", 2),
+    "filelock-4.3.2/docs/changelog.rst": ("under", "*"),
+    "greenlet-3.5.6/CHANGES.rst": ("under", "="),
+    "h11-0.16.0/docs/source/changes.rst": ("under", "-"),
+    "html5lib-1.1/CHANGES.rst": ("under", "~"),
+    "idna-3.20/HISTORY.md": ("atx", 2),
+    "jedi-0.20.1/CHANGELOG.rst": ("under", "+"),
+    "lxml-6.2.0/CHANGES.txt": ("under", "="),
+    "lxml-html-clean-0.4.6/CHANGES.rst": ("under", "="),
+    "markdown-3.11.3/docs/changelog.md": ("atx", 2),
+    "mistune-3.4.0/docs/changes.rst": ("under", "-"),
+    "multidict-7.2.1/CHANGES.rst": ("under", "="),
+    "parso-0.8.7/CHANGELOG.rst": ("under", "+"),
+    "prompt_toolkit-3.0.53/CHANGELOG.txt": ("under", "-"),
+    "psutil-7.2.2/HISTORY.rst": ("under", "="),
+    "pyflakes-4.1.0/NEWS.rst": ("line", r"^(\d+(?:\.\d+)+) \("),
+    "pygments-2.21.0/CHANGES.txt": ("under", "-"),
+    "pyjwt-2.15.1/CHANGELOG.rst": ("under", "-"),
+    "python-dateutil-4.0.0/NEWS.txt": ("under", "="),
+    "python-dotenv-1.2.4/CHANGELOG.md": ("atx", 2),
+    "semver-3.1.2/CHANGELOG.rst": ("under", "="),
+    "simplejson-4.3.0/CHANGES.txt": ("line", r"^Version (\d+(?:\.\d+)+\w*) released"),
+    "six-1.17.0/CHANGES.txt": ("under", "-"),
+    "starlette-1.10.0/docs/release-notes.md": ("atx", 2),
+    "tabulate-0.10.0/CHANGELOG.txt": ("line", r"^- (\d+(?:\.\d+)+):"),
+    "termcolor-3.3.0/CHANGES.md": ("atx", 2),
+    "tomlkit-0.15.3/CHANGELOG.md": ("atx", 2),
+    "trio-0.35.0/docs/source/history.rst": ("under", "-"),
+    "waitress-3.0.2/CHANGES.txt": ("under", "-"),
+    "waitress-3.0.2/HISTORY.txt": ("under", "-"),
+    "wcwidth-0.9.4/docs/history.rst": ("line", r"^(\d+(?:\.\d+)+)(?: \.\. \S+)? \*"),  # "0.2.1 .. 0.2.5 *2020-06-23*": its first
+    "wrapt-2.5.2/RELEASE.rst": ("none",),
+    "yarl-1.25.1/CHANGES.rst": ("under", "="),
+    "zipp-4.1.2/NEWS.rst": ("under", "="),
+}
+for n in range(0, 7):
+    RECIPES[f"markdown-3.11.3/docs/change_log/release-2.{n}.md"] = ("title",)
+
+
+def headings(path: Path, recipe: tuple) -> list[str]:
+    lines = path.read_text(encoding="utf-8").split("\n")
+    kind = recipe[0]
+    found = []
+    for i, line in enumerate(lines):
+        text = None
+        if kind == "under":
+            nxt = lines[i + 1] if i + 1 < len(lines) else ""
+            if line.strip() and not ADORN.match(line) and ADORN.match(nxt) and nxt[0] in recipe[1]:
+                text = line
+        elif kind == "atx":
+            m = re.match(r"^(#+) (.*)", line)
+            if m and len(m.group(1)) == recipe[1]:
+                text = m.group(2)
+        elif kind == "line":
+            m = re.match(recipe[1], line)
+            if m:
+                found.append(m.group(1))
+        if text is not None:
+            text = re.sub(r"<[^>]*>", "", text)  # a link's target is no heading text
+            m = VERSION.search(text)
+            if m and not re.search(r"\band newer\b", text):
+                found.append(m.group(1))
+    if kind == "title":
+        m = re.search(r"Python-Markdown (\d+\.\d+) Release Notes", "\n".join(lines))
+        found.append(m.group(1))
+    return found
+
+
+def main() -> None:
+    by_package: dict[str, list[str]] = {}
+    for rel, recipe in sorted(RECIPES.items()):
+        package, _, inner = rel.partition("/")
+        versions = headings(HERE / rel, recipe)
+        by_package.setdefault(package, []).append(f"# {inner}\n" + "".join(v + "\n" for v in versions))
+    for package, blocks in by_package.items():
+        (HERE / package / "TRUTH").write_text("".join(blocks))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,80 @@
+"""Release headings in the shapes the reading check met (issue 43), on small files: each fails
+before its fix (read as one release, or none)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from corpus import load_corpus
+from corpus.headings import release_heading
+
+
+def read(tmp_path: Path, name: str, text: str):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    (loaded,) = load_corpus([path]).documents
+    return loaded
+
+
+def test_a_txt_whose_titles_use_only_dash_underlines_is_rest(tmp_path: Path) -> None:
+    text = "Changelog for six\n=================\n\n1.17.0\n------\n\n- Fixed a thing.\n\n1.16.0\n------\n\n- Another.\n"
+    loaded = read(tmp_path, "CHANGES.txt", text)
+    assert loaded.document.format == "rst" and loaded.releases == ("1.17.0", "1.16.0")
+    only_dashes = read(tmp_path, "NEWS.txt", "2.1\n---\n\n- One.\n\n2.0\n---\n\n- Two.\n")
+    assert only_dashes.releases == ("2.1", "2.0")
+
+
+def test_markdown_in_a_txt_is_not_taken_for_rest(tmp_path: Path) -> None:
+    text = "# Notes\n\n## 1.1\n\nA\n---\n\nbody\n\n## 1.0\n\nB\n---\n\nbody\n"
+    assert read(tmp_path, "notes.txt", text).document.format == "text"
+
+
+def test_release_terms_of_a_definition_list_open_releases(tmp_path: Path) -> None:
+    text = ("=======\nHistory\n=======\n\n0.9.4 *2026-10-24*\n  * **Bugfix** flags.\n\n"
+            "0.9.3 *2026-10-20*\n  * **Bugfix** NULL input.\n")
+    loaded = read(tmp_path, "history.rst", text)
+    assert loaded.releases == ("0.9.4", "0.9.3")
+    assert [s.date for s in loaded.sections if s.version] == ["2026-10-24", "2026-10-20"]
+    colorama = read(tmp_path, "CHANGELOG.rst", "0.4.6 Current release\n  * A fix.\n0.4.5\n  * Another.\n")
+    assert colorama.releases == ("0.4.6", "0.4.5")
+
+
+def test_a_term_in_a_file_whose_titles_are_releases_stays_text(tmp_path: Path) -> None:
+    text = "1.1\n===\n\n2.0 compatibility\n  the old API stays.\n\n1.0\n===\n\n- First.\n"
+    assert read(tmp_path, "CHANGES.rst", text).releases == ("1.1", "1.0")
+
+
+def test_a_rst_file_of_bare_release_lines_is_read_as_text(tmp_path: Path) -> None:
+    text = "4.1.0 (2026-10-28)\n\n- Drop 3.10\n\n4.0.3 (2026-10-07)\n\n- Faster\n\n1.4.0 (2016-12-30):\n\n- Old one\n"
+    loaded = read(tmp_path, "NEWS.rst", text)
+    assert loaded.releases == ("4.1.0", "4.0.3", "1.4.0") and loaded.warnings == ()
+
+
+def test_a_plain_text_title_that_opens_a_release_is_the_first_release(tmp_path: Path) -> None:
+    text = ("Version 4.3.0 released 2026-11-10\n\n* A fix in the encoder.\n\n"
+            "Version 4.2.0 released 2026-10-01\n\n* Another fix.\n")
+    loaded = read(tmp_path, "CHANGES.txt", text)
+    assert loaded.releases == ("4.3.0", "4.2.0")
+    assert loaded.sections[0].version == "4.3.0" and "encoder" in loaded.sections[0].text
+
+
+def test_a_changelog_written_as_one_list_has_a_release_an_item(tmp_path: Path) -> None:
+    text = "- 0.10.0: Add Python 3.13.\n  Drop 3.8.\n- 0.9.0: Drop 2.7.\n- 0.8.10: Bug fixes.\n"
+    loaded = read(tmp_path, "CHANGELOG.txt", text)
+    assert loaded.releases == ("0.10.0", "0.9.0", "0.8.10")
+    first = next(s for s in loaded.sections if s.version == "0.10.0")
+    assert first.text.startswith("- 0.10.0: Add Python 3.13.") and "Drop 3.8." in first.text  # no text lost
+
+
+def test_version_lines_not_understood_are_said(tmp_path: Path) -> None:
+    text = "Notes\n\nSome text here.\n\n* 1.2.0: a\n* 1.1.0: b\n* 1.0.0: c\n\nPlenty more prose that is no list at all.\n" \
+           "\n* not a release\n* nor this\n"
+    loaded = read(tmp_path, "notes.txt", text)
+    assert any("3 lines start with a version but are not release headings (line 5: '* 1.2.0: a')" in w
+               for w in loaded.warnings)
+
+
+def test_heading_shapes() -> None:
+    assert release_heading("2.2.0. (2007-07-31)").version == "2.2.0"
+    assert release_heading("0.999999999/1.0b10").version == "0.999999999"
+    assert release_heading("2.0.0 and newer") is None
