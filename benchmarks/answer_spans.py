@@ -5,7 +5,8 @@
     python benchmarks/answer_spans.py --sets answers-zoo --modes hybrid --misses
 
 Each set is answered over its corpus (``answers-bundled``: the bundled notes; ``answers-zoo``:
-``../shared/data/zoo``; ``answers-changelogs``: ``../shared/data/changelogs``) by the answering
+``../shared/data/zoo``; ``answers-changelogs``: ``../shared/data/changelogs``; ``fresh-dev``,
+``fresh-held``: ``benchmarks/data/fresh-dev``, ``fresh-held``) by the answering
 service, as ``relnotes ask`` answers. Columns:
 
 - span: the gold ``answer`` span lies inside the quoted answer (both normalised as ``relnotes
@@ -35,7 +36,10 @@ from qa.eval.run import judge  # noqa: E402
 SETS = {"answers-bundled": None, "answers-zoo": "zoo", "answers-changelogs": "changelogs",
         # which release removed or deprecated X: removals-zoo (scored blind once, then tuned on) has no
         # blind part; removals-zoo2 and removals-changelogs have only theirs
-        "removals-zoo": "zoo", "removals-zoo2": "zoo", "removals-changelogs": "changelogs"}
+        "removals-zoo": "zoo", "removals-zoo2": "zoo", "removals-changelogs": "changelogs",
+        # issue 44: notes of packages no set was written from, kept in this repository
+        # (benchmarks/data/README.md): fresh-dev is tuned on, fresh-held never looked into while tuning
+        "fresh-dev": ROOT / "benchmarks" / "data" / "fresh-dev", "fresh-held": ROOT / "benchmarks" / "data" / "fresh-held"}
 
 
 @dataclass
@@ -53,7 +57,7 @@ def corpus_paths(name: str, shared: Path) -> list[Path] | None:
     folder = SETS[name]
     if folder is None:
         return []
-    path = shared / "data" / folder
+    path = folder if isinstance(folder, Path) else shared / "data" / folder
     return [path] if path.is_dir() else None
 
 

@@ -187,11 +187,14 @@ class Passage:
 
 @dataclass(frozen=True, slots=True)
 class AnswerSentence:
-    """One sentence quoted verbatim from passage number ``passage`` (1-based rank)."""
+    """One sentence (or an item's paragraph) quoted verbatim from passage number ``passage``
+    (1-based rank), with where it is: its passage's citation with the lines of its own item
+    (``qa.answer.quoting.item_cited``; None until the engine sets it)."""
 
     text: str
     passage: int
     score: float = 0.0
+    citation: Citation | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,9 +31,10 @@ from ..question.vocabulary import SYNONYMS
 from ..staging import with_pending
 from .catalogue import Catalogue
 from .digest import Entry
-from .evidence import CONFIDENT, MAX_SENTENCES, PASSAGES, best_sentences, coverage_scorer, passage_evidence, pick, score_sentences
+from .evidence import (CONFIDENT, MAX_SENTENCES, PASSAGES, best_sentences, coverage_scorer, passage_evidence, pick,
+                       score_sentences, unnamed)
 from .itemscore import item_scores
-from . import units
+from . import quoting, units
 from .releases import ReleaseAnswers
 from .rerank import DEFAULT_RERANK, RerankConfig, Statement, rerank, restated_first
 
@@ -187,15 +188,19 @@ class Engine:
         digest = self.release_answers.digest(shape, hits, versions, question.products, kinds, question.range, dense,
                                              topic)
         retrieved = time.perf_counter()
-        candidates = score_sentences(topic, [h.chunk.text for h in hits[:PASSAGES]], **self._scoring(topic, dense))
+        # the product asked about is what every passage (of it alone) is of: no sentence need name it
+        said = unnamed(topic, question.products) if question.products else topic
+        candidates = score_sentences(said, [h.chunk.text for h in hits[:PASSAGES]], **self._scoring(topic, dense))
         sentences, confident = pick(candidates, CONFIDENT[mode], functools.partial(units.bonus, question.asks))
         sentences = units.carried(sentences, [h.chunk.text for h in hits[:PASSAGES]], self._split, question.asks,
                                   self._relevant(question))
         sentences = units.instructed(sentences, candidates, question.asks, MAX_SENTENCES)
+        sentences = quoting.whole_paragraphs(sentences, [h.chunk for h in hits[:PASSAGES]], self._split)
         earliest_release = None
         if stated is not None:  # which release: the item that states it is the answer, quoted from its passage
             at = next(i for i, h in enumerate(hits, 1) if h.chunk.id == stated.chunk.id)
             sentences, confident, earliest_release = self._quote(topic, stated, dense, at), True, stated.chunk.version
+        sentences = quoting.from_first(sentences, hits[0].chunk.text) if hits else sentences
         cited = max((s.passage for s in sentences), default=0)
         passages = _passages(_falling(hits[: max(top_k, cited)]))  # a passage the answer quotes is always shown
         notes = () if confident else (Note("not_confident") if passages else Note("no_match"),)
@@ -215,6 +220,7 @@ class Engine:
         if question.foreign:  # "does torch 2.14 work with numpy 2.0?": answered from the held one, said so
             notes = (Note("products_not_covered", products=question.foreign, held=question.named), *notes)
         notes = (*self._pinned(question), *notes)
+        sentences = quoting.item_cited(sentences, [h.chunk for h in hits])  # each quote cites its own item
         done = time.perf_counter()
         return Answer(**base, passages=passages, sentences=sentences, confident=confident,
                       notes=with_pending(*notes, pending=pending),
@@ -257,11 +263,11 @@ class Engine:
     def _quote(self, topic: str, entry: Entry, dense: bool, passage: int) -> tuple[AnswerSentence, ...]:
         """An item (of passage ``passage``) that states what a which-release question asks: whole
         when it is short, else its sentences that answer ``topic`` best, however they score."""
-        words = item_words(entry.text).strip()
+        words, cited = item_words(entry.text).strip(), replace(entry.shown().citation)  # the item's own lines
         if len(words.split()) <= WHOLE_ITEM_WORDS:
-            return (AnswerSentence(words, passage),)
+            return (AnswerSentence(words, passage, citation=cited),)
         said = units.prose(pick(score_sentences(topic, [entry.text], **self._scoring(topic, dense)), 0.0)[0])
-        return tuple(replace(s, passage=passage) for s in said) or (AnswerSentence(words, passage),)
+        return tuple(replace(s, passage=passage, citation=cited) for s in said) or (AnswerSentence(words, passage, citation=cited),)
 
     def _item_scores(self, topic: str, entries: Sequence[Entry], dense: bool, query: str) -> list[float]:
         """Items scored by their terms of ``topic`` and (dense modes) their cosine with the

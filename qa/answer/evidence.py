@@ -96,6 +96,16 @@ def score_sentences(
     return [replace(c, score=c.score - RANK_PRIOR * (c.passage - 1)) for c in scored]
 
 
+def unnamed(question: str, products: Sequence[str]) -> str:
+    """``question`` without the names of ``products`` ("why was itsdangerous 1.0.0 yanked?" ->
+    "why was 1.0.0 yanked?"): over passages of those products only, no sentence need name them
+    to answer; the question stays whole when that would leave nothing."""
+    out = question
+    for name in sorted(products, key=len, reverse=True):
+        out = re.sub(r"(?<![\w.-])" + re.escape(name) + r"(?![\w-])", " ", out, flags=re.IGNORECASE)
+    return " ".join(out.split()) if out.strip(" ?!.") else question
+
+
 def best_sentences(question: str, passages: Sequence[str], **scoring) -> list[tuple[float, str | None]]:
     """Each passage's best sentence and its score (as ``score_sentences``, whose keyword
     arguments ``scoring`` takes, over every passage and without the rank prior);

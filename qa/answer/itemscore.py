@@ -233,18 +233,20 @@ _UNRELEASED = lazy_compile(r"\bunreleased\b|\bnot\s+(?:yet\s+)?released\b|\bupco
 
 
 def _holding(entries: Sequence[Entry], pool: list[int], exact: Sequence[str]) -> list[int]:
-    """The entries of ``pool`` holding the rarest of ``exact`` that any of them holds (the longest
-    first: "descending=true" before "np.sort"); ``pool`` when nothing is named exactly, or only
+    """The entries of ``pool`` holding each of ``exact`` that any of them holds (the longest
+    first: "descending=true", then "np.sort"; "urllib3", then "2.0": "support for urllib3 2.0" is
+    not stated by "now supports urllib3 v1.24"); ``pool`` when nothing is named exactly, or only
     names none of them holds, none when a version named is in none of them."""
     texts = {i: index_form(item_words(entries[i].text) + " " + " ".join(entries[i].chunk.section[-1:])).lower()
              for i in pool}
-    for thing in exact:
+    narrowed = False
+    for thing in exact:  # each thing named narrows the pool, when an item of it holds it: "urllib3" and "2.0"
         holding = [i for i in pool if _holds(texts[i], thing)]
         if holding:
-            return holding
+            pool, narrowed = holding, True
     # a version asked for ("dropped Python 3.8") that no item names: no item states it; a name
     # written as code in the question ("`Some(x) && ...`") may be worded otherwise in the notes
-    return [] if any(_VERSION.fullmatch(thing) for thing in exact) else pool
+    return [] if not narrowed and any(_VERSION.fullmatch(thing) for thing in exact) else pool
 
 
 _VERSION = lazy_compile(r"\d+(?:\.\d+)+")  # "3.8", as a question names it exactly
@@ -269,7 +271,12 @@ def earliest(entries: Sequence[Entry], scores: Sequence[float], kind: str | None
              change: str | None = None, exact: Sequence[str] = (), topic: str = "") -> int | None:
     """The entry of the earliest release among those ``stating`` the fact (one not released yet
     only when no release states it), else None."""
-    strong = stating(entries, scores, kind, change=change, exact=exact, topic=topic)
+    return earliest_among(entries, stating(entries, scores, kind, change=change, exact=exact, topic=topic), scores)
+
+
+def earliest_among(entries: Sequence[Entry], strong: Sequence[int], scores: Sequence[float]) -> int | None:
+    """Of the entries ``strong`` (those ``stating`` the fact), the one of the earliest release
+    (one not released yet only when none is released), the best scoring on a tie; None when none."""
     released = [i for i in strong if entries[i].chunk.version]
     if not strong:
         return None

@@ -15,7 +15,7 @@ from ..model import Digest, Note, ReleaseRange
 from .catalogue import Catalogue
 from .digest import Entry, entries_of, range_digest, release_digest, topic_digest, upgrade_digest
 from .evidence import passage_evidence
-from .itemscore import earliest
+from .itemscore import earliest_among, stating
 from ..question import Question
 from ..question.releases import series_named
 from ..question.shapes import Shape
@@ -62,13 +62,20 @@ class ReleaseAnswers:
         items = self.item_scores(question.topic or query, entries, dense, query)
         retrieved = {h.chunk.id: h.score for h in hits}
         scores = passage_evidence([retrieved[e.chunk.id] for e in entries], items, ITEM_RETRIEVAL_WEIGHT)
-        at = earliest(entries, scores, question.kind, change=question.change, exact=question.specifics,
-                      topic=question.topic)
+        strong = stating(entries, scores, question.kind, change=question.change, exact=question.specifics,
+                         topic=question.topic)
+        at = earliest_among(entries, strong, scores)
         if at is None:
             return hits, None
         version = entries[at].chunk.version
         evidence = self.evidence(query, hits)  # of that release, the passage with the best evidence goes first
         first = max((i for i, h in enumerate(hits) if h.chunk.version == version), key=lambda i: (evidence[i], -i))
+        if hits[first].chunk.id != entries[at].chunk.id:  # the first passage is one the answer quotes:
+            own = [i for i in strong if entries[i].chunk.id == hits[first].chunk.id]
+            if own:  # an item of it stating the fact is quoted, else the stating item's passage goes first
+                at = max(own, key=lambda i: scores[i])
+            else:
+                first = next(i for i, h in enumerate(hits) if h.chunk.id == entries[at].chunk.id)
         return [hits[first]] + hits[:first] + hits[first + 1:], entries[at]
 
     def digest(self, shape: Shape, hits: list[Hit], versions: Sequence[str], products: Sequence[str],

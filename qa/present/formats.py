@@ -8,7 +8,7 @@ import json
 import re
 from typing import Iterable, Sequence
 
-from ..model import Answer, Digest
+from ..model import Answer, AnswerSentence, Digest
 from . import cite, digest_text, notes
 
 from . import FORMATS  # noqa: F401 - the names, defined where --help reads them
@@ -32,7 +32,7 @@ def answer_record(answer: Answer, qid: str) -> dict:
         "range": answer.range.to_json() if answer.range else None,
         "mode": answer.mode,
         "answer": (
-            {"text": answer.text, "sentences": [{"text": s.text, "passage": s.passage} for s in answer.sentences]}
+            {"text": answer.text, "sentences": [_sentence(s) for s in answer.sentences]}
             if answer.sentences
             else None
         ),
@@ -50,6 +50,12 @@ def answer_record(answer: Answer, qid: str) -> dict:
         ],
         "timings_ms": dict(answer.timings_ms),
     }
+
+
+def _sentence(s: AnswerSentence) -> dict:
+    """A quoted sentence in the batch schema: its text, its passage's rank and, where known, its
+    own item's citation (the lines of the item it quotes, not of its passage)."""
+    return {"text": s.text, "passage": s.passage, "citation": s.citation.to_json() if s.citation else None}
 
 
 def digest_record(digest: Digest) -> dict:
@@ -115,6 +121,8 @@ def markdown_report(answers: Sequence[tuple[str, Answer]]) -> str:
             lines += [f"Kinds: {_inline(', '.join(a.kinds))}", ""]
         if a.sentences:
             lines += [f"**Answer:** {_inline(a.text)}", ""]
+            cited = list(dict.fromkeys(f"[{s.passage}] {_inline(cite.location(s.citation))}" for s in a.sentences if s.citation))
+            lines += [f"Quoted from: {'; '.join(cited)}", ""] if cited else []
         if a.notes:
             lines += [f"*{_inline(notes.joined(a.notes))}*", ""]
         if a.digest is not None and a.digest.releases:

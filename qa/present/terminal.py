@@ -48,6 +48,9 @@ def render_answer(answer: Answer, out: Console) -> None:
             body.append(safe(s.text))
             body.append(f" [{s.passage}]", style="bold cyan")
         out.print(Text.assemble(("Answer: ", "bold green"), body))
+        cited = list(dict.fromkeys(f"[{s.passage}] {cite.location(s.citation)}" for s in answer.sentences if s.citation))
+        if cited:  # each quote's own item, by its lines
+            out.print(Text.assemble(("Quoted from: ", "dim"), (safe("; ".join(cited)), "green")))
     if answer.notes:
         out.print(Text(safe(notes.joined(answer.notes)), style="yellow"))
     if answer.digest is not None and answer.digest.releases:

@@ -45,7 +45,8 @@ NOT_A_QUANTITY = (
 )
 _INLINE = lazy_compile(r"(?<!\S)release:(\S*)", re.IGNORECASE)
 _EXPLICIT = lazy_compile(
-    r"(?:\b(?:release|version|ver\.?|rel\.?)\s*|(?<![\w.])v)" + RELEASE_NUMBER + r"(?![\w.]|\.\d)", re.IGNORECASE
+    # "Metadata-Version 2.6" names a field's value, not a release
+    r"(?:(?<![\w-])(?:release|version|ver\.?|rel\.?)\s*|(?<![\w.])v)" + RELEASE_NUMBER + r"(?![\w.]|\.\d)", re.IGNORECASE
 )
 _POSSESSIVE = lazy_compile(r"(?<![\w.])v?" + RELEASE_NUMBER + r"['\u2019]s\b", re.IGNORECASE)
 _PREPOSITION = lazy_compile(

@@ -165,7 +165,10 @@ _NOT_CONTENT = QUESTION_WORDS | frozenset(
     "delete deleted deprecate deprecated deprecates deprecation fix fixed fixes rename renamed renames "
     "stabilize stabilized stabilizes stabilise stabilised stabilization stable support supported supports "
     "switch switched migrate migrated move moved replace replaced change changed changes shipped ship ships "
-    "gained gain accept accepts allow allows enable enabled rid gone".split()
+    "gained gain accept accepts allow allows enable enabled rid gone "
+    # ... and in their other forms, as a person asks ("stopped supporting python 3.9")
+    "supporting adding removing dropping deleting deprecating fixing renaming switching replacing moving "
+    "stop stops stopped stopping accepted accepting allowed allowing enables enabling".split()
 )
 NEGATED = lazy_compile(r"\b(?:no|not|never|without|cannot|can't|isn't|aren't|doesn't|don't|won't|lacks?)\b", re.IGNORECASE)
 

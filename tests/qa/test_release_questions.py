@@ -150,7 +150,9 @@ def test_a_range_of_one_product_never_shows_another(engine: Engine) -> None:
 def test_the_quoted_answer_does_not_depend_on_top_k_and_says_how(engine: Engine) -> None:
     answers = [engine.ask("how do I enable retries in the fetcher?", top_k=k, mode="bm25") for k in (1, 2, 3, 5, 8)]
     assert len({tuple(s.text for s in a.sentences) for a in answers}) == 1
-    assert any(s.text.startswith("Enable it by setting `retry=3`") for s in answers[0].sentences)
+    # the item is quoted whole: what it added, then how to enable it
+    assert any(s.text == "Added a `retry` option to the fetcher. Enable it by setting `retry=3` on the client."
+               for s in answers[0].sentences)
     for a in answers:
         assert all(s.passage <= len(a.passages) for s in a.sentences)  # a quoted passage is shown
 

@@ -1,0 +1,102 @@
+"""A quote as the notes' structure offers it: the whole statement of the item it comes from, and
+the item's own lines to cite.
+
+- A quoted sentence is the item's statement only as far as its paragraph goes: "Added support for
+  key rotation." is followed, in the same item, by "A list of keys can be passed as
+  ``secret_key``, oldest to newest."; a quote takes the whole paragraph of its item (its
+  sentences from the first to the last) when that is at most ``PARAGRAPH_WORDS`` long, so an
+  item's answer is never cut at its first sentence. A longer paragraph keeps the sentences chosen.
+- A quote the first passage holds too is quoted from it (a which-release answer's first passage
+  is the one holding the item it quotes: ``releases.ReleaseAnswers.earliest_first``).
+- Every quoted sentence cites its item (``corpus.items``): the item's own ``file:start-end``, not
+  the lines of the window of the release section its passage is.
+
+Every quote stays a verbatim slice of its passage's text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Callable, Sequence
+
+from corpus.model import Chunk, Item
+from corpus.sentences import Span
+
+from ..model import AnswerSentence, citation_of
+
+PARAGRAPH_WORDS = 80  # an item's paragraph up to this long is quoted whole
+_BLANK = re.compile(r"\n[ \t]*\n")
+
+
+def whole_paragraphs(sentences: Sequence[AnswerSentence], chunks: Sequence[Chunk],
+                     split: Callable[[str], Sequence[Span]]) -> tuple[AnswerSentence, ...]:
+    """Each quoted sentence widened to the paragraph of its item it sits in (its first sentence
+    to its last), when that paragraph is at most PARAGRAPH_WORDS words; sentences that end up in
+    one quote are one, in the order first quoted. ``chunks[k]`` is passage ``k + 1``'s chunk."""
+    out: list[AnswerSentence] = []
+    for s in sentences:
+        quote = s
+        chunk = chunks[s.passage - 1] if 0 < s.passage <= len(chunks) else None
+        if chunk is not None:
+            at = chunk.text.find(s.text)
+            start, end = _paragraph(chunk, at, at + len(s.text)) if at >= 0 else (-1, -1)
+            if start >= 0:
+                spans = [p for p in split(chunk.text) if p.start >= start and p.end <= end]
+                if spans:
+                    lo, hi = min(min(p.start for p in spans), at), max(max(p.end for p in spans), at + len(s.text))
+                    text = chunk.text[lo:hi]
+                    if len(text.split()) <= PARAGRAPH_WORDS:
+                        quote = replace(s, text=text)
+        if any(o.passage == quote.passage and quote.text in o.text for o in out):
+            continue  # already said by a quote of that passage
+        out = [o for o in out if not (o.passage == quote.passage and o.text in quote.text)] + [quote]
+    return tuple(out)
+
+
+def from_first(sentences: Sequence[AnswerSentence], first: str) -> tuple[AnswerSentence, ...]:
+    """The quotes, each one the first passage's text ``first`` holds too (overlapping windows of
+    one section) quoted from passage 1: the first passage is then the one the answer quotes."""
+    return tuple(replace(s, passage=1) if s.passage != 1 and s.text in first else s for s in sentences)
+
+
+def item_cited(sentences: Sequence[AnswerSentence], chunks: Sequence[Chunk]) -> tuple[AnswerSentence, ...]:
+    """Each quoted sentence with its citation: its passage's, with the lines (and kind) of the
+    item(s) holding it; the passage's lines where no item holds it (a quoted heading line)."""
+    out = []
+    for s in sentences:
+        if s.citation is not None or not 0 < s.passage <= len(chunks):  # cited already (a which-release item)
+            out.append(s)
+            continue
+        chunk = chunks[s.passage - 1]
+        citation = citation_of(chunk)
+        at = chunk.text.find(s.text)
+        held = _items_over(chunk.items, at, at + len(s.text)) if at >= 0 else []
+        if held:
+            kinds = {i.kind for i in held}
+            citation = replace(citation, lines=(held[0].lines[0], held[-1].lines[1]),
+                               kind=held[0].kind if len(kinds) == 1 else citation.kind)
+        out.append(replace(s, citation=citation))
+    return tuple(out)
+
+
+def _items_over(items: Sequence[Item], start: int, end: int) -> list[Item]:
+    """The items of a chunk that ``text[start:end]`` overlaps, in order."""
+    return [i for i in items if i.start < end and start < i.end]
+
+
+def _paragraph(chunk: Chunk, start: int, end: int) -> tuple[int, int]:
+    """The offsets of the paragraph of the item holding ``chunk.text[start:end]`` (the item's
+    text between blank lines around it); (-1, -1) when no one item holds it."""
+    held = _items_over(chunk.items, start, end)
+    if len(held) != 1:
+        return -1, -1
+    item = held[0]
+    lo, hi = item.start, item.end
+    for m in _BLANK.finditer(chunk.text, item.start, item.end):
+        if m.end() <= start:
+            lo = m.end()
+        elif m.start() >= end:
+            hi = m.start()
+            break
+    return lo, hi
