@@ -4,6 +4,7 @@
     python benchmarks/fetch_notes.py httpx npm:vite        # others
     python benchmarks/fetch_notes.py --cache /tmp/notes    # a cache of its own (default: a temporary one)
     python benchmarks/fetch_notes.py --sources archive,metadata   # only these sources (the ones reachable here)
+    python benchmarks/fetch_notes.py --github-snapshots DIR      # GitHub answered from bare clones in DIR
 
 Before the chain of sources, ``relnotes add`` read the archive alone: the "archive" column is that
 (the package's notes come from its archive); "found" is what the chain's sources asked give.
@@ -11,6 +12,10 @@ Before the chain of sources, ``relnotes add`` read the archive alone: the "archi
 Network: it asks the index your pip and npm use (``relnotes add``'s rules: PIP_INDEX_URL, pip's
 configuration or its default; npm_config_registry, .npmrc or ``npm config get registry``) for
 these named packages only, one after the other, and downloads each newest source archive once.
+With ``--github-snapshots DIR`` the repository source reads GitHub as recorded in bare git clones
+(``DIR/OWNER+NAME``, their tags and HEAD; ``github_snapshots.py``) instead of GitHub itself: where
+this machine does not reach GitHub, that measures source 3 on the clones held; GitHub Releases and
+repositories not in DIR answer "not recorded" (the chain goes on).
 It prints one row a package: the version fetched, the notes files kept, the releases the corpus
 reader finds in them (distinct versions of the chunks), or why there are none.
 """
@@ -51,7 +56,17 @@ def main() -> int:
     parser.add_argument("packages", nargs="*", default=PYTHON + NPM)
     parser.add_argument("--cache", type=Path, default=None, help="XDG cache folder to fetch into (default: a new one)")
     parser.add_argument("--sources", default=None, help="comma-separated sources to ask (default: the whole chain)")
+    parser.add_argument("--github-snapshots", type=Path, default=None,
+                        help="answer GitHub's file lists and raw files from bare git clones in this folder")
     args = parser.parse_args()
+    if args.github_snapshots:
+        from github_snapshots import clones, serve
+
+        api, raw, _server = serve(args.github_snapshots)
+        os.environ.update(GITHUB_API_URL=api, RELNOTES_GITHUB_RAW_URL=raw)
+        for name in ("GITHUB_TOKEN", "GH_TOKEN"):
+            os.environ.pop(name, None)
+        print(f"GitHub answered from {len(clones(args.github_snapshots))} clones in {args.github_snapshots}\n")
     cache = args.cache or Path(tempfile.mkdtemp(prefix="relnotes-fetch-bench-"))
     os.environ["XDG_CACHE_HOME"] = str(cache)
 
