@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
@@ -196,9 +197,14 @@ def package_json_identity(data) -> Identity | None:
     return identity and Identity(name.strip().rsplit("/", 1)[-1], identity.names)
 
 
-def _identity(name, urls: Iterable) -> Identity | None:
-    from .products import valid_product
+def valid_product(name: str) -> bool:
+    """Whether ``name`` can name a product: non-empty, no surrounding space, no control characters."""
+    return bool(name) and name == name.strip() and not any(
+        unicodedata.category(ch).startswith("C") for ch in name
+    )
 
+
+def _identity(name, urls: Iterable) -> Identity | None:
     if not isinstance(name, str) or not valid_product(name.strip()):
         return None
     name = name.strip()

@@ -6,10 +6,9 @@ they sit in; and the release a folder named by a version gives its files (matplo
 from __future__ import annotations
 
 import re
-import unicodedata
 from pathlib import Path, PurePosixPath
 
-from .metadata import Identity, read_identity
+from .metadata import Identity, read_identity, valid_product  # noqa: F401 (valid_product: imported from here too)
 from .regex import lazy_compile
 from .versions import VERSION, detect_product, product_names
 
@@ -35,13 +34,6 @@ PLACE_FOLDERS = frozenset({
 LOCALES = frozenset("en de fr es it ja zh ko ru pt pl nl sv tr uk cs fa ar he hi id vi th el da fi no hu ro".split())
 PROJECT_FILES = ("pyproject.toml", "package.json", "Cargo.toml", "PKG-INFO")
 PROJECT_DEPTH = 3  # parents above the file's folder searched for a project file (never the home folder or above)
-
-
-def valid_product(name: str) -> bool:
-    """Whether ``name`` can name a product: non-empty, no surrounding space, no control characters."""
-    return bool(name) and name == name.strip() and not any(
-        unicodedata.category(ch).startswith("C") for ch in name
-    )
 
 
 def root_of(path: Path, relative: str) -> Path:

@@ -107,7 +107,7 @@ _RELEASE_LINE = lazy_compile(r"^v?\d+(?:\.\d+)+[\w.+-]*\s+[-–—(]")  # "v10.9
 def _with_release_lines(lines: list[Line], headings: list) -> list:
     """A Markdown changelog with no release heading whose releases are lines of their own, each a
     version and its date (eslint's "v10.9.0 - August 21, 2026" between blank lines): those lines
-    open the releases, one level below the headings there are. Two such lines at least."""
+    open the releases, above the headings inside them (else below the one before). Two at least."""
 
     taken = {h.index for h in headings}
     found = [i for i, ln in enumerate(lines) if i not in taken and _RELEASE_LINE.match(ln.text)
@@ -115,7 +115,9 @@ def _with_release_lines(lines: list[Line], headings: list) -> list:
              and len(ln.text.split()) <= 8 and find_date(ln.text) is not None and release_heading(ln.text.strip())]
     if len(found) < 2:
         return headings
-    level = min(6, max((h.level for h in headings), default=1) + 1)
+    after = [h.level for h in headings if h.index > found[0]]  # a release's own "### Fixes" stay under it
+    before = [h.level for h in headings if h.index < found[0]]
+    level = max(1, min(after) - 1) if after else min(6, before[-1] + 1) if before else 2
     added = [Heading(i, level, lines[i].text.strip(), slugify(lines[i].text.strip())) for i in found]
     return sorted([*headings, *added], key=lambda h: h.index)
 

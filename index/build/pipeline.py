@@ -55,23 +55,15 @@ def build_index(
 ) -> BuildReport:
     """Build (or incrementally rebuild) the index for ``chunks`` at ``directory``.
 
-    Args:
-        directory: the index directory; replaced atomically.
-        chunks: every chunk of the corpus, in corpus order.
-        encoder: an ``index.encode.encoders.Encoder`` (its ``name``, ``path``, ``dim``, ``encode``).
-        corpus: the corpus description for the manifest (fingerprint, inputs, documents).
-        previous: embedding key -> vector from the index being replaced (incremental).
-        previous_sentences: sentence key -> vector from the index being replaced.
-        progress: called with (done, total, what) while embedding: texts encoded, texts to
-            encode, and the document(s) being embedded.
-        bm25_params: ``index.retrieve.bm25.BM25Params``; the measured default when None.
-        lock: take the build lock (False when the caller already holds it).
-        notify: called with a one-line notice when the ONNX query encoder cannot be exported.
-        lexical_from: an index directory whose BM25 files are these chunks' (a first stage the
-            caller found fresh, ``index.build.staged``): taken as they are, not built again.
+    Args: ``directory`` (replaced atomically); ``chunks``, every chunk in corpus order; ``encoder``,
+    an ``index.encode.encoders.Encoder``; ``corpus``, the manifest's corpus description;
+    ``previous`` / ``previous_sentences``, key -> vector of the index being replaced;
+    ``progress(done, total, what)`` while embedding; ``bm25_params`` (the measured default when
+    None); ``lock``: take the build lock (False when the caller holds it); ``notify``, one-line
+    notices (no ONNX query encoder); ``lexical_from``, an index whose BM25 files are these chunks'
+    (a fresh first stage, ``index.build.staged``), taken as they are.
 
-    Returns:
-        A BuildReport with counts and the time taken.
+    Returns a BuildReport with counts and the time taken.
 
     Raises:
         IndexWriteError: the directory is not writable or the disk is full; the old index stays.

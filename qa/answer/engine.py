@@ -36,6 +36,7 @@ from .evidence import (CONFIDENT, MAX_SENTENCES, PASSAGES, best_sentences, cover
 from .itemscore import item_scores
 from . import quoting, units
 from .releases import ReleaseAnswers
+from .ranked import SCORE_STEP, _falling, _passages  # noqa: F401 (SCORE_STEP: tests read it here)
 from .rerank import DEFAULT_RERANK, RerankConfig, Statement, rerank, restated_first
 
 TERMS_CACHE = 20_000  # sentences whose terms are kept between questions
@@ -43,7 +44,6 @@ PASSAGE_CACHE = 4_096  # passages whose sentences are kept split between questio
 NEARBY = 3  # passages shown, as not an answer, when the corpus does not hold what was asked
 WHICH_RELEASE_POOL = 50  # "which release added X" looks this deep for the earliest release
 WHOLE_ITEM_WORDS = 60  # an item stating a release's change is quoted whole up to this long
-SCORE_STEP = 1e-4  # what a passage moved first scores above the one after it (shown to 4 places)
 
 
 class Engine:
@@ -188,14 +188,7 @@ class Engine:
         digest = self.release_answers.digest(shape, hits, versions, question.products, kinds, question.range, dense,
                                              topic)
         retrieved = time.perf_counter()
-        # the product asked about is what every passage (of it alone) is of: no sentence need name it
-        said = unnamed(topic, question.products) if question.products else topic
-        candidates = score_sentences(said, [h.chunk.text for h in hits[:PASSAGES]], **self._scoring(topic, dense))
-        sentences, confident = pick(candidates, CONFIDENT[mode], functools.partial(units.bonus, question.asks))
-        sentences = units.carried(sentences, [h.chunk.text for h in hits[:PASSAGES]], self._split, question.asks,
-                                  self._relevant(question))
-        sentences = units.instructed(sentences, candidates, question.asks, MAX_SENTENCES)
-        sentences = quoting.whole_paragraphs(sentences, [h.chunk for h in hits[:PASSAGES]], self._split)
+        sentences, confident = self._quoted(question, hits, topic, dense, mode)
         earliest_release = None
         if stated is not None:  # which release: the item that states it is the answer, quoted from its passage
             at = next(i for i, h in enumerate(hits, 1) if h.chunk.id == stated.chunk.id)
@@ -227,6 +220,18 @@ class Engine:
                       earliest_release=earliest_release if confident else None, digest=digest,
                       timings_ms={"retrieve": round((retrieved - started) * 1000, 2),
                                   "answer": round((done - retrieved) * 1000, 2)})
+
+    def _quoted(self, question: Question, hits: list[Hit], topic: str, dense: bool,
+                mode: str) -> tuple[tuple[AnswerSentence, ...], bool]:
+        """The sentences quoted from the first passages, whole items, and whether confidently."""
+        # the product asked about is what every passage (of it alone) is of: no sentence need name it
+        said = unnamed(topic, question.products) if question.products else topic
+        texts = [h.chunk.text for h in hits[:PASSAGES]]
+        candidates = score_sentences(said, texts, **self._scoring(topic, dense))
+        sentences, confident = pick(candidates, CONFIDENT[mode], functools.partial(units.bonus, question.asks))
+        sentences = units.carried(sentences, texts, self._split, question.asks, self._relevant(question))
+        sentences = units.instructed(sentences, candidates, question.asks, MAX_SENTENCES)
+        return quoting.whole_paragraphs(sentences, [h.chunk for h in hits[:PASSAGES]], self._split), confident
 
     def _pinned(self, question: Question) -> tuple[Note, ...]:
         """The note that an upgrade question was read from the project's pin (``question.pins``)."""
@@ -281,25 +286,6 @@ def _kinds(kinds: Sequence[str]) -> tuple[str, ...]:
         return check_kinds(kinds)
     except ValueError as exc:
         raise BadQuestion(str(exc)) from None
-
-
-def _falling(hits: list[Hit]) -> list[Hit]:
-    """The hits with scores that fall with rank: a passage moved first (the earliest release,
-    a better restatement) scores just above the one after it, so a TREC run file, which
-    trec_eval orders by score, says what the ranking says. Scores already falling stay."""
-    out: list[Hit] = []
-    floor = None
-    for h in reversed(hits):
-        score = h.score if floor is None or h.score > floor else floor + SCORE_STEP
-        out.append(h if score == h.score else replace(h, score=score))
-        floor = score
-    return out[::-1]
-
-
-def _passages(hits: Sequence[Hit]) -> tuple[Passage, ...]:
-    """Hits as ranked, cited passages."""
-    return tuple(Passage(rank, h.chunk.id, h.chunk.text, round(h.score, 6), citation_of(h.chunk))
-                 for rank, h in enumerate(hits, 1))
 
 
 def _ms(since: float) -> float:

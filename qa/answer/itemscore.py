@@ -224,6 +224,15 @@ def _stem(word: str) -> str:
     return stems[0] if stems else word
 
 
+def titled_by(section: Sequence[str], topic: str) -> bool:
+    """Whether a passage's own heading (the last of ``section``) names every word of the topic: a
+    section given over to it ("Deterministic Backward for FlexAttention Flash Backend" for
+    "deterministic FlexAttention backward"), the topic's own passage even where no sentence of it
+    words the change asked about."""
+    about = frozenset({_stem(w): w for w in content_words(topic)}.values())
+    return bool(about) and len(section) > 1 and _named(section[-1], about) == len(about)
+
+
 def unreleased(entry: Entry) -> bool:
     """Whether an entry sits in a section of changes not released yet ("[UNRELEASED]")."""
     return not entry.chunk.version and any(_UNRELEASED.search(h) for h in entry.chunk.section)

@@ -16,17 +16,17 @@ Every quote stays a verbatim slice of its passage's text.
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Callable, Sequence
 
 from corpus.model import Chunk, Item
+from corpus.regex import lazy_compile
 from corpus.sentences import Span
 
 from ..model import AnswerSentence, citation_of
 
 PARAGRAPH_WORDS = 80  # an item's paragraph up to this long is quoted whole
-_BLANK = re.compile(r"\n[ \t]*\n")
+_BLANK = lazy_compile(r"\n[ \t]*\n")
 
 
 def whole_paragraphs(sentences: Sequence[AnswerSentence], chunks: Sequence[Chunk],

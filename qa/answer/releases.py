@@ -15,7 +15,7 @@ from ..model import Digest, Note, ReleaseRange
 from .catalogue import Catalogue
 from .digest import Entry, entries_of, range_digest, release_digest, topic_digest, upgrade_digest
 from .evidence import passage_evidence
-from .itemscore import earliest_among, stating
+from .itemscore import earliest_among, stating, titled_by
 from ..question import Question
 from ..question.releases import series_named
 from ..question.shapes import Shape
@@ -74,7 +74,7 @@ class ReleaseAnswers:
             own = [i for i in strong if entries[i].chunk.id == hits[first].chunk.id]
             if own:  # an item of it stating the fact is quoted, else the stating item's passage goes first
                 at = max(own, key=lambda i: scores[i])
-            else:
+            elif not titled_by(hits[first].chunk.section, question.topic):  # unless titled by the topic
                 first = next(i for i, h in enumerate(hits) if h.chunk.id == entries[at].chunk.id)
         return [hits[first]] + hits[:first] + hits[first + 1:], entries[at]
 

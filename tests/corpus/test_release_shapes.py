@@ -89,3 +89,12 @@ def test_markdown_releases_written_as_lines_of_their_own_open_releases(tmp_path:
     assert [s.date for s in loaded.sections if s.version] == ["2026-08-21", "2026-01-27"]
     prose = read(tmp_path, "NOTES.md", "# Notes\n\n1.2.3 - the version we ship, see below.\n\nText.\n")
     assert prose.releases == ()
+
+
+def test_release_lines_hold_their_own_subheadings(tmp_path: Path) -> None:
+    text = ("# Changelog\n\nv1.1.0 - March 2, 2026\n\n### Fixes\n\n- A fix.\n\n"
+            "v1.0.0 - March 1, 2026\n\n### Features\n\n- A feature.\n")
+    loaded = read(tmp_path, "CHANGELOG.md", text)
+    assert loaded.releases == ("1.1.0", "1.0.0")
+    paths = [s.path for s in loaded.sections if s.version == "1.0.0"]
+    assert all("Fixes" not in p for p in paths), paths
