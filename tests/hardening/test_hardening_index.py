@@ -106,9 +106,15 @@ def test_vectors_file_truncated(built) -> None:
     assert LoadedIndex(idx).dense().n == 3
 
 
-def test_relnotes_index_repairs_a_truncated_vectors_file(built) -> None:
+def test_relnotes_index_repairs_a_truncated_vectors_file(built, monkeypatch) -> None:
     args, idx = built
     (idx / "vectors.faiss").write_bytes(b"")
+    result = cli("index", *args)  # the shared vector store holds this corpus's vectors: none embedded again
+    assert result.exit_code == 0 and result.stdout.startswith("Indexed 2 documents, 3 chunks (0 windows embedded, 0 reused)")
+    assert "vectors from the shared vector store" in result.stdout
+    assert "vectors.faiss fails its checksum" in result.stderr
+    (idx / "vectors.faiss").write_bytes(b"")
+    monkeypatch.setenv("RELNOTES_VECTOR_STORE", "0")  # without the store: embedded again
     result = cli("index", *args)
     assert result.exit_code == 0 and result.stdout.startswith("Indexed 2 documents, 3 chunks (3 windows embedded, 0 reused)")
     assert "vectors.faiss fails its checksum" in result.stderr
