@@ -138,8 +138,8 @@ def test_the_agents_api_refuses_as_ask_does(engine) -> None:
     class Service:
         products = engine.products
 
-        def ask(self, question, **kwargs):
-            return engine.ask(question, **kwargs)
+        def ask(self, question, mode="auto", **kwargs):  # auto served as AnswerService serves it
+            return engine.ask(question, mode="hybrid" if mode == "auto" else mode, **kwargs)
 
     record = api.ask(Service(), "does jax support FlexAttention?")
     assert record["passages"] == [] and record["note"].startswith("The corpus holds no jax; it has: PyTorch.")

@@ -59,7 +59,7 @@ async def test_status_bar_shows_mode_top_k_corpus_chunks_and_age():
         await app.workers.wait_for_complete()
         await pilot.pause()
         status = shown(app.query_one(StatusBar))
-        assert "mode hybrid" in status and "top 5" in status
+        assert "mode auto" in status and "top 5" in status
         assert "fake notes · 5 chunks · built" in status
 
 
@@ -265,15 +265,15 @@ async def test_mode_and_top_k_switch_reach_the_engine_and_the_status_bar():
     app = app_with(backend)
     async with app.run_test(size=SIZE) as pilot:
         await app.workers.wait_for_complete()
-        await pilot.press("f2")
+        await pilot.press("f2", "f2")  # auto -> hybrid -> bm25
         await pilot.press("f3")
         await pilot.pause()
         status = shown(app.query_one(StatusBar))
         assert "mode bm25" in status and "top 10" in status
         await ask(app, pilot, "ROCm wheels")
         assert backend.asked[-1][1:3] == (10, "bm25")
-        await pilot.press("f2", "f2")
-        assert app.mode == "hybrid"
+        await pilot.press("f2", "f2")  # dense, then round to auto
+        assert app.mode == "auto"
 
 
 async def test_a_broken_index_shows_an_error_dialog_and_the_app_keeps_running():
@@ -367,7 +367,7 @@ async def test_the_ui_stays_responsive_while_a_slow_engine_answers():
         assert card.answer is None and card.has_class("pending")
         await pilot.press("f2")  # keys work while the engine is busy
         await pilot.press(*"typing")
-        assert app.mode == "bm25" and box.value == "typing"
+        assert app.mode == "hybrid" and box.value == "typing"
         gate.set()
         await app.workers.wait_for_complete()
         await pilot.pause()
@@ -510,7 +510,7 @@ async def test_every_action_is_in_the_command_palette():
         assert app.clipboard.startswith("PyTorch 2.9 release blog · 2.9 · Stable Features > ROCm")
         app.call_next(commands["Switch mode"].callback)
         await pilot.pause()
-        assert app.mode == "bm25"
+        assert app.mode == "hybrid"
 
 
 async def test_a_which_release_question_keeps_the_chip_for_the_next_question():
