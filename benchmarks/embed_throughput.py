@@ -1,7 +1,8 @@
 """Document embedding side by side: a plain sentence-transformers ``encode`` (what a user would
 write) against the build's embedder (the model's ONNX export, batches grouped by length), on the
 same texts: the windows and sentences of a corpus; and the int8 export ``--quantize`` embeds
-through. Texts a second, the ratio, and the agreement.
+through; and sentence-transformers under ``torch.autocast("cpu", dtype=torch.bfloat16)`` (batch
+32 and 64), the lead for issue 42's 2x. Texts a second, the ratio, and the agreement.
 
     .venv/bin/python benchmarks/embed_throughput.py [--corpus PATH] [--limit 3000]
 
@@ -59,6 +60,15 @@ def main() -> None:
     t = time.perf_counter()
     quantized = int8.encode(texts)
     rows.append(("relnotes build --quantize: the int8 export, longest first", time.perf_counter() - t))
+    import torch
+
+    bf16 = {}
+    for batch in (32, 64):  # sentence-transformers sorts by length itself; bf16 arithmetic under autocast
+        t = time.perf_counter()
+        with torch.autocast("cpu", dtype=torch.bfloat16):
+            bf16[batch] = model.encode(texts, batch_size=batch, convert_to_numpy=True, normalize_embeddings=True,
+                                       show_progress_bar=False)
+        rows.append((f"sentence-transformers under bf16 autocast (batch {batch})", time.perf_counter() - t))
     int8_cos = (plain * quantized).sum(axis=1)
     cos = (plain * ours).sum(axis=1)
     words = sum(len(x.split()) for x in texts)
@@ -71,6 +81,9 @@ def main() -> None:
     print(f"agreement with plain encode: cosine min {cos.min():.6f}, mean {cos.mean():.6f};"
           f" sentence-transformers longest-first vs plain: {float(((plain * ours_st).sum(axis=1)).min()):.6f};"
           f" int8 vs plain: cosine mean {int8_cos.mean():.4f}, min {int8_cos.min():.4f}")
+    for batch, vectors in bf16.items():
+        c = (plain * vectors.astype(plain.dtype)).sum(axis=1)
+        print(f"bf16 batch {batch} vs plain: cosine mean {c.mean():.6f}, min {c.min():.6f}")
 
 
 if __name__ == "__main__":
