@@ -99,8 +99,8 @@ def build_index(
         todo += sum(k not in previous_sentences for k in texts.sentence_keys)
         if todo:
             shards.set_plan(identity, len(needed[0]) + len(needed[1]))
-        query, quantized, embedder = build_encoders(encoder, todo, notify)
-        with written_in_place(directory) as tmp:
+        query, quantized, embedder = build_encoders(encoder, todo, notify, texts.unembedded(previous))
+        with written_in_place(directory) as tmp, _closing(embedder):
             settings = BuildSettings(encoder, embedder, query, quantized, todo, corpus, bm25_params or DEFAULT_PARAMS,
                                      progress, notify, lambda kind, keys, vectors: shards.save(kind, keys, vectors,
                                                                                                identity),
@@ -119,3 +119,12 @@ def build_index(
         shared=shared,
         given=sum(given),
     )
+
+
+@contextlib.contextmanager
+def _closing(embedder):
+    """Close what embedded the build when it is done (the bf16 embedder's worker threads)."""
+    try:
+        yield
+    finally:
+        getattr(embedder, "close", lambda: None)()

@@ -17,7 +17,7 @@ no numpy forward pass either).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..errors import IndexCorrupt, IndexMissing, QueryEncoderUnavailable
@@ -131,14 +131,17 @@ def restore_query_encoder(loaded, encoder, notify: Notify | None, *, for_questio
     cached_query_encoder(encoder, notify=notify, expected=info)
 
 
-def build_encoders(encoder, todo: int, notify: Notify | None = None) -> tuple[dict | None, dict | None, object]:
+def build_encoders(encoder, todo: int, notify: Notify | None = None,
+                   sample: Sequence[str] = ()) -> tuple[dict | None, dict | None, object]:
     """What a build records and embeds with: (the query encoder's manifest record, the int8 recipe
     when it embeds through the int8 export, the embedder of its ``todo`` texts).
 
     The torch-free path (``index.encode.onnx_query``) is exported once per model into the user
     cache, reused by every index of that model (the manifest records only its key), and is the
-    faster embedder of windows and sentences too. The int8 export (``encoder.quantized``) serves
-    documents and questions; when it fails, the float export does.
+    embedder of windows and sentences too, but on a CPU with bf16 arithmetic, where a large build
+    (``index.encode.bf16``) embeds in bf16 once its vectors of ``sample`` (some of the texts to
+    embed) agree with the export's. The int8 export (``encoder.quantized``) serves documents and
+    questions; when it fails, the float export does.
     """
     from .encoder_cache import stamp_model
     from .onnx_export import cached_query_encoder
@@ -157,7 +160,19 @@ def build_encoders(encoder, todo: int, notify: Notify | None = None) -> tuple[di
             quantized = None
             if notify:
                 notify(f"The int8 export failed ({type(exc).__name__}); embedding at full precision")
-    return query, quantized, document_encoder(encoder, query, notify) if todo else encoder
+    if not todo:
+        return query, quantized, encoder
+    embedder = document_encoder(encoder, query, notify)
+    if embedder is not encoder and not quantized:
+        from . import bf16
+
+        if bf16.wanted(query, todo):
+            faster = bf16.bf16_encoder(encoder, query, embedder, sample, notify)
+            if faster is not None:
+                if notify:
+                    notify(f"Embedding {todo:,} texts in bf16 arithmetic (this CPU has it; {bf16.BF16_ENV}=0 for fp32)")
+                embedder = faster
+    return query, quantized, embedder
 
 
 def _state_before_hashing(encoder) -> dict | None:
