@@ -1,19 +1,26 @@
 """Releases written as lines of their own rather than as headings.
 
 Some changelogs have no heading markup for their releases: eslint's Markdown writes
-"v10.9.0 - August 21, 2026" between blank lines. Such a line opens a release only where the file
-writes two or more of them and each says nothing but the release (its version, a date, a status),
-so a paragraph that merely starts with a version stays text.
+"v10.9.0 - August 21, 2026" between blank lines; agronholm's reStructuredText (anyio, typeguard,
+apscheduler, cbor2, sqlacodegen) a bold paragraph, ``**4.16.0**`` or ``**4.0.0** (2023-08-01)``,
+with italic lines (``*Bug fixes*``) over the lists inside a release. Such a line opens a release
+only where the file writes two or more of them and each says nothing but the release (its
+version, a date, a status: ``headings.release_alone``), so a paragraph that merely starts with a
+version or bold text (sqlacodegen's ``**NOTE**: Both the API ...``) stays text.
 """
 
 from __future__ import annotations
 
-from .headings import find_date, release_heading
+from .headings import find_date, release_alone, release_heading
 from .markdown import Heading, slugify
 from .regex import lazy_compile
 from .repair import Line
 
 _RELEASE_LINE = lazy_compile(r"^v?\d+(?:\.\d+)+[\w.+-]*\s+[-–—(]")  # "v10.9.0 - August 21, 2026"
+_BOLD = lazy_compile(r"^\*\*(?P<bold>[^*\s](?:[^*]*[^*\s])?)\*\*(?P<rest>[^*]*)$")  # "**4.0.0** (2023-08-01)"
+_ITALIC = lazy_compile(r"^\*(?P<text>[^*\s](?:[^*]*[^*\s.,:;!?])?)\*[ \t]*$")  # "*Bug fixes*", not "*Thanks!*"
+_LIST_ITEM = lazy_compile(r"^[ \t]*(?:[-*+•]|\d+[.)]|#\.)[ \t]+\S")
+MAX_SUBSECTION_WORDS = 6  # "*Removals and backward incompatible changes*"; a longer line is a sentence
 
 
 def markdown_release_lines(lines: list[Line], headings: list) -> list:
@@ -32,3 +39,36 @@ def markdown_release_lines(lines: list[Line], headings: list) -> list:
     level = max(1, min(after) - 1) if after else min(6, before[-1] + 1) if before else 2
     added = [Heading(i, level, lines[i].text.strip(), slugify(lines[i].text.strip())) for i in found]
     return sorted([*headings, *added], key=lambda h: h.index)
+
+
+def emphasised_releases(lines: list[Line], skip: list[bool]) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """(line, text) of the releases written as bold paragraphs of their own (``**4.16.0**``,
+    ``**4.0.0** (2023-08-01)``, ``**UNRELEASED**``), two with a version at least, and of the italic
+    lines below the first that head a list (``*New features*`` over ``- Added ...``): the
+    sub-sections inside a release, read as its "### Fixed" would be. Lines ``skip`` marks
+    (explicit markup) are neither."""
+    alone = [i for i, ln in enumerate(lines) if not skip[i] and _paragraph_line(lines, i)]
+    releases = []
+    for i in alone:
+        m = _BOLD.match(lines[i].text)
+        text = " ".join(f"{m.group('bold')}{m.group('rest')}".split()) if m else ""
+        if m and release_alone(text) is not None:
+            releases.append((i, text))
+    if sum(1 for _, text in releases if release_alone(text).version) < 2:
+        return [], []
+    sections = [(i, m.group("text")) for i in alone if i > releases[0][0] and (m := _ITALIC.match(lines[i].text))
+                and len(m.group("text").split()) <= MAX_SUBSECTION_WORDS and _heads_a_list(lines, i)]
+    return releases, sections
+
+
+def _paragraph_line(lines: list[Line], i: int) -> bool:
+    """Whether line ``i`` is a paragraph of one line at the margin (blank lines or the file's ends around it)."""
+    text = lines[i].text
+    return bool(text.strip()) and not text[:1].isspace() and (i == 0 or not lines[i - 1].text.strip()) \
+        and (i + 1 == len(lines) or not lines[i + 1].text.strip())
+
+
+def _heads_a_list(lines: list[Line], i: int) -> bool:
+    """Whether the first line with text after line ``i`` is a list item."""
+    nxt = next((ln.text for ln in lines[i + 1:] if ln.text.strip()), "")
+    return _LIST_ITEM.match(nxt) is not None
