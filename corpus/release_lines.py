@@ -3,7 +3,8 @@
 Some changelogs have no heading markup for their releases: eslint's Markdown writes
 "v10.9.0 - August 21, 2026" between blank lines; agronholm's reStructuredText (anyio, typeguard,
 apscheduler, cbor2, sqlacodegen) a bold paragraph, ``**4.16.0**`` or ``**4.0.0** (2023-08-01)``,
-with italic lines (``*Bug fixes*``) over the lists inside a release. Such a line opens a release
+with italic lines (``*Bug fixes*``) over the lists inside a release; ruamel.yaml's plain-text
+CHANGES a line over its list, ``[0.19.0, 2025-12-31]:`` then ``- item`` lines. Such a line opens a release
 only where the file writes two or more of them and each says nothing but the release (its
 version, a date, a status: ``headings.release_alone``), so a paragraph that merely starts with a
 version or bold text (sqlacodegen's ``**NOTE**: Both the API ...``) stays text.
@@ -20,6 +21,8 @@ _RELEASE_LINE = lazy_compile(r"^v?\d+(?:\.\d+)+[\w.+-]*\s+[-–—(]")  # "v10.9
 _BOLD = lazy_compile(r"^\*\*(?P<bold>[^*\s](?:[^*]*[^*\s])?)\*\*(?P<rest>[^*]*)$")  # "**4.0.0** (2023-08-01)"
 _ITALIC = lazy_compile(r"^\*(?P<text>[^*\s](?:[^*]*[^*\s.,:;!?])?)\*[ \t]*$")  # "*Bug fixes*", not "*Thanks!*"
 _LIST_ITEM = lazy_compile(r"^[ \t]*(?:[-*+•]|\d+[.)]|#\.)[ \t]+\S")
+_TEXT_RELEASE = lazy_compile(r"^\[?v?\d")  # the version first: "[0.19.0, 2025-12-31]:", "4.1.0 (2026-10-28):"
+_MARGIN_ITEM = lazy_compile(r"^[-*+][ \t]+\S")
 MAX_SUBSECTION_WORDS = 6  # "*Removals and backward incompatible changes*"; a longer line is a sentence
 
 
@@ -39,6 +42,23 @@ def markdown_release_lines(lines: list[Line], headings: list) -> list:
     level = max(1, min(after) - 1) if after else min(6, before[-1] + 1) if before else 2
     added = [Heading(i, level, lines[i].text.strip(), slugify(lines[i].text.strip())) for i in found]
     return sorted([*headings, *added], key=lambda h: h.index)
+
+
+def text_release_lines(lines: list[Line]) -> list[Heading]:
+    """Plain-text releases written as lines of their own over their lists (ruamel.yaml's CHANGES:
+    ``[0.19.0, 2025-12-31]:`` and its ``- item`` lines, no blank line between, which no inferred
+    heading allows): a line at the margin after a blank line that opens with its version and says
+    only the release, over a list item or a blank line. Two at least; each a heading of its own
+    line at level 1, the items below it its text."""
+    found = []
+    for i, ln in enumerate(lines):
+        text, nxt = ln.text.strip(), lines[i + 1].text if i + 1 < len(lines) else ""
+        if ln.text[:1].isspace() or (i and lines[i - 1].text.strip()) or not _TEXT_RELEASE.match(text):
+            continue
+        found_release = release_alone(text)
+        if found_release is not None and found_release.version and (not nxt.strip() or _MARGIN_ITEM.match(nxt)):
+            found.append(Heading(i, 1, text, None))
+    return found if len(found) >= 2 else []
 
 
 def emphasised_releases(lines: list[Line], skip: list[bool]) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:

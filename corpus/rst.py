@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from .errors import MalformedReST
 from .markdown import Heading, slugify
-from .release_lines import emphasised_releases
+from .release_lines import emphasised_releases, text_release_lines
 from .regex import lazy_compile
 from .repair import Line
 from .textform import RST_ROLE, role_text
@@ -83,12 +83,14 @@ def looks_like_rst(lines: list[Line]) -> bool:
 
 def plain_releases(lines: list[Line]) -> bool:
     """Whether a ``.rst`` file is plain text: no title, release directive or release term, but
-    release lines standing alone (pyflakes' ``4.1.0 (2026-10-28)`` over a list)."""
+    release lines standing alone (pyflakes' ``4.1.0 (2026-10-28)`` over a list) or over their lists
+    (ruamel.yaml's ``[0.19.0, 2025-12-31]:``)."""
     if _titles(lines, markup_mask(lines), source=None) or _release_directives(lines) or _release_terms(lines):
         return False
     from .plaintext import text_outline  # a plain-text reader's question, asked only here
 
-    return sum(1 for h in text_outline(lines).headings if release_heading(h.text)) >= 2
+    alone = sum(1 for h in text_outline(lines).headings if release_heading(h.text))
+    return alone >= 2 or bool(text_release_lines(lines))
 
 
 def title_text(raw: str) -> str:

@@ -9,7 +9,7 @@ from functools import lru_cache
 from .markdown import Heading, markdown_headings
 from .model import Document, Section
 from .plaintext import release_items, text_outline
-from .release_lines import markdown_release_lines
+from .release_lines import markdown_release_lines, text_release_lines
 from .regex import lazy_compile
 from .repair import Line, as_lines, repair_markdown
 from .rst import link_mask, markup_mask, rst_headings
@@ -90,7 +90,8 @@ def build_outline(text: str, fmt: str, given_title: str | None, source: str | No
     lines = as_lines(text)
     o = text_outline(lines, given_title)
     headings = o.headings
-    if not any(release_heading(h.text) for h in headings) and (items := release_items(lines)):
+    if not any(release_heading(h.text) for h in headings) \
+            and (items := release_items(lines) or text_release_lines(lines)):
         headings = tuple(sorted((*items, *(h for h in headings if h.index not in {i.index for i in items})),
                                 key=lambda h: h.index))
     if o.title_index is not None and given_title is None and opens_with_version(o.title) \
@@ -98,7 +99,8 @@ def build_outline(text: str, fmt: str, given_title: str | None, source: str | No
         # simplejson's first "Version 4.3.0 released 2026-11-10" opens a release like the ones below it
         level = min(h.level for h in headings if release_heading(h.text))
         first = Heading(o.title_index, level, o.title, None)
-        return Outline(tuple(lines), None, None, 0, (first, *headings), release_names((first, *headings)))
+        rest = tuple(h for h in headings if h.index != o.title_index)  # a release line read as one already
+        return Outline(tuple(lines), None, None, 0, (first, *rest), release_names((first, *rest)))
     return Outline(tuple(lines), o.title, o.title_index, o.content_start, headings, release_names(headings))
 
 

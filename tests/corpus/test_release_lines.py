@@ -87,3 +87,52 @@ def test_one_bold_version_or_a_version_with_words_is_no_release(tmp_path: Path) 
     worded = read(tmp_path, "worded.rst", "History\n=======\n\n**0.4** - One super bundle.\n\n"
                   "**0.3** - Activator and neo packages in one bundle.\n")
     assert worded.releases == ()
+
+
+RUAMEL = """[0.19.0, 2025-01-02]:
+- removed dependency on `ruamel.yaml.clibz`
+
+[0.19.0, 2025-12-31]:
+- changed dependency on `ruamel.yaml.clib` to `ruamel.yaml.clibz`
+  which includes support for free-threading
+- added `.max_depth` to `YAML()` instance
+
+[0.10.6-0.10.9, 2015-09-14]:
+- Fix for issue 9
+
+[0.10, 2015-06-22]:
+
+- |-
+  preservation of hand crafted anchor names
+"""
+
+
+def test_bracketed_release_lines_open_releases_over_their_items(tmp_path: Path) -> None:
+    loaded = read(tmp_path, "CHANGES.txt", RUAMEL)
+    assert loaded.releases == ("0.19.0", "0.10.6", "0.10")  # a range counts as its first
+    assert loaded.warnings == ("line 4: release 0.19.0 again (first at line 1)",)  # said, as for any heading
+    opened = [(s.path[-1], s.version, s.date, s.start_line, s.end_line) for s in loaded.sections]
+    assert opened == [("[0.19.0, 2025-01-02]:", "0.19.0", "2025-01-02", 2, 2),
+                      ("[0.19.0, 2025-12-31]:", "0.19.0", "2025-12-31", 5, 7),
+                      ("[0.10.6-0.10.9, 2015-09-14]:", "0.10.6", "2015-09-14", 10, 10),
+                      ("[0.10, 2015-06-22]:", "0.10", "2015-06-22", 14, 15)]
+    second = next(c for c in loaded.chunks if c.lines == (5, 7))
+    assert [item.lines for item in second.items] == [(5, 6), (7, 7)]  # items stay list items, continuation kept
+    check_invariants(loaded)
+
+
+def test_unbracketed_release_lines_over_their_items_and_the_first_line(tmp_path: Path) -> None:
+    text = "1.1.0 (2026-03-02):\n- A fix.\n\n1.0.0 (2026-03-01):\n- First.\n"
+    loaded = read(tmp_path, "NEWS.txt", text)
+    assert loaded.releases == ("1.1.0", "1.0.0") and [s.start_line for s in loaded.sections] == [2, 5]
+    check_invariants(loaded)
+    as_rst = read(tmp_path, "NEWS.rst", RUAMEL)  # no reST title: plain text, as pyflakes' NEWS.rst
+    assert as_rst.document.format == "text" and as_rst.releases == ("0.19.0", "0.10.6", "0.10")
+
+
+def test_prose_in_brackets_stays_text(tmp_path: Path) -> None:
+    one = read(tmp_path, "one.txt", "Changes\n\n[1.2.0, 2026-01-02]:\n- A fix.\n\nMore prose here.\n")
+    assert one.releases == ()
+    text = ("Notes\n\n[1.2.0] was the last release with the old API:\n- keep it\n\n"
+            "[1.1.0] see the manual:\n- and this\n")
+    assert read(tmp_path, "notes.txt", text).releases == ()
