@@ -48,6 +48,8 @@ _EMPHASISED = lazy_compile(r"^\s*(\*{1,2}|_{1,2})(released\b[^*_]*?)\1\s*$", re.
 _DATE_FIELD = lazy_compile(r"^\s*:(?:released|release[-_ ]?date|date):\s*(\S.*?)\s*$", re.IGNORECASE)  # a reST field
 # A name and a number, nothing else ("Mypy 2.3"): a release where the document's releases are written so.
 _BARE = lazy_compile(r"^\s*([A-Za-z][\w+-]*)\s+v?" + VERSION + r"\s*$")
+# A date still to come ("2023-08-xx"): it says the line is a release's, but gives no date.
+_PLACEHOLDER_DATE = lazy_compile(r"(?<!\d)\d{4}-(?:\d{1,2}|xx)-(?:\d{1,2}|xx)(?![\w])", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +85,19 @@ def release_heading(text: str, names: frozenset[str] = frozenset()) -> ReleaseHe
     status = "yanked" if re.search(r"\byanked\b", text, re.IGNORECASE) else (
         "unreleased" if re.search(r"\bunreleased\b|in\s+development|not\s+yet\s+released", text, re.IGNORECASE) else None)
     return ReleaseHeading(m.group(1), find_date(text[m.end(1):]), status)
+
+
+def release_alone(text: str) -> ReleaseHeading | None:
+    """The release a line names when it says nothing more: a version and at most a date or status
+    ("4.0.0rc1", "4.0.0 (2023-08-01)", "[0.19.0, 2025-12-31]", "3.0.0 (2023-08-xx)", "Unreleased").
+    Only such a line can open a release with no heading markup (agronholm's bold ``**4.16.0**``,
+    ruamel.yaml's ``[0.19.0, 2025-12-31]:``): "NOTE: ..." or "1.2.3 - the version we ship" is prose."""
+    found = release_heading(text)
+    if found is None or found.version is None:
+        return found
+    m = _LEADING.match(text) or _WORDED.match(text)
+    rest = _PLACEHOLDER_DATE.sub(" ", text[m.end(1):])
+    return found if not rest.strip() or _SUFFIX.match(rest) else None
 
 
 def bare_release(text: str) -> tuple[str, str] | None:

@@ -7,7 +7,9 @@ Explicit markup blocks (directives such as ``.. only::``, comments, hyperlink ta
 substitution definitions: a ``..`` line and the indented lines under it) hold no titles, except
 that a directive with a ``:version:`` option opens that release (SQLAlchemy's, Alembic's and
 Mako's ``.. changelog::`` blocks): a heading named by the version, one level below the title
-styles seen before it.
+styles seen before it. Where no title is a release, a definition-list term can open one
+(wcwidth's), else a bold paragraph of its own (agronholm's ``**4.16.0**``, with ``*Bug fixes*``
+sub-sections: ``corpus.release_lines``).
 
 Why not docutils: it is the reference parser, but it reports every Sphinx role and
 directive it does not know (``:pr:``, ``.. towncrier release notes start``) as an error, gives
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 from .errors import MalformedReST
 from .markdown import Heading, slugify
+from .release_lines import emphasised_releases, text_release_lines
 from .regex import lazy_compile
 from .repair import Line
 from .textform import RST_ROLE, role_text
@@ -36,6 +39,8 @@ _DIRECTIVE_NAME = lazy_compile(r"^\.\.[ \t]+([\w:+-]+)::")
 _LINK_DIRECTIVES = frozenset({"toctree", "include", "literalinclude", "contents"})  # they point elsewhere
 _RELEASE_STYLE = ("..", False)  # the "adornment style" of release directives, for levels
 _TERM_STYLE = ("dl", False)  # and of release terms (wcwidth's "0.9.4 *2026-10-24*" over its indented items)
+_BOLD_STYLE = ("**", False)  # and of bold release paragraphs (agronholm's "**4.16.0**")
+_ITALIC_STYLE = ("*", False)  # and of the italic sub-sections inside them ("*Bug fixes*")
 _TITLE_MARKUP = lazy_compile(r"``([^`]+)``|`([^`<]+?)\s*<[^>]*>`__?|`([^`]+)`_{0,2}|\*\*([^*]+)\*\*|\*([^*]+)\*")
 
 
@@ -78,12 +83,14 @@ def looks_like_rst(lines: list[Line]) -> bool:
 
 def plain_releases(lines: list[Line]) -> bool:
     """Whether a ``.rst`` file is plain text: no title, release directive or release term, but
-    release lines standing alone (pyflakes' ``4.1.0 (2026-10-28)`` over a list)."""
+    release lines standing alone (pyflakes' ``4.1.0 (2026-10-28)`` over a list) or over their lists
+    (ruamel.yaml's ``[0.19.0, 2025-12-31]:``)."""
     if _titles(lines, markup_mask(lines), source=None) or _release_directives(lines) or _release_terms(lines):
         return False
     from .plaintext import text_outline  # a plain-text reader's question, asked only here
 
-    return sum(1 for h in text_outline(lines).headings if release_heading(h.text)) >= 2
+    alone = sum(1 for h in text_outline(lines).headings if release_heading(h.text))
+    return alone >= 2 or bool(text_release_lines(lines))
 
 
 def title_text(raw: str) -> str:
@@ -107,6 +114,7 @@ def rst_headings(lines: list[Line], source: str | None = None) -> list[Heading]:
     releases = [(index, 1, _RELEASE_STYLE, version) for index, version in _release_directives(lines)]
     if not releases and not any(release_heading(text) for _, _, _, text in titles):
         releases = [(index, 1, _TERM_STYLE, title_text(lines[index].text)) for index in _release_terms(lines)]
+        releases = releases or _emphasised(lines)
     for index, span, style, text in sorted(titles + releases):
         if style not in styles:
             styles.append(style)
@@ -118,6 +126,13 @@ def rst_headings(lines: list[Line], source: str | None = None) -> list[Heading]:
         headings.append(Heading(index, min(styles.index(style) + 1, 6), text,
                                 slug if not count else f"{slug}-{count}", span))
     return headings
+
+
+def _emphasised(lines: list[Line]) -> list[tuple[int, int, tuple[str, bool], str]]:
+    """Bold release paragraphs and the italic sub-sections under them (``corpus.release_lines``),
+    as titles of their own two styles: a release one level below the title, its sub-sections below it."""
+    opened, inside = emphasised_releases(lines, markup_mask(lines))
+    return [(i, 1, _BOLD_STYLE, text) for i, text in opened] + [(i, 1, _ITALIC_STYLE, text) for i, text in inside]
 
 
 def _titles(lines: list[Line], markup: list[bool], source: str | None) -> list[tuple[int, int, str, bool]]:

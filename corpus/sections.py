@@ -6,9 +6,10 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .markdown import Heading, markdown_headings, slugify
+from .markdown import Heading, markdown_headings
 from .model import Document, Section
 from .plaintext import release_items, text_outline
+from .release_lines import markdown_release_lines, text_release_lines
 from .regex import lazy_compile
 from .repair import Line, as_lines, repair_markdown
 from .rst import link_mask, markup_mask, rst_headings
@@ -68,7 +69,7 @@ def build_outline(text: str, fmt: str, given_title: str | None, source: str | No
             lines = repair_markdown(text)
             headings = markdown_headings(lines)
             if not any(release_heading(h.text) for h in headings):
-                headings = _with_release_lines(lines, headings)
+                headings = markdown_release_lines(lines, headings)
             first = next((i for i, ln in enumerate(lines) if ln.text.strip()), None)
         else:
             lines = as_lines(text)
@@ -89,7 +90,8 @@ def build_outline(text: str, fmt: str, given_title: str | None, source: str | No
     lines = as_lines(text)
     o = text_outline(lines, given_title)
     headings = o.headings
-    if not any(release_heading(h.text) for h in headings) and (items := release_items(lines)):
+    if not any(release_heading(h.text) for h in headings) \
+            and (items := release_items(lines) or text_release_lines(lines)):
         headings = tuple(sorted((*items, *(h for h in headings if h.index not in {i.index for i in items})),
                                 key=lambda h: h.index))
     if o.title_index is not None and given_title is None and opens_with_version(o.title) \
@@ -97,29 +99,9 @@ def build_outline(text: str, fmt: str, given_title: str | None, source: str | No
         # simplejson's first "Version 4.3.0 released 2026-11-10" opens a release like the ones below it
         level = min(h.level for h in headings if release_heading(h.text))
         first = Heading(o.title_index, level, o.title, None)
-        return Outline(tuple(lines), None, None, 0, (first, *headings), release_names((first, *headings)))
+        rest = tuple(h for h in headings if h.index != o.title_index)  # a release line read as one already
+        return Outline(tuple(lines), None, None, 0, (first, *rest), release_names((first, *rest)))
     return Outline(tuple(lines), o.title, o.title_index, o.content_start, headings, release_names(headings))
-
-
-_RELEASE_LINE = lazy_compile(r"^v?\d+(?:\.\d+)+[\w.+-]*\s+[-–—(]")  # "v10.9.0 - August 21, 2026"
-
-
-def _with_release_lines(lines: list[Line], headings: list) -> list:
-    """A Markdown changelog with no release heading whose releases are lines of their own, each a
-    version and its date (eslint's "v10.9.0 - August 21, 2026" between blank lines): those lines
-    open the releases, above the headings inside them (else below the one before). Two at least."""
-
-    taken = {h.index for h in headings}
-    found = [i for i, ln in enumerate(lines) if i not in taken and _RELEASE_LINE.match(ln.text)
-             and (i == 0 or not lines[i - 1].text.strip()) and (i + 1 >= len(lines) or not lines[i + 1].text.strip())
-             and len(ln.text.split()) <= 8 and find_date(ln.text) is not None and release_heading(ln.text.strip())]
-    if len(found) < 2:
-        return headings
-    after = [h.level for h in headings if h.index > found[0]]  # a release's own "### Fixes" stay under it
-    before = [h.level for h in headings if h.index < found[0]]
-    level = max(1, min(after) - 1) if after else min(6, before[-1] + 1) if before else 2
-    added = [Heading(i, level, lines[i].text.strip(), slugify(lines[i].text.strip())) for i in found]
-    return sorted([*headings, *added], key=lambda h: h.index)
 
 
 def links_only(o: Outline) -> bool:

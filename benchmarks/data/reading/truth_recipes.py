@@ -4,7 +4,9 @@ Each notes file was read by eye first; the recipe below names the way that file 
 headings (the underline character of its release titles, its Markdown heading level, or the line
 shape of a file without markup), and a version pattern pulls the number from each such heading.
 Rerun to regenerate TRUTH (``python benchmarks/data/reading/truth_recipes.py``); then check the
-lists by eye again against the files. Nothing here imports the project.
+lists by eye again against the files. A version whose heading a file writes twice (ruamel.yaml's
+two ``[0.19.0, ...]:``) is listed once, at its first: one release (the reader warns of the repeat).
+Nothing here imports the project.
 """
 
 import re
@@ -16,6 +18,7 @@ ADORN = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}\s*$")
 
 # file -> ("under", char) | ("atx", level) | ("line", regex with group 1) | ("title",) | ("none",)
 RECIPES = {
+    "anyio-4.16.0/docs/versionhistory.rst": ("line", r"^\*\*(\d+(?:\.\d+)+\w*)\*\*"),  # "**4.16.0**", "**1.0.0rc1**"
     "arrow-1.4.0/CHANGELOG.rst": ("under", "-"),
     "bleach-6.4.0/CHANGES.txt": ("under", "-"),
     "cffi-2.1.1/doc/source/whatsnew.rst": ("under", "=-"),
@@ -43,6 +46,7 @@ RECIPES = {
     "pyjwt-2.15.1/CHANGELOG.rst": ("under", "-"),
     "python-dateutil-4.0.0/NEWS.txt": ("under", "="),
     "python-dotenv-1.2.4/CHANGELOG.md": ("atx", 2),
+    "ruamel.yaml-0.19.1/CHANGES.txt": ("line", r"^\[(\d+(?:\.\d+)+)[,-]"),  # "[0.19.0, 2025-12-31]:", "[0.10.6-0.10.9, ...]:"
     "semver-3.1.2/CHANGELOG.rst": ("under", "="),
     "simplejson-4.3.0/CHANGES.txt": ("line", r"^Version (\d+(?:\.\d+)+\w*) released"),
     "six-1.17.0/CHANGES.txt": ("under", "-"),
@@ -95,7 +99,7 @@ def main() -> None:
     by_package: dict[str, list[str]] = {}
     for rel, recipe in sorted(RECIPES.items()):
         package, _, inner = rel.partition("/")
-        versions = headings(HERE / rel, recipe)
+        versions = list(dict.fromkeys(headings(HERE / rel, recipe)))  # a version written twice is one release
         by_package.setdefault(package, []).append(f"# {inner}\n" + "".join(v + "\n" for v in versions))
     for package, blocks in by_package.items():
         (HERE / package / "TRUTH").write_text("".join(blocks))

@@ -1,0 +1,94 @@
+"""Releases written as lines of their own rather than as headings.
+
+Some changelogs have no heading markup for their releases: eslint's Markdown writes
+"v10.9.0 - August 21, 2026" between blank lines; agronholm's reStructuredText (anyio, typeguard,
+apscheduler, cbor2, sqlacodegen) a bold paragraph, ``**4.16.0**`` or ``**4.0.0** (2023-08-01)``,
+with italic lines (``*Bug fixes*``) over the lists inside a release; ruamel.yaml's plain-text
+CHANGES a line over its list, ``[0.19.0, 2025-12-31]:`` then ``- item`` lines. Such a line opens a release
+only where the file writes two or more of them and each says nothing but the release (its
+version, a date, a status: ``headings.release_alone``), so a paragraph that merely starts with a
+version or bold text (sqlacodegen's ``**NOTE**: Both the API ...``) stays text.
+"""
+
+from __future__ import annotations
+
+from .headings import find_date, release_alone, release_heading
+from .markdown import Heading, slugify
+from .regex import lazy_compile
+from .repair import Line
+
+_RELEASE_LINE = lazy_compile(r"^v?\d+(?:\.\d+)+[\w.+-]*\s+[-–—(]")  # "v10.9.0 - August 21, 2026"
+_BOLD = lazy_compile(r"^\*\*(?P<bold>[^*\s](?:[^*]*[^*\s])?)\*\*(?P<rest>[^*]*)$")  # "**4.0.0** (2023-08-01)"
+_ITALIC = lazy_compile(r"^\*(?P<text>[^*\s](?:[^*]*[^*\s.,:;!?])?)\*[ \t]*$")  # "*Bug fixes*", not "*Thanks!*"
+_LIST_ITEM = lazy_compile(r"^[ \t]*(?:[-*+•]|\d+[.)]|#\.)[ \t]+\S")
+_TEXT_RELEASE = lazy_compile(r"^\[?v?\d")  # the version first: "[0.19.0, 2025-12-31]:", "4.1.0 (2026-10-28):"
+_MARGIN_ITEM = lazy_compile(r"^[-*+][ \t]+\S")
+MAX_SUBSECTION_WORDS = 6  # "*Removals and backward incompatible changes*"; a longer line is a sentence
+
+
+def markdown_release_lines(lines: list[Line], headings: list) -> list:
+    """A Markdown changelog with no release heading whose releases are lines of their own, each a
+    version and its date (eslint's "v10.9.0 - August 21, 2026" between blank lines): those lines
+    open the releases, above the headings inside them (else below the one before). Two at least."""
+
+    taken = {h.index for h in headings}
+    found = [i for i, ln in enumerate(lines) if i not in taken and _RELEASE_LINE.match(ln.text)
+             and (i == 0 or not lines[i - 1].text.strip()) and (i + 1 >= len(lines) or not lines[i + 1].text.strip())
+             and len(ln.text.split()) <= 8 and find_date(ln.text) is not None and release_heading(ln.text.strip())]
+    if len(found) < 2:
+        return headings
+    after = [h.level for h in headings if h.index > found[0]]  # a release's own "### Fixes" stay under it
+    before = [h.level for h in headings if h.index < found[0]]
+    level = max(1, min(after) - 1) if after else min(6, before[-1] + 1) if before else 2
+    added = [Heading(i, level, lines[i].text.strip(), slugify(lines[i].text.strip())) for i in found]
+    return sorted([*headings, *added], key=lambda h: h.index)
+
+
+def text_release_lines(lines: list[Line]) -> list[Heading]:
+    """Plain-text releases written as lines of their own over their lists (ruamel.yaml's CHANGES:
+    ``[0.19.0, 2025-12-31]:`` and its ``- item`` lines, no blank line between, which no inferred
+    heading allows): a line at the margin after a blank line that opens with its version and says
+    only the release, over a list item or a blank line. Two at least; each a heading of its own
+    line at level 1, the items below it its text."""
+    found = []
+    for i, ln in enumerate(lines):
+        text, nxt = ln.text.strip(), lines[i + 1].text if i + 1 < len(lines) else ""
+        if ln.text[:1].isspace() or (i and lines[i - 1].text.strip()) or not _TEXT_RELEASE.match(text):
+            continue
+        found_release = release_alone(text)
+        if found_release is not None and found_release.version and (not nxt.strip() or _MARGIN_ITEM.match(nxt)):
+            found.append(Heading(i, 1, text, None))
+    return found if len(found) >= 2 else []
+
+
+def emphasised_releases(lines: list[Line], skip: list[bool]) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """(line, text) of the releases written as bold paragraphs of their own (``**4.16.0**``,
+    ``**4.0.0** (2023-08-01)``, ``**UNRELEASED**``), two with a version at least, and of the italic
+    lines below the first that head a list (``*New features*`` over ``- Added ...``): the
+    sub-sections inside a release, read as its "### Fixed" would be. Lines ``skip`` marks
+    (explicit markup) are neither."""
+    alone = [i for i, ln in enumerate(lines) if not skip[i] and _paragraph_line(lines, i)]
+    releases = []
+    for i in alone:
+        m = _BOLD.match(lines[i].text)
+        text = " ".join(f"{m.group('bold')}{m.group('rest')}".split()) if m else ""
+        if m and release_alone(text) is not None:
+            releases.append((i, text))
+    if sum(1 for _, text in releases if release_alone(text).version) < 2:
+        return [], []
+    sections = [(i, m.group("text")) for i in alone if i > releases[0][0] and (m := _ITALIC.match(lines[i].text))
+                and len(m.group("text").split()) <= MAX_SUBSECTION_WORDS and _heads_a_list(lines, i)]
+    return releases, sections
+
+
+def _paragraph_line(lines: list[Line], i: int) -> bool:
+    """Whether line ``i`` is a paragraph of one line at the margin (blank lines or the file's ends around it)."""
+    text = lines[i].text
+    return bool(text.strip()) and not text[:1].isspace() and (i == 0 or not lines[i - 1].text.strip()) \
+        and (i + 1 == len(lines) or not lines[i + 1].text.strip())
+
+
+def _heads_a_list(lines: list[Line], i: int) -> bool:
+    """Whether the first line with text after line ``i`` is a list item."""
+    nxt = next((ln.text for ln in lines[i + 1:] if ln.text.strip()), "")
+    return _LIST_ITEM.match(nxt) is not None
