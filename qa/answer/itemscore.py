@@ -25,6 +25,7 @@ from .digest import Entry, worth_showing
 from .evidence import LEXICAL_WEIGHT, coverage_scorer
 
 STRONG = 0.85  # an item within this share of the best one states the fact
+WHOLE_ITEM = 80  # words: an item's opening may state a change in one sentence and name its subject in the next
 KINDS_NAMED = frozenset({"added", "changed", "deprecated", "removed", "fixed", "security", "performance", "docs", "other"})
 # a removal announced, not made: "will be removed in a future release", "to be dropped in 2.0"
 _TO_COME = lazy_compile(r"\b(?:will|would|shall|is\s+going\s+to)\s+be\s+(?:removed|dropped|deleted)|\bto\s+be\s+"
@@ -70,14 +71,11 @@ def _subject(entry: Entry) -> str:
 
 def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None = None, *,
             change: str | None = None, exact: Sequence[str] = (), topic: str = "") -> list[int]:
-    """The entries that state the fact asked about.
-
-    Among the entries holding what the question names exactly (``exact``: "3.8",
-    "descending=True"; when one does) and saying the change it asks about (``change``: an item
-    of that kind, or worded so: "Changed X to Y" renames; when one does), those within STRONG of
-    the best score (none when a change that must be seen stated is stated by none: not sure),
-    an item of the asked ``kind`` scoring KIND_BONUS more, and only those of
-    that kind when there are some. "Which flask version dropped python 3.8?" is not answered by
+    """The entries that state the fact asked about: among the entries holding what the question names
+    exactly (``exact``: "3.8", "descending=True"; when one does) and saying the change it asks about
+    (``change``: an item of that kind, or worded so: "Changed X to Y" renames; when one does), those
+    within STRONG of the best score (none when a change that must be seen stated is stated by none:
+    not sure), an item of the asked ``kind`` scoring KIND_BONUS more, only those of that kind when any. "Which flask version dropped python 3.8?" is not answered by
     the item that dropped 3.4, nor "which textual version renamed Select.BLANK?" by the one that
     added it; nor "which numpy release removed numpy.distutils?" by an item titled "/usr/include
     removed from default include paths" when an item of that kind titled by no other subject says
@@ -91,6 +89,8 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
         about = content_words(_OWN.sub(" ", topic))
         qualifiers = _qualifiers(topic)
         said = {i: _says(entries[i], change, about, own=own, qualifiers=qualifiers) for i in pool}
+        if not any(s == SAYS for s, _ in said.values()):  # a short item saying it across sentences ("... .pth file")
+            said = {i: _says(entries[i], change, about, own=own, qualifiers=qualifiers, whole=True) for i in pool}
         saying = [i for i in pool if said[i][0] == SAYS]
         # an item naming all of it ("double click to select") outdoes one naming part ("double/triple clicks")
         saying = [i for i in saying if said[i][1] == max(said[j][1] for j in saying)]
@@ -119,7 +119,7 @@ SAYS, DENIES, SILENT = "says", "denies", "silent"
 
 
 def _says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False,
-          qualifiers: dict[str, frozenset[str]] | None = None) -> tuple[str, int]:
+          qualifiers: dict[str, frozenset[str]] | None = None, whole: bool = False) -> tuple[str, int]:
     """Whether an entry says ``change`` of what the question is ``about``: a sentence of it naming
     two thirds of the topic's words or more, worded so (or the item is of that kind, or under a heading so
     worded: "Stabilized APIs"), and not outdone by a sentence saying the thing is not there
@@ -127,7 +127,7 @@ def _says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False
     macOS" than "wheels now support Python 3.15"): SAYS; DENIES when such a sentence outdoes every
     one stating it; else SILENT; with how many of its words the stating sentence names. A long
     old-style summary with "stabilization" in one sentence and the feature in another says nothing
-    of it. Asked of the product's ``own`` ("built-in
+    of it; ``whole``: the item's opening WHOLE_ITEM words are read as one sentence. Asked of the product's ``own`` ("built-in
     subtests"), a sentence about a plugin doing it says nothing ("... the pytest-subtests plugin
     possible, which adds unittest sub-test support"). The product qualifying a name asked about
     ("np" of "np.alen") is named by that product's notes (``_credited``): "The ``alen`` and
@@ -139,7 +139,8 @@ def _says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False
     stated = negated = 0
     about = frozenset({_stem(w): w for w in about}.values())  # "let" and "lets" are one word of the topic
     rest = frozenset(w for w in about if w not in credited)
-    for sentence in _SENTENCE_END.split(item_words(entry.text)):
+    text = item_words(entry.text)
+    for sentence in [" ".join(text.split()[:WHOLE_ITEM])] if whole else _SENTENCE_END.split(text):
         own_words = _named(sentence, rest)
         named = own_words + sum(1 for w in about if w in credited and _named(sentence, credited[w]))
         if about and (not own_words or 3 * named < 2 * len(about)) or (own and _PLUGIN.search(sentence)):

@@ -9,6 +9,7 @@ from typing import Protocol
 
 from .ranges import RangeMention, find_range
 from .products import Named, held_names, metadata_names, named
+from .shortnames import short_names
 from .releases import ReleaseQuery, find_releases
 
 
@@ -54,7 +55,9 @@ def scan(text: str, catalogue: Catalogue) -> Scan:
     others = getattr(catalogue, "other_names", None)
     mentions = getattr(catalogue, "mentions", None)
     products = named(text, catalogue.products, mentions, catalogue.releases, others)
-    renamed = _own_names(text, products, metadata_names(catalogue.products, others, held_names(catalogue.products)))
+    own = held_names(catalogue.products, short=False)  # a shorter name ("xdist") or a metadata's is read as the product's own
+    renamed = _own_names(text, products, {**short_names(catalogue.products, own),
+                                          **metadata_names(catalogue.products, others, own)})
     if renamed != text:
         text = renamed
         products = named(text, catalogue.products, mentions, catalogue.releases, others)

@@ -23,6 +23,7 @@ from .mentions import Catalogue, Scan, scan
 from .pins import from_pin
 from .releases import check_question, release_name
 from .shapes import Shape, shape_of
+from .typos import mended
 from .vocabulary import RELEASE_EVENTS, asked_kind, asks, change_asked, is_howto, specifics
 
 
@@ -85,7 +86,7 @@ def read(typed: str, catalogue: Catalogue, conversation: Conversation | None = N
             ``release:`` filter or an inline range that runs backwards.
     """
     shown = check_question(typed)
-    asked = shown if text is None else check_question(text)
+    asked = mended(shown) if text is None else check_question(text)  # "whcih" read as "which" (``typos``)
     seen = scan(asked, catalogue)
     follow = None
     if conversation is not None and text is None:
@@ -137,5 +138,6 @@ def _understood(shown: str, seen: Scan, catalogue: Catalogue, given: Sequence[st
         shape = Shape("release", "", shape.kinds)  # "when did textual 8.0.0 come out?": the release itself
     return Question(typed=shown, text=seen.text, asked_as=asked_as, releases=wanted, range=span, products=products,
                     shape=shape, kind=asked_kind(seen.rest), change=change_asked(seen.rest),
-                    specifics=specifics(parsed.topic), howto=is_howto(seen.text), asks=asks(seen.text),
+                    specifics=tuple(s for s in specifics(parsed.topic) if s not in {p.lower() for p in held}),
+                    howto=is_howto(seen.text), asks=asks(seen.text),
                     named=seen.named, foreign=seen.foreign if held else (), follow=follow, pin=pin)

@@ -41,6 +41,7 @@ from corpus.regex import lazy_compile
 from corpus.versions import product_names, version_matches
 
 from .names import common, installed, vocabulary
+from .shortnames import short_names
 from .vocabulary import NOT_NAMES, is_howto
 
 _TOKEN = lazy_compile(r"[A-Za-z][A-Za-z0-9]*(?:[.+\-_][A-Za-z0-9]+)*\+*")
@@ -120,7 +121,8 @@ def _proper(typed: str, name: str, after: str) -> bool:
             and bool(_VERSION_AFTER.match(after)))
 
 
-def held_names(products: Sequence[str], other_names: Mapping[str, Sequence[str]] | None = None) -> dict[str, str]:
+def held_names(products: Sequence[str], other_names: Mapping[str, Sequence[str]] | None = None, *,
+               short: bool = True) -> dict[str, str]:
     """Every lower-case name of the held ``products`` -> the product: its own, its known aliases
     ("torch" for PyTorch), the parts written up in its notes ("cargo" for Rust) and the other
     names its distribution's metadata gives it (``other_names``: product -> names; see
@@ -135,8 +137,8 @@ def held_names(products: Sequence[str], other_names: Mapping[str, Sequence[str]]
         own |= {f"{lang}{sep}{n}" for n in list(own) if " " not in n for lang in _LANGUAGES for sep in "-_"}
         for name in own:
             names.setdefault(name, product)
-    for name, product in metadata_names(products, other_names, names).items():
-        names.setdefault(name, product)
+    for name, product in {**(short_names(products, names) if short else {}), **metadata_names(products, other_names, names)}.items():
+        names.setdefault(name, product)  # "xdist" for pytest-xdist (``shortnames``), "pyca/cryptography"
     return names
 
 

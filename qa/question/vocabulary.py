@@ -113,7 +113,7 @@ _HOWTO = lazy_compile(r"^\s*(?:how\s+(?:do|can|could|should|would|to|does\s+one)
 _ASKED_KINDS = (
     ("deprecated", lazy_compile(r"\bdeprecat", re.IGNORECASE)),
     ("removed", lazy_compile(r"\b(?:remov|drop|delet|no\s+longer|got\s+rid|get\s+rid)", re.IGNORECASE)),
-    ("fixed", lazy_compile(r"\bfix", re.IGNORECASE)),
+    ("fixed", lazy_compile(r"\bfix(?!tur)", re.IGNORECASE)),
 )  # not "added": release notes say "add" of later changes to a feature too, and blogs name no kind
 
 
@@ -124,7 +124,7 @@ CHANGES_ASKED = (
     ("stabilized", lazy_compile(r"\bstabili[sz]|\bbec[oa]me?\s+stable|\bmade\s+stable|\bstable\s+in\b", re.IGNORECASE)),
     ("deprecated", lazy_compile(r"\bdeprecat", re.IGNORECASE)),
     ("removed", lazy_compile(r"\b(?:remov|drop|delet|got\s+rid|get\s+rid|no\s+longer|stopp?(?:ed)?\s+support)", re.IGNORECASE)),
-    ("fixed", lazy_compile(r"\bfix", re.IGNORECASE)),
+    ("fixed", lazy_compile(r"\bfix(?!tur)", re.IGNORECASE)),
     ("added", lazy_compile(r"\b(?:switch(?:ed|es)?|turn(?:ed|s)?)\s+on\b|\benabled?\s+by\s+default\b", re.IGNORECASE)),
     ("switched", lazy_compile(r"\b(?:switch|migrat|moved?\b)", re.IGNORECASE)),
     ("added", lazy_compile(r"\b(?:add|introduc|first\s+(?:shipped|supported|appeared)|gain|support|accept|allow|let)",
@@ -139,7 +139,7 @@ CHANGES_STATED = {
     "stabilized": lazy_compile(r"\bstabili[sz]|\bstable\b", re.IGNORECASE),
     "deprecated": lazy_compile(r"\bdeprecat", re.IGNORECASE),
     "removed": lazy_compile(r"\b(?:remov|drop|delet|no\s+longer)", re.IGNORECASE),
-    "fixed": lazy_compile(r"\bfix", re.IGNORECASE),
+    "fixed": lazy_compile(r"\bfix(?!tur)", re.IGNORECASE),
     "switched": lazy_compile(r"\b(?:switch|migrat|mov(?:e|ed|es)\b|replac|instead)", re.IGNORECASE),
     "added": lazy_compile(r"\b(?:add|new\b|introduc|support|now\b|allow|accept|enabl)", re.IGNORECASE),
 }

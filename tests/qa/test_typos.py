@@ -1,0 +1,34 @@
+"""Slips in the words that frame a release question are mended before it is read (qa.question.typos);
+the words of its topic are left as typed."""
+
+from __future__ import annotations
+
+from qa.question import read
+from qa.question.typos import mended
+
+
+class _Catalogue:
+    releases = ("1.11.0", "1.12.0", "1.13.0")
+    products = ("twine",)
+    other_names: dict = {}
+
+    def mentions(self, word: str) -> bool:
+        return False
+
+
+def test_framing_words_are_mended() -> None:
+    assert mended("whcih twine version introduced twine check?") == "which twine version introduced twine check?"
+    assert mended("Wich verison relased it?") == "Which version released it?"
+    assert mended("is upload depreciated?") == "is upload deprecated?"
+
+
+def test_other_words_stay_as_typed() -> None:
+    for text in ("which changes dropped cropped images?", "does the envrionment variable work?",
+                 "what versions and releases were released?", "a whish and a relapse"):
+        assert mended(text) == text
+
+
+def test_a_mended_question_is_read_as_a_which_release_question() -> None:
+    question = read("whcih twine version introduced the twine check command?", _Catalogue())
+    assert question.shape.name == "which" and question.typed.startswith("whcih")
+    assert question.asked_as.startswith("which twine version")
