@@ -54,8 +54,8 @@ def _env_threads(name: str, default: int) -> int:
     return int(value) if value.strip().isdigit() and int(value) > 0 else default
 
 
-def _torch_threads() -> int:
-    """Intra-op threads for torch (query and batch encoding)."""
+def torch_threads() -> int:
+    """Intra-op threads for torch (query and batch encoding): RELNOTES_TORCH_THREADS, else one a CPU."""
     return _env_threads("RELNOTES_TORCH_THREADS", cpu_count())
 
 
@@ -79,7 +79,7 @@ def _tune_torch(torch: ModuleType) -> None:
     """Apply the torch thread count once per process."""
     if "torch" in _tuned:
         return
-    torch.set_num_threads(_torch_threads())
+    torch.set_num_threads(torch_threads())
     try:
         torch.set_num_interop_threads(1)
     except RuntimeError:  # only settable before the first parallel work; harmless later

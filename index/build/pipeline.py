@@ -99,8 +99,8 @@ def build_index(
         todo += sum(k not in previous_sentences for k in texts.sentence_keys)
         if todo:
             shards.set_plan(identity, len(needed[0]) + len(needed[1]))
-        query, quantized, embedder = build_encoders(encoder, todo, notify, texts.unembedded(previous))
-        with written_in_place(directory) as tmp, _closing(embedder):
+        query, quantized, embedder = build_encoders(encoder, todo, notify, texts.sample())
+        with _closing(embedder), written_in_place(directory) as tmp:
             settings = BuildSettings(encoder, embedder, query, quantized, todo, corpus, bm25_params or DEFAULT_PARAMS,
                                      progress, notify, lambda kind, keys, vectors: shards.save(kind, keys, vectors,
                                                                                                identity),

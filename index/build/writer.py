@@ -11,7 +11,7 @@ import shutil
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -60,9 +60,9 @@ class Texts:
         return cls(keys, owners, [text for texts in windows for text in texts],
                    [key for chunk_keys in keys for key in chunk_keys])
 
-    def unembedded(self, previous: Mapping[str, object], count: int = 32) -> list[str]:
-        """The first ``count`` windows whose vectors ``previous`` does not hold (a check's sample)."""
-        return [text for text, key in zip(self.windows, self.window_keys) if key not in previous][:count]
+    def sample(self, count: int = 32) -> list[str]:
+        """The first ``count`` windows, then sentences (an embedder's check; embedded or not)."""
+        return [*self.windows[:count], *self.sentences[:count]][:count]
 
     def with_sentences(self, chunks: Sequence[Chunk]) -> Texts:
         """These windows and the sentences of ``chunks``."""

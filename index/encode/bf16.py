@@ -24,7 +24,7 @@ import numpy as np
 
 from .encoders import TextEncoder
 from .onnx_query import load_tokenizer, padded, passes
-from ..runtime import cpu_count
+from ..runtime import torch_threads
 
 BF16_ENV = "RELNOTES_BF16"  # "0" keeps builds on the fp32 export
 # why: below this many texts the torch import and model load (about 4 s) cost more than bf16 saves
@@ -90,9 +90,9 @@ class Bf16Encoder(TextEncoder):
         self._model = model
         self._tokenizer, self._pad_id = load_tokenizer(Path(encoder.path) / "tokenizer.json",
                                                        int(record["max_seq_length"]))
-        self._workers = cpu_count()
+        self._workers = torch_threads()  # one a CPU, or RELNOTES_TORCH_THREADS
         self._pool = None
-        self._threads = torch.get_num_threads()  # the workers' set_num_threads(1) reaches MKL's count too
+        self._threads = torch.get_num_threads()
 
     def __repr__(self) -> str:
         return f"Bf16Encoder(name={self.name!r}, path={self.path!r})"
@@ -118,7 +118,10 @@ class Bf16Encoder(TextEncoder):
             torch = self._torch
             self._pool = ThreadPoolExecutor(self._workers, thread_name_prefix="relnotes-bf16",
                                             initializer=lambda: torch.set_num_threads(1))
-        return np.concatenate(list(self._pool.map(self._run, groups)))
+        try:
+            return np.concatenate(list(self._pool.map(self._run, groups)))
+        finally:  # the workers' set_num_threads(1) set MKL's process-wide count too: the caller's back
+            self._torch.set_num_threads(self._threads)
 
     def _run(self, group: list) -> np.ndarray:
         """One pass in bf16: mean-pooled over real tokens and normalised in fp32."""
@@ -135,23 +138,26 @@ class Bf16Encoder(TextEncoder):
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
-            self._torch.set_num_threads(self._threads)
 
 
 def bf16_encoder(encoder, record: dict, reference: TextEncoder, sample: Sequence[str],
                  notify: Notify | None = None) -> TextEncoder | None:
     """A checked ``Bf16Encoder``, or None (said through ``notify``) when it cannot be had or its
     vectors of ``sample`` (the build's own texts) stray from ``reference``'s (the fp32 export)."""
+    candidate = None
     try:
         candidate = Bf16Encoder(encoder, record)
-        texts = list(sample[:CHECK_TEXTS])
-        cosines = (candidate.encode(texts) * reference.encode(texts)).sum(axis=1) if texts else np.ones(1)
+        texts = list(sample[:CHECK_TEXTS]) or ["release notes"]
+        cosines = (candidate.encode(texts) * reference.encode(texts)).sum(axis=1)
     except Exception as exc:  # noqa: BLE001 - torch or the model cannot do it here: the fp32 export serves
+        if candidate is not None:
+            candidate.close()
         if notify:
-            notify(f"Not embedding in bf16 ({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else 'no detail'}); "
-                   "the fp32 export serves")
+            detail = str(exc).splitlines()[0] if str(exc) else "no detail"
+            notify(f"Not embedding in bf16 ({type(exc).__name__}: {detail}); the fp32 export serves")
         return None
     if float(cosines.min()) < MIN_COSINE:
+        candidate.close()
         if notify:
             notify(f"Not embedding in bf16: its vectors disagree with fp32 (cosine {float(cosines.min()):.6f}); "
                    "the fp32 export serves")

@@ -75,11 +75,11 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
     exactly (``exact``: "3.8", "descending=True"; when one does) and saying the change it asks about
     (``change``: an item of that kind, or worded so: "Changed X to Y" renames; when one does), those
     within STRONG of the best score (none when a change that must be seen stated is stated by none:
-    not sure), an item of the asked ``kind`` scoring KIND_BONUS more, only those of that kind when any. "Which flask version dropped python 3.8?" is not answered by
-    the item that dropped 3.4, nor "which textual version renamed Select.BLANK?" by the one that
-    added it; nor "which numpy release removed numpy.distutils?" by an item titled "/usr/include
-    removed from default include paths" when an item of that kind titled by no other subject says
-    it (``_titled_otherwise``)."""
+    not sure), an item of the asked ``kind`` scoring KIND_BONUS more, only those of that kind when any.
+    "Which flask version dropped python 3.8?" is not answered by the item that dropped 3.4, nor
+    "which textual version renamed Select.BLANK?" by the one that added it; nor "which numpy release
+    removed numpy.distutils?" by an item titled "/usr/include removed from default include paths"
+    when an item of that kind titled by no other subject says it (``_titled_otherwise``)."""
     pool = [i for i, e in enumerate(entries) if e.chunk.version or unreleased(e)]
     pool = _holding(entries, pool, exact)
     if not pool:
@@ -89,8 +89,9 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
         about = content_words(_OWN.sub(" ", topic))
         qualifiers = _qualifiers(topic)
         said = {i: _says(entries[i], change, about, own=own, qualifiers=qualifiers) for i in pool}
-        if not any(s == SAYS for s, _ in said.values()):  # a short item saying it across sentences ("... .pth file")
-            said = {i: _says(entries[i], change, about, own=own, qualifiers=qualifiers, whole=True) for i in pool}
+        if not any(s == SAYS for s, _ in said.values()):  # said across an item's sentences ("... .pth file")
+            said = {i: _says(entries[i], change, about, own=own, qualifiers=qualifiers, whole=True)
+                    for i in pool}
         saying = [i for i in pool if said[i][0] == SAYS]
         # an item naming all of it ("double click to select") outdoes one naming part ("double/triple clicks")
         saying = [i for i in saying if said[i][1] == max(said[j][1] for j in saying)]
@@ -127,7 +128,8 @@ def _says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False
     macOS" than "wheels now support Python 3.15"): SAYS; DENIES when such a sentence outdoes every
     one stating it; else SILENT; with how many of its words the stating sentence names. A long
     old-style summary with "stabilization" in one sentence and the feature in another says nothing
-    of it; ``whole``: the item's opening WHOLE_ITEM words are read as one sentence. Asked of the product's ``own`` ("built-in
+    of it; ``whole``: an item whose first sentence states the change of part of the topic has its
+    first WHOLE_ITEM words read as one sentence. Asked of the product's ``own`` ("built-in
     subtests"), a sentence about a plugin doing it says nothing ("... the pytest-subtests plugin
     possible, which adds unittest sub-test support"). The product qualifying a name asked about
     ("np" of "np.alen") is named by that product's notes (``_credited``): "The ``alen`` and
@@ -140,7 +142,12 @@ def _says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False
     about = frozenset({_stem(w): w for w in about}.values())  # "let" and "lets" are one word of the topic
     rest = frozenset(w for w in about if w not in credited)
     text = item_words(entry.text)
-    for sentence in [" ".join(text.split()[:WHOLE_ITEM])] if whole else _SENTENCE_END.split(text):
+    sentences = _SENTENCE_END.split(text)
+    if whole:  # the change and part of its subject in the first sentence, the rest of it after
+        if not pattern.search(sentences[0]) or not _named(sentences[0], rest):
+            return SILENT, 0
+        sentences = [" ".join(text.split()[:WHOLE_ITEM])]
+    for sentence in sentences:
         own_words = _named(sentence, rest)
         named = own_words + sum(1 for w in about if w in credited and _named(sentence, credited[w]))
         if about and (not own_words or 3 * named < 2 * len(about)) or (own and _PLUGIN.search(sentence)):
@@ -275,13 +282,6 @@ def _holds(text: str, thing: str) -> bool:
         return False
     held = [bool(re.search(r"(?<![\w])" + re.escape(p) + r"(?![\w])", text)) for p in parts]
     return all(held) or (held[-1] and len(parts[-1]) > 2)
-
-
-def earliest(entries: Sequence[Entry], scores: Sequence[float], kind: str | None = None, *,
-             change: str | None = None, exact: Sequence[str] = (), topic: str = "") -> int | None:
-    """The entry of the earliest release among those ``stating`` the fact (one not released yet
-    only when no release states it), else None."""
-    return earliest_among(entries, stating(entries, scores, kind, change=change, exact=exact, topic=topic), scores)
 
 
 def earliest_among(entries: Sequence[Entry], strong: Sequence[int], scores: Sequence[float]) -> int | None:

