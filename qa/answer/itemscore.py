@@ -23,6 +23,8 @@ from ..question.products import canonical, known
 from ..question.vocabulary import CHANGES_REQUIRED, CHANGES_STATED, NEGATED, content_words
 from .digest import Entry, worth_showing
 from .evidence import LEXICAL_WEIGHT, coverage_scorer
+from .holding import holding
+from .holding import holds as _holds  # noqa: F401 (tests read it here)
 
 STRONG = 0.85  # an item within this share of the best one states the fact
 WHOLE_ITEM = 80  # words: an item's opening may state a change in one sentence and name its subject in the next
@@ -81,7 +83,7 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
     removed numpy.distutils?" by an item titled "/usr/include removed from default include paths"
     when an item of that kind titled by no other subject says it (``_titled_otherwise``)."""
     pool = [i for i, e in enumerate(entries) if e.chunk.version or unreleased(e)]
-    pool = _holding(entries, pool, exact)
+    pool = holding(entries, pool, exact)
     if not pool:
         return []  # what the question names exactly ("Python 3.8") is in no item: say nothing of a release
     if change is not None:
@@ -89,12 +91,14 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
         about = content_words(_OWN.sub(" ", topic))
         qualifiers = _qualifiers(topic)
         said = {i: _says(entries[i], change, about, own=own, qualifiers=qualifiers) for i in pool}
-        if not any(s == SAYS for s, _ in said.values()):  # said across an item's sentences ("... .pth file")
+        if not any(s == SAYS for s, *_ in said.values()):  # said across an item's sentences ("... .pth file")
             said = {i: _says(entries[i], change, about, own=own, qualifiers=qualifiers, whole=True)
                     for i in pool}
         saying = [i for i in pool if said[i][0] == SAYS]
         # an item naming all of it ("double click to select") outdoes one naming part ("double/triple clicks")
         saying = [i for i in saying if said[i][1] == max(said[j][1] for j in saying)]
+        # one worded so ("Dropped support for Python 3.9") outdoes one under a heading of that kind alone
+        saying = [i for i in saying if said[i][2]] or saying
         # an item titled by that change of another subject yields to one of the asked kind titled by none
         plain = [i for i in saying if not _titled_otherwise(entries[i], CHANGES_STATED[change], about, qualifiers)]
         if kind is not None and any(entries[i].item.kind == kind for i in plain):
@@ -120,13 +124,14 @@ SAYS, DENIES, SILENT = "says", "denies", "silent"
 
 
 def _says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False,
-          qualifiers: dict[str, frozenset[str]] | None = None, whole: bool = False) -> tuple[str, int]:
+          qualifiers: dict[str, frozenset[str]] | None = None, whole: bool = False) -> tuple[str, int, bool]:
     """Whether an entry says ``change`` of what the question is ``about``: a sentence of it naming
     two thirds of the topic's words or more, worded so (or the item is of that kind, or under a heading so
     worded: "Stabilized APIs"), and not outdone by a sentence saying the thing is not there
     ("There are no Windows or macOS 3.15 wheels" names more of "Python 3.15 wheels for Windows and
     macOS" than "wheels now support Python 3.15"): SAYS; DENIES when such a sentence outdoes every
-    one stating it; else SILENT; with how many of its words the stating sentence names. A long
+    one stating it; else SILENT; with how many of its words the stating sentence names, and whether a
+    sentence naming as many words the change (not only the item's kind or heading). A long
     old-style summary with "stabilization" in one sentence and the feature in another says nothing
     of it; ``whole``: an item whose first sentence states the change of part of the topic has its
     first WHOLE_ITEM words read as one sentence. Asked of the product's ``own`` ("built-in
@@ -138,7 +143,7 @@ def _says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False
     pattern = CHANGES_STATED[change]
     credited = _credited(entry, about, qualifiers or {})
     kind_says = entry.item.kind == change or bool(pattern.search(" ".join(entry.chunk.section[-1:])))
-    stated = negated = 0
+    stated = negated = by_words = 0
     about = frozenset({_stem(w): w for w in about}.values())  # "let" and "lets" are one word of the topic
     rest = frozenset(w for w in about if w not in credited)
     text = item_words(entry.text)
@@ -158,9 +163,10 @@ def _says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False
             negated = max(negated, named)
         elif worded or kind_says:
             stated = max(stated, named if about else 1)
+            by_words = max(by_words, named if about else 1) if worded else by_words
     if stated > 0 and stated >= negated:
-        return SAYS, stated
-    return (DENIES if negated > stated else SILENT), 0
+        return SAYS, stated, by_words == stated
+    return (DENIES if negated > stated else SILENT), 0, False
 
 
 def _qualifiers(topic: str) -> dict[str, frozenset[str]]:
@@ -247,41 +253,6 @@ def unreleased(entry: Entry) -> bool:
 
 
 _UNRELEASED = lazy_compile(r"\bunreleased\b|\bnot\s+(?:yet\s+)?released\b|\bupcoming\b|\bin\s+development\b", re.IGNORECASE)
-
-
-def _holding(entries: Sequence[Entry], pool: list[int], exact: Sequence[str]) -> list[int]:
-    """The entries of ``pool`` holding each of ``exact`` that any of them holds (the longest
-    first: "descending=true", then "np.sort"; "urllib3", then "2.0": "support for urllib3 2.0" is
-    not stated by "now supports urllib3 v1.24"); ``pool`` when nothing is named exactly, or only
-    names none of them holds, none when a version named is in none of them."""
-    texts = {i: index_form(item_words(entries[i].text) + " " + " ".join(entries[i].chunk.section[-1:])).lower()
-             for i in pool}
-    narrowed = False
-    for thing in exact:  # each thing named narrows the pool, when an item of it holds it: "urllib3" and "2.0"
-        holding = [i for i in pool if _holds(texts[i], thing)]
-        if holding:
-            pool, narrowed = holding, True
-    # a version asked for ("dropped Python 3.8") that no item names: no item states it; a name
-    # written as code in the question ("`Some(x) && ...`") may be worded otherwise in the notes
-    return [] if not narrowed and any(_VERSION.fullmatch(thing) for thing in exact) else pool
-
-
-_VERSION = lazy_compile(r"\d+(?:\.\d+)+")  # "3.8", as a question names it exactly
-
-
-def _holds(text: str, thing: str) -> bool:
-    """Whether an item's text (and heading) holds ``thing``: as written, or a dotted name by its
-    parts ("monkeypatch.context" in "``monkeypatch`` now supports a ``context()`` function") or by
-    its last one ("np.cov" in "*cov* has new ``fweights``")."""
-    if _VERSION.fullmatch(thing):  # a version, whole: "Python3.8" holds 3.8, "3.18" and "13.8" do not
-        return bool(re.search(r"(?<![\d.])" + re.escape(thing) + r"(?![\w])", text))
-    if re.search(r"(?<![\w.])" + re.escape(thing) + r"(?![\w])", text):
-        return True
-    parts = [p for p in re.split(r"[.:]+", thing) if p]
-    if len(parts) < 2:
-        return False
-    held = [bool(re.search(r"(?<![\w])" + re.escape(p) + r"(?![\w])", text)) for p in parts]
-    return all(held) or (held[-1] and len(parts[-1]) > 2)
 
 
 def earliest_among(entries: Sequence[Entry], strong: Sequence[int], scores: Sequence[float]) -> int | None:

@@ -1,0 +1,48 @@
+"""Whether an item holds what a which-release question names exactly ("3.8", "np.sort",
+"descending=True"): the pool of items that may state the fact, narrowed by each such thing."""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from corpus.items import item_words
+from corpus.regex import lazy_compile
+from corpus.textform import index_form
+
+from .digest import Entry
+
+
+def holding(entries: Sequence[Entry], pool: list[int], exact: Sequence[str]) -> list[int]:
+    """The entries of ``pool`` holding each of ``exact`` that any of them holds (the longest
+    first: "descending=true", then "np.sort"; "urllib3", then "2.0": "support for urllib3 2.0" is
+    not stated by "now supports urllib3 v1.24"); ``pool`` when nothing is named exactly, or only
+    names none of them holds, none when a version named is in none of them."""
+    texts = {i: index_form(item_words(entries[i].text) + " " + " ".join(entries[i].chunk.section[-1:])).lower()
+             for i in pool}
+    narrowed = False
+    for thing in exact:  # each thing named narrows the pool, when an item of it holds it: "urllib3" and "2.0"
+        holding = [i for i in pool if holds(texts[i], thing)]
+        if holding:
+            pool, narrowed = holding, True
+    # a version asked for ("dropped Python 3.8") that no item names: no item states it; a name
+    # written as code in the question ("`Some(x) && ...`") may be worded otherwise in the notes
+    return [] if not narrowed and any(_VERSION.fullmatch(thing) for thing in exact) else pool
+
+
+_VERSION = lazy_compile(r"\d+(?:\.\d+)+")  # "3.8", as a question names it exactly
+
+
+def holds(text: str, thing: str) -> bool:
+    """Whether an item's text (and heading) holds ``thing``: as written, or a dotted name by its
+    parts ("monkeypatch.context" in "``monkeypatch`` now supports a ``context()`` function") or by
+    its last one ("np.cov" in "*cov* has new ``fweights``")."""
+    if _VERSION.fullmatch(thing):  # a version, whole: "Python3.8" holds 3.8, "3.18" and "13.8" do not
+        return bool(re.search(r"(?<![\d.])" + re.escape(thing) + r"(?![\w])", text))
+    if re.search(r"(?<![\w.])" + re.escape(thing) + r"(?![\w])", text):
+        return True
+    parts = [p for p in re.split(r"[.:]+", thing) if p]
+    if len(parts) < 2:
+        return False
+    held = [bool(re.search(r"(?<![\w])" + re.escape(p) + r"(?![\w])", text)) for p in parts]
+    return all(held) or (held[-1] and len(parts[-1]) > 2)
