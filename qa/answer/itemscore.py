@@ -91,14 +91,12 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
         about = content_words(_OWN.sub(" ", topic))
         qualifiers = _qualifiers(topic)
         said = {i: _says(entries[i], change, about, own=own, qualifiers=qualifiers) for i in pool}
-        if not any(s == SAYS for s, *_ in said.values()):  # said across an item's sentences ("... .pth file")
+        if not any(s == SAYS for s, _ in said.values()):  # said across an item's sentences ("... .pth file")
             said = {i: _says(entries[i], change, about, own=own, qualifiers=qualifiers, whole=True)
                     for i in pool}
         saying = [i for i in pool if said[i][0] == SAYS]
         # an item naming all of it ("double click to select") outdoes one naming part ("double/triple clicks")
         saying = [i for i in saying if said[i][1] == max(said[j][1] for j in saying)]
-        # one worded so ("Dropped support for Python 3.9") outdoes one under a heading of that kind alone
-        saying = [i for i in saying if said[i][2]] or saying
         # an item titled by that change of another subject yields to one of the asked kind titled by none
         plain = [i for i in saying if not _titled_otherwise(entries[i], CHANGES_STATED[change], about, qualifiers)]
         if kind is not None and any(entries[i].item.kind == kind for i in plain):
@@ -124,14 +122,13 @@ SAYS, DENIES, SILENT = "says", "denies", "silent"
 
 
 def _says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False,
-          qualifiers: dict[str, frozenset[str]] | None = None, whole: bool = False) -> tuple[str, int, bool]:
+          qualifiers: dict[str, frozenset[str]] | None = None, whole: bool = False) -> tuple[str, int]:
     """Whether an entry says ``change`` of what the question is ``about``: a sentence of it naming
     two thirds of the topic's words or more, worded so (or the item is of that kind, or under a heading so
     worded: "Stabilized APIs"), and not outdone by a sentence saying the thing is not there
     ("There are no Windows or macOS 3.15 wheels" names more of "Python 3.15 wheels for Windows and
     macOS" than "wheels now support Python 3.15"): SAYS; DENIES when such a sentence outdoes every
-    one stating it; else SILENT; with how many of its words the stating sentence names, and whether a
-    sentence naming as many words the change (not only the item's kind or heading). A long
+    one stating it; else SILENT; with how many of its words the stating sentence names. A long
     old-style summary with "stabilization" in one sentence and the feature in another says nothing
     of it; ``whole``: an item whose first sentence states the change of part of the topic has its
     first WHOLE_ITEM words read as one sentence. Asked of the product's ``own`` ("built-in
@@ -143,7 +140,7 @@ def _says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False
     pattern = CHANGES_STATED[change]
     credited = _credited(entry, about, qualifiers or {})
     kind_says = entry.item.kind == change or bool(pattern.search(" ".join(entry.chunk.section[-1:])))
-    stated = negated = by_words = 0
+    stated = negated = 0
     about = frozenset({_stem(w): w for w in about}.values())  # "let" and "lets" are one word of the topic
     rest = frozenset(w for w in about if w not in credited)
     text = item_words(entry.text)
@@ -163,10 +160,9 @@ def _says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False
             negated = max(negated, named)
         elif worded or kind_says:
             stated = max(stated, named if about else 1)
-            by_words = max(by_words, named if about else 1) if worded else by_words
     if stated > 0 and stated >= negated:
-        return SAYS, stated, by_words == stated
-    return (DENIES if negated > stated else SILENT), 0, False
+        return SAYS, stated
+    return (DENIES if negated > stated else SILENT), 0
 
 
 def _qualifiers(topic: str) -> dict[str, frozenset[str]]:

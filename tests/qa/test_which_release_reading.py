@@ -11,7 +11,6 @@ from corpus.pipeline import load_chunks
 from qa.answer.engine import Engine
 from qa.question.vocabulary import asked_kind, change_asked
 from tests.support.fakes import fake_engine
-from tests.support.paths import REPO
 
 ZAPPER = """# Changelog
 
@@ -90,12 +89,3 @@ def test_a_change_of_another_subject_is_not_read_across_sentences(tmp_path) -> N
     (tmp_path / "CHANGELOG.md").write_text(FROB, encoding="utf-8")
     engine = fake_engine(load_chunks([CorpusInput(tmp_path / "CHANGELOG.md", "acme")]), tmp_path / "idx")
     assert engine.ask("which acme release stabilized the frobnicator?", mode="bm25").earliest_release is None
-
-
-def test_an_item_worded_so_outdoes_one_under_a_heading_of_that_kind(tmp_path) -> None:
-    """anyio's notes (benchmarks/data, as its sdist ships them): 4.0.0's breaking item names Python
-    3.9 (a breaking item is of the removed kind); 4.13.0's says it dropped it."""
-    notes = REPO / "benchmarks" / "data" / "fresh2-dev" / "anyio" / "versionhistory.rst"
-    engine = fake_engine(load_chunks([CorpusInput(notes, "anyio")]), tmp_path / "idx")
-    answer = engine.ask("which anyio version dropped python 3.9?", mode="bm25")
-    assert answer.earliest_release == "4.13.0"
