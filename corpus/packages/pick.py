@@ -1,8 +1,8 @@
 """Which files of a package archive are its release notes: rules on paths and text, no list of projects.
 
 Kept:
-- a file at the archive's root named CHANGES*, CHANGELOG*, HISTORY*, NEWS*, RELEASE(S)*,
-  RELEASE-NOTES*, WHATSNEW* (``.md``, ``.markdown``, ``.rst``, ``.txt`` or no extension);
+- a file at the archive's root named CHANGES*, CHANGELOG*, HISTORY*, VERSIONHISTORY*, NEWS*,
+  RELEASE(S)*, RELEASE-NOTES*, WHATSNEW* (``.md``, ``.markdown``, ``.rst``, ``.txt`` or no extension);
 - under a docs tree (``doc/``, ``docs/``, ``documentation/``): a file named that way at any
   depth (``docs/changelog.rst``, ``doc/en/changelog.rst``), and in a folder of one file per
   release (``releases/``, ``release/``, ``releasenotes/``, ``history/``, ``prev_whats_new/``,
@@ -25,9 +25,10 @@ from ..regex import lazy_compile
 from .model import NotesFile, Skipped
 
 # A name, then at most a version ("changelog-5.0", "whatsnew_20"): "release-process", "release_guide" are not notes.
-RULES = 2  # bump when the rules below change: a version picked by older rules is fetched again
+RULES = 3  # bump when the rules below change: a version picked by older rules is fetched again
+# 3: "versionhistory" (agronholm's docs/versionhistory.rst: anyio, typeguard, apscheduler)
 NOTES_NAME = lazy_compile(
-    r"^(changelog|changes|change[-_]log|history|news|release[-_]?notes|releases?|whats[-_]?new)"
+    r"^(changelog|changes|change[-_]log|history|version[-_]?history|news|release[-_]?notes|releases?|whats[-_]?new)"
     r"([-_.]?v?\d[\w.-]*)?$", re.I)
 NOTES_FOLDER = lazy_compile(
     r"^(releases?|release[-_]?notes|changelogs?|changes|history|news|whats[-_]?new|prev[-_]whats[-_]new|"
