@@ -33,8 +33,7 @@ def markdown_release_lines(lines: list[Line], headings: list) -> list:
 
     taken = {h.index for h in headings}
     found = [i for i, ln in enumerate(lines) if i not in taken and _RELEASE_LINE.match(ln.text)
-             and (i == 0 or not lines[i - 1].text.strip()) and (i + 1 >= len(lines) or not lines[i + 1].text.strip())
-             and len(ln.text.split()) <= 8 and find_date(ln.text) is not None and release_heading(ln.text.strip())]
+             and _paragraph_line(lines, i) and len(ln.text.split()) <= 8 and find_date(ln.text) is not None and release_heading(ln.text.strip())]
     if len(found) < 2:
         return headings
     after = [h.level for h in headings if h.index > found[0]]  # a release's own "### Fixes" stay under it
@@ -68,13 +67,15 @@ def emphasised_releases(lines: list[Line], skip: list[bool]) -> tuple[list[tuple
     sub-sections inside a release, read as its "### Fixed" would be. Lines ``skip`` marks
     (explicit markup) are neither."""
     alone = [i for i, ln in enumerate(lines) if not skip[i] and _paragraph_line(lines, i)]
-    releases = []
+    releases, versioned = [], 0
     for i in alone:
         m = _BOLD.match(lines[i].text)
         text = " ".join(f"{m.group('bold')}{m.group('rest')}".split()) if m else ""
-        if m and release_alone(text) is not None:
+        found = release_alone(text) if m else None
+        if found is not None:
             releases.append((i, text))
-    if sum(1 for _, text in releases if release_alone(text).version) < 2:
+            versioned += bool(found.version)
+    if versioned < 2:
         return [], []
     sections = [(i, m.group("text")) for i in alone if i > releases[0][0] and (m := _ITALIC.match(lines[i].text))
                 and len(m.group("text").split()) <= MAX_SUBSECTION_WORDS and _heads_a_list(lines, i)]

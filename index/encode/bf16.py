@@ -131,7 +131,7 @@ class Bf16Encoder(TextEncoder):
             tokens = self._model(**feed)[0]
         mask = feed["attention_mask"].unsqueeze(-1).float()
         pooled = (tokens.float() * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1e-9)
-        return torch.nn.functional.normalize(pooled, dim=1).numpy().astype(np.float32)
+        return torch.nn.functional.normalize(pooled, dim=1).numpy()  # float32: the pooling ran on .float()
 
     def close(self) -> None:
         """Let the worker threads go (the build is over)."""

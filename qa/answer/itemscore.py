@@ -24,7 +24,6 @@ from ..question.vocabulary import CHANGES_REQUIRED, CHANGES_STATED, NEGATED, con
 from .digest import Entry, worth_showing
 from .evidence import LEXICAL_WEIGHT, coverage_scorer
 from .holding import holding
-from .holding import holds as _holds  # noqa: F401 (tests read it here)
 
 STRONG = 0.85  # an item within this share of the best one states the fact
 WHOLE_ITEM = 80  # words: an item's opening may state a change in one sentence and name its subject in the next

@@ -55,7 +55,8 @@ def scan(text: str, catalogue: Catalogue) -> Scan:
     others = getattr(catalogue, "other_names", None)
     mentions = getattr(catalogue, "mentions", None)
     products = named(text, catalogue.products, mentions, catalogue.releases, others)
-    own = held_names(catalogue.products, short=False)  # a shorter name ("xdist") or a metadata's is read as the product's own
+    # a shorter name ("xdist") or a metadata's is read as the product's own
+    own = held_names(catalogue.products, short=False)
     renamed = _own_names(text, products, {**short_names(catalogue.products, own),
                                           **metadata_names(catalogue.products, others, own)})
     if renamed != text:

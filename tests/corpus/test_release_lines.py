@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from corpus import load_corpus
+from tests.support.fakes import read_written as read
 from tests.support.invariants import check_invariants
 
 ANYIO = """Version history
@@ -39,13 +39,6 @@ This library adheres to `Semantic Versioning 2.0 <http://semver.org/>`_.
 
 - Fixed ``setsockopt()`` passing options the wrong way
 """
-
-
-def read(tmp_path: Path, name: str, text: str):
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    (loaded,) = load_corpus([path]).documents
-    return loaded
 
 
 def test_bold_paragraphs_open_releases_with_their_dates(tmp_path: Path) -> None:

@@ -5,15 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from corpus import load_corpus
 from corpus.headings import release_heading
-
-
-def read(tmp_path: Path, name: str, text: str):
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    (loaded,) = load_corpus([path]).documents
-    return loaded
+from tests.support.fakes import read_written as read
 
 
 def test_a_txt_whose_titles_use_only_dash_underlines_is_rest(tmp_path: Path) -> None:

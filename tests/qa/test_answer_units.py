@@ -312,7 +312,7 @@ def test_a_products_other_names_do_not_name_each_other() -> None:
 
 
 def test_a_version_written_against_its_name_is_held() -> None:
-    from qa.answer.itemscore import _holds
+    from qa.answer.holding import holds as _holds
 
     assert _holds("dropped support for python3.8", "3.8") and _holds("python 3.8 support", "3.8")
     assert not _holds("python 3.18 and 13.8", "3.8") and _holds("python 3.8.1", "3.8")  # a patch of 3.8

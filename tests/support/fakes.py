@@ -68,3 +68,13 @@ def fake_engine(chunks, directory: Path, corpus: dict | None = None):
     loaded = LoadedIndex(directory)
     loaded.set_encoder(FakeEncoder())
     return Engine(loaded)
+
+
+def read_written(folder: Path, name: str, text: str):
+    """``text`` written to ``folder/name`` and read by the corpus reader: its one loaded document."""
+    from corpus import load_corpus
+
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    (loaded,) = load_corpus([path]).documents
+    return loaded
