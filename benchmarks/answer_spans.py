@@ -6,7 +6,7 @@
 
 Each set is answered over its corpus (``answers-bundled``: the bundled notes; ``answers-zoo``:
 ``../shared/data/zoo``; ``answers-changelogs``: ``../shared/data/changelogs``; ``fresh-dev``,
-``fresh-held``, ``fresh2-dev``, ``fresh2-held``: ``benchmarks/data/`` of the same name) by the answering
+``fresh-held``, ``fresh2-*``, ``fresh3-*``: ``benchmarks/data/`` of the same name) by the answering
 service, as ``relnotes ask`` answers. Columns:
 
 - span: the gold ``answer`` span lies inside the quoted answer (both normalised as ``relnotes
@@ -43,7 +43,11 @@ SETS = {"answers-bundled": None, "answers-zoo": "zoo", "answers-changelogs": "ch
         # its second round, written blind on 2026-12-07 from 12 more packages: fresh2-dev tuned on, fresh2-held
         # scored before any change and at the end only
         "fresh2-dev": ROOT / "benchmarks" / "data" / "fresh2-dev",
-        "fresh2-held": ROOT / "benchmarks" / "data" / "fresh2-held"}
+        "fresh2-held": ROOT / "benchmarks" / "data" / "fresh2-held",
+        # its third round, written blind on 2026-12-07 from 10 more packages: fresh3-dev tuned on, fresh3-held
+        # scored before any change and at the end only (fresh2-held, scored at the end of the second, tuned on since)
+        "fresh3-dev": ROOT / "benchmarks" / "data" / "fresh3-dev",
+        "fresh3-held": ROOT / "benchmarks" / "data" / "fresh3-held"}
 
 
 @dataclass

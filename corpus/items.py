@@ -35,7 +35,7 @@ _LEAD = lazy_compile(r"^(?:`#?\d+ <[^>]*>`_+:?\s*|\[#?\d+\]\([^)]*\):?\s*|\*\*[^
 # httpx's "**Deprecations**:" labels, "Breaking change:" in a Changed section).
 _BREAKING = lazy_compile(r"^breaking\b|\bbreaking[ -]changes?\b|\bbackwards?[- ]incompatib|\bincompatible change", re.IGNORECASE)
 _FIRST_WORD_KINDS = (
-    ("removed", lazy_compile(r"^(?:remove[sd]?|drop(?:ped|s)?|delete[sd]?|no longer)\b", re.IGNORECASE)),
+    ("removed", lazy_compile(r"^(?:remove[sd]?|drop(?:ped|s)?|delete[sd]?|no longer|discontinue[sd]?)\b", re.IGNORECASE)),
     ("deprecated", lazy_compile(r"^(?:deprecate[sd]?|deprecation)\b", re.IGNORECASE)),
     ("fixed", lazy_compile(r"^(?:fix(?:e[sd])?|bug ?fix|correct(?:ed|s)?|resolve[sd]?|prevent(?:ed|s)?)\b", re.IGNORECASE)),
     ("added", lazy_compile(r"^(?:add(?:ed|s)?|new|introduce[sd]?|expose[sd]?|implement(?:ed|s)?|allow(?:ed|s)?)\b",
@@ -71,8 +71,9 @@ def split_items(text: str, indent: int = 0) -> list[ItemSpan]:
     lines = _lines(text)
     units: list[list] = []  # [start, end, bullet, indent, label, blank_seen]
     label: str | None = None
+    label_indent = -1  # a bullet that is a label (``_bullet_label``) names the kind of the bullets under it only
     fence: str | None = None
-    for start, end, line in lines:
+    for at, (start, end, line) in enumerate(lines):
         stripped = line.strip()
         if fence is not None:  # inside a fenced block: it belongs to the open unit
             units[-1][1] = end
@@ -85,6 +86,8 @@ def split_items(text: str, indent: int = 0) -> list[ItemSpan]:
             continue
         indent = len(line) - len(line.lstrip()) + (first_indent if start == 0 else 0)
         bullet = _BULLET.match(line)
+        if 0 <= indent <= label_indent:
+            label, label_indent = None, -1  # past the list a bullet label opened
         current = units[-1] if units else None
         opens = _FENCE.match(line)
         if current is not None and (
@@ -96,7 +99,10 @@ def split_items(text: str, indent: int = 0) -> list[ItemSpan]:
             current[5] = False
         else:
             named = _label(stripped)
-            if named is not None and not bullet:
+            if bullet and named is None:
+                named = _bullet_label(line[bullet.end():], indent, lines[at + 1:])
+                label_indent = indent if named is not None else label_indent
+            if named is not None and (not bullet or label_indent == indent):
                 label = named
                 units.append([start, end, False, indent, "label", False])
             else:
@@ -166,6 +172,32 @@ def _label(line: str) -> str | None:
     if not m:
         return None
     return kind_of(m.group(1) or m.group(2))
+
+
+def _bullet_label(words: str, indent: int, after: list[tuple[int, int, str]]) -> str | None:
+    """The kind a bullet names when it only heads the deeper bullets after it ("* Other changes:",
+    "* Potentially breaking changes", "* Bug fixes:" over their own lists: more-itertools' notes),
+    else None: words naming a kind of change and nothing else. A bullet naming a subject too ("- New
+    lexers:" over "* JSON5", "- New tier 3 targets:") stays one item with its list: its sub-items
+    would lose what they are."""
+    words = words.strip()
+    if not set(_LABEL_WORD.findall(words.lower())) <= _KIND_ONLY or _NOT_A_LABEL.search(words.rstrip(":")):
+        return None
+    following = next((line for _, _, line in after if line.strip()), "")
+    deeper = _BULLET.match(following)
+    if not deeper or len(following) - len(following.lstrip()) <= indent:
+        return None
+    return kind_of(words.rstrip(":"))
+
+
+_NOT_A_LABEL = lazy_compile(r"[\d`\[\]()<>*_.!?;,]")
+_LABEL_WORD = lazy_compile(r"[a-z]+")
+_KIND_ONLY = frozenset(
+    "other others misc miscellaneous general various minor major notable important potentially possibly breaking "
+    "backward backwards incompatible incompatibilities change changes changed update updates updated bug bugs fix "
+    "fixes fixed bugfix bugfixes improvement improvements improved enhancement enhancements new feature features "
+    "addition additions added removal removals removed deprecation deprecations deprecated security performance "
+    "internal internals and of to in".split())
 
 
 def list_share(texts) -> float:

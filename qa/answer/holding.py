@@ -39,7 +39,7 @@ def holds(text: str, thing: str) -> bool:
     its last one ("np.cov" in "*cov* has new ``fweights``")."""
     if _VERSION.fullmatch(thing):  # a version, whole: "Python3.8" holds 3.8, "3.18" and "13.8" do not
         return bool(re.search(r"(?<![\d.])" + re.escape(thing) + r"(?![\w])", text))
-    if re.search(r"(?<![\w.])" + re.escape(thing) + r"(?![\w])", text):
+    if re.search(r"(?<![\w])" + re.escape(thing) + r"(?![\w])", text):  # "validate" in "ParserElement.validate()"
         return True
     parts = [p for p in re.split(r"[.:]+", thing) if p]
     if len(parts) < 2:

@@ -7,7 +7,6 @@ vectors are the index's sentence vectors: no model pass).
 
 from __future__ import annotations
 
-import functools
 import re
 from typing import Callable, Iterable, Sequence
 
@@ -17,16 +16,14 @@ from corpus.kinds import kind_of
 from corpus.regex import lazy_compile
 from corpus.textform import index_form
 from corpus.versions import version_key
-from index import tokenize
 
-from ..question.products import canonical, known
-from ..question.vocabulary import CHANGES_REQUIRED, CHANGES_STATED, NEGATED, content_words
+from ..question.vocabulary import CHANGES_REQUIRED, CHANGES_STATED, content_words
 from .digest import Entry, worth_showing
 from .evidence import LEXICAL_WEIGHT, coverage_scorer
 from .holding import holding
+from .saying import DENIES, OWN, SAYS, VERSION_ONLY, credited_words, qualifiers_of, says, stem, words_named
 
 STRONG = 0.85  # an item within this share of the best one states the fact
-WHOLE_ITEM = 80  # words: an item's opening may state a change in one sentence and name its subject in the next
 KINDS_NAMED = frozenset({"added", "changed", "deprecated", "removed", "fixed", "security", "performance", "docs", "other"})
 # a removal announced, not made: "will be removed in a future release", "to be dropped in 2.0"
 _TO_COME = lazy_compile(r"\b(?:will|would|shall|is\s+going\s+to)\s+be\s+(?:removed|dropped|deleted)|\bto\s+be\s+"
@@ -86,15 +83,17 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
     if not pool:
         return []  # what the question names exactly ("Python 3.8") is in no item: say nothing of a release
     if change is not None:
-        own = bool(_OWN.search(topic))  # "built-in subtests": not the plugin that adds them
-        about = content_words(_OWN.sub(" ", topic))
-        qualifiers = _qualifiers(topic)
-        said = {i: _says(entries[i], change, about, own=own, qualifiers=qualifiers) for i in pool}
+        own = bool(OWN.search(topic))  # "built-in subtests": not the plugin that adds them
+        about = content_words(OWN.sub(" ", topic))
+        qualifiers = qualifiers_of(topic)
+        things = [t for t in exact if not VERSION_ONLY.fullmatch(t)]  # identifiers, options: not "3.8"
+        said = {i: says(entries[i], change, about, own=own, qualifiers=qualifiers, things=things) for i in pool}
         if not any(s == SAYS for s, _ in said.values()):  # said across an item's sentences ("... .pth file")
-            said = {i: _says(entries[i], change, about, own=own, qualifiers=qualifiers, whole=True)
+            said = {i: says(entries[i], change, about, own=own, qualifiers=qualifiers, whole=True, things=things)
                     for i in pool}
         saying = [i for i in pool if said[i][0] == SAYS]
-        # an item naming all of it ("double click to select") outdoes one naming part ("double/triple clicks")
+        # an item naming all of it ("double click to select") outdoes one naming part ("double/triple clicks"),
+        # and one stating the change right at it ("Added a pytest plugin") one stating it of something beside it
         saying = [i for i in saying if said[i][1] == max(said[j][1] for j in saying)]
         # an item titled by that change of another subject yields to one of the asked kind titled by none
         plain = [i for i in saying if not _titled_otherwise(entries[i], CHANGES_STATED[change], about, qualifiers)]
@@ -117,74 +116,6 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
     return of_kind or strong  # "which release dropped X": the removal, not an earlier mention
 
 
-SAYS, DENIES, SILENT = "says", "denies", "silent"
-
-
-def _says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False,
-          qualifiers: dict[str, frozenset[str]] | None = None, whole: bool = False) -> tuple[str, int]:
-    """Whether an entry says ``change`` of what the question is ``about``: a sentence of it naming
-    two thirds of the topic's words or more, worded so (or the item is of that kind, or under a heading so
-    worded: "Stabilized APIs"), and not outdone by a sentence saying the thing is not there
-    ("There are no Windows or macOS 3.15 wheels" names more of "Python 3.15 wheels for Windows and
-    macOS" than "wheels now support Python 3.15"): SAYS; DENIES when such a sentence outdoes every
-    one stating it; else SILENT; with how many of its words the stating sentence names. A long
-    old-style summary with "stabilization" in one sentence and the feature in another says nothing
-    of it; ``whole``: an item whose first sentence states the change of part of the topic has its
-    first WHOLE_ITEM words read as one sentence. Asked of the product's ``own`` ("built-in
-    subtests"), a sentence about a plugin doing it says nothing ("... the pytest-subtests plugin
-    possible, which adds unittest sub-test support"). The product qualifying a name asked about
-    ("np" of "np.alen") is named by that product's notes (``_credited``): "The ``alen`` and
-    ``asscalar`` functions have been removed" says it (a sentence naming "alen": not one naming
-    ``np.dtype``)."""
-    pattern = CHANGES_STATED[change]
-    credited = _credited(entry, about, qualifiers or {})
-    kind_says = entry.item.kind == change or bool(pattern.search(" ".join(entry.chunk.section[-1:])))
-    stated = negated = 0
-    about = frozenset({_stem(w): w for w in about}.values())  # "let" and "lets" are one word of the topic
-    rest = frozenset(w for w in about if w not in credited)
-    text = item_words(entry.text)
-    sentences = _SENTENCE_END.split(text)
-    if whole:  # the change and part of its subject in the first sentence, the rest of it after
-        if not pattern.search(sentences[0]) or not _named(sentences[0], rest):
-            return SILENT, 0
-        sentences = [" ".join(text.split()[:WHOLE_ITEM])]
-    for sentence in sentences:
-        own_words = _named(sentence, rest)
-        named = own_words + sum(1 for w in about if w in credited and _named(sentence, credited[w]))
-        if about and (not own_words or 3 * named < 2 * len(about)) or (own and _PLUGIN.search(sentence)):
-            continue
-        worded = bool(pattern.search(sentence))
-        # "no longer supported" says a removal; "There are no macOS wheels" under Added denies
-        if change != "removed" and not worded and NEGATED.search(sentence):
-            negated = max(negated, named)
-        elif worded or kind_says:
-            stated = max(stated, named if about else 1)
-    if stated > 0 and stated >= negated:
-        return SAYS, stated
-    return (DENIES if negated > stated else SILENT), 0
-
-
-def _qualifiers(topic: str) -> dict[str, frozenset[str]]:
-    """The words qualifying a dotted name of the topic, each with the name's last part: "np" ->
-    "alen" of "np.alen", "flask" -> "safe_join" of "flask.helpers.safe_join"."""
-    found: dict[str, set[str]] = {}
-    for qualifier, last in _QUALIFIER.findall(topic.lower()):
-        found.setdefault(qualifier, set()).add(last)
-    return {q: frozenset(lasts) for q, lasts in found.items()}
-
-
-_QUALIFIER = lazy_compile(r"(?<![\w.])([a-z][\w-]*)\.(?:[a-z_][\w-]*\.)*([a-z_][\w-]*)")
-
-
-def _credited(entry: Entry, about: frozenset[str], qualifiers: dict[str, frozenset[str]]) -> dict[str, frozenset[str]]:
-    """The words of ``about`` the entry may name by being its product's notes, with the word each
-    qualifies: a qualifier that is the product's name or alias ("np" of "np.alen" in numpy's notes,
-    which need not say "np"; not "rust-lang" for "clippy"), unless that is all of the topic."""
-    product = canonical((entry.chunk.product or "").lower())
-    credited = {w: qualifiers[w] for w in about if w in qualifiers and product and canonical(w) == product}
-    return credited if set(credited) != set(about) else {}
-
-
 def _titled_otherwise(entry: Entry, pattern, about: frozenset[str], qualifiers: dict[str, frozenset[str]]) -> bool:
     """Whether the item is the one item under a heading that states the change of another subject:
     numpy's "/usr/include removed from default include paths", whose text mentions
@@ -200,37 +131,7 @@ def _titled_otherwise(entry: Entry, pattern, about: frozenset[str], qualifiers: 
     rest = " ".join(w for w in section[-1].split() if not pattern.search(w))
     if kind_of(rest) is not None or not content_words(rest):
         return False
-    return not _named(section[-1], about - set(_credited(entry, about, qualifiers)))
-
-
-_OWN = lazy_compile(r"\bbuilt[- ]?in\b|\bnative(?:ly)?\b|\bout\s+of\s+the\s+box\b", re.IGNORECASE)
-_PLUGIN = lazy_compile(r"\bplug-?ins?\b|\bthird[- ]party\b", re.IGNORECASE)
-_SENTENCE_END = lazy_compile(r"(?<=[.!?])\s+|\n\s*\n")
-
-
-def _named(sentence: str, about: frozenset[str]) -> int:
-    """How many words of ``about`` ``sentence`` names, stem for stem ("selection" is "select"); a
-    compound asked ("let-else") is named by its parts ("`let else`"), and a compound of the
-    sentence names its parts ("C-string" names "string") unless it is a product's name
-    ("pytest-subtests" does not name "subtests"), and a name with a version against it names the
-    name ("Python3.8" names "python")."""
-    said = content_words(sentence)
-    words = {_stem(w) for w in said}
-    words |= {_stem(p) for w in said if "-" in w and not known(w) for p in w.split("-") if len(p) > 1}
-    words |= {_stem(m.group(1)) for m in _VERSIONED.finditer(sentence.lower())}
-    return sum(1 for w in about if _stem(w) in words or ("-" in w and all(_stem(p) in words for p in w.split("-"))))
-
-
-_VERSIONED = lazy_compile(r"\b([a-z]{2,})\d+(?:\.\d+)*\b")
-
-
-@functools.lru_cache(maxsize=8192)
-def _stem(word: str) -> str:
-    """A word as the index stems it, compounds whole ("double-click" stays itself)."""
-    if "-" in word:
-        return word
-    stems = tokenize(word)
-    return stems[0] if stems else word
+    return not words_named(section[-1], about - set(credited_words(entry, about, qualifiers)))
 
 
 def titled_by(section: Sequence[str], topic: str) -> bool:
@@ -238,8 +139,8 @@ def titled_by(section: Sequence[str], topic: str) -> bool:
     section given over to it ("Deterministic Backward for FlexAttention Flash Backend" for
     "deterministic FlexAttention backward"), the topic's own passage even where no sentence of it
     words the change asked about."""
-    about = frozenset({_stem(w): w for w in content_words(topic)}.values())
-    return bool(about) and len(section) > 1 and _named(section[-1], about) == len(about)
+    about = frozenset({stem(w): w for w in content_words(topic)}.values())
+    return bool(about) and len(section) > 1 and words_named(section[-1], about) == len(about)
 
 
 def unreleased(entry: Entry) -> bool:
@@ -256,10 +157,11 @@ def earliest_among(entries: Sequence[Entry], strong: Sequence[int], scores: Sequ
     released = [i for i in strong if entries[i].chunk.version]
     if not strong:
         return None
-    return min(released or strong, key=lambda i: (_key(entries[i].chunk.version or "0"), -scores[i]))
+    return min(released or strong, key=lambda i: (release_order(entries[i].chunk.version or "0"), -scores[i]))
 
 
-def _key(version: str) -> tuple:
+def release_order(version: str) -> tuple:
+    """A release's place in order, an unreadable one last."""
     try:
         return version_key(version)
     except ValueError:

@@ -15,7 +15,8 @@ from ..model import Digest, Note, ReleaseRange
 from .catalogue import Catalogue
 from .digest import Entry, entries_of, range_digest, release_digest, topic_digest, upgrade_digest
 from .evidence import passage_evidence
-from .itemscore import earliest_among, stating, titled_by
+from .itemscore import earliest_among, release_order, stating, titled_by
+from .saying import VERSION_ONLY, referred, states
 from ..question import Question
 from ..question.releases import series_named
 from ..question.shapes import Shape
@@ -67,6 +68,7 @@ class ReleaseAnswers:
         at = earliest_among(entries, strong, scores)
         if at is None:
             return hits, None
+        at = self._made_in(entries, at, scores, question)
         version = entries[at].chunk.version
         evidence = self.evidence(query, hits)  # of that release, the passage with the best evidence goes first
         first = max((i for i, h in enumerate(hits) if h.chunk.version == version), key=lambda i: (evidence[i], -i))
@@ -77,6 +79,20 @@ class ReleaseAnswers:
             elif not titled_by(hits[first].chunk.section, question.topic):  # unless titled by the topic
                 first = next(i for i, h in enumerate(hits) if h.chunk.id == entries[at].chunk.id)
         return [hits[first]] + hits[:first] + hits[first + 1:], entries[at]
+
+    @staticmethod
+    def _made_in(entries: Sequence[Entry], at: int, scores: Sequence[float], question: Question) -> int:
+        """The stating item, or the best one of the earlier release it says the change was made in
+        ("``zip_equal`` was removed in 11.0.0", written in 11.0.2's notes) that states it too, when
+        retrieval found one."""
+        said = referred(entries[at], question.change, question.topic)
+        own = entries[at].chunk
+        if said is None or release_order(said) >= release_order(own.version or "0"):
+            return at
+        things = [t for t in question.specifics if not VERSION_ONLY.fullmatch(t)]
+        there = [i for i, e in enumerate(entries) if e.chunk.version and e.chunk.product == own.product
+                 and version_matches(e.chunk.version, said) and states(e, question.change, question.topic, things)]
+        return max(there, key=lambda i: scores[i]) if there else at
 
     def digest(self, shape: Shape, hits: list[Hit], versions: Sequence[str], products: Sequence[str],
                kinds: Sequence[str], span: ReleaseRange | None, dense: bool, query: str) -> Digest | None:

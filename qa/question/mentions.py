@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from corpus.regex import lazy_compile
+
 from .ranges import RangeMention, find_range
 from .othernames import metadata_names, short_names
 from .products import Named, held_names, named
@@ -33,6 +35,7 @@ class Scan:
     parsed: ReleaseQuery
     named: tuple[str, ...]
     foreign: tuple[str, ...] = ()
+    typed: tuple[str, ...] = ()  # the words naming a held product as typed ("python-build" for build)
 
     @property
     def rest(self) -> str:
@@ -67,7 +70,18 @@ def scan(text: str, catalogue: Catalogue) -> Scan:
     parsed = find_releases(rest, known=catalogue.releases, products=catalogue.products)
     held = {n.product for n in products if n.held}
     return Scan(text, mention, parsed, tuple(p for p in catalogue.products if p in held),
-                tuple(dict.fromkeys(n.typed for n in products if not n.held)))
+                tuple(dict.fromkeys(n.typed for n in products if not n.held)),
+                # not an API named by its product ("torch.compile"): that is what the question is about
+                tuple(dict.fromkeys(w for n in products if n.held and "." not in n.typed for w in _typed(text, n))))
+
+
+def _typed(text: str, name: Named) -> list[str]:
+    """The words naming a held product as typed, with the owner of a repository's name ("pypa" of "pypa/build")."""
+    owner = _OWNER.search(text, 0, name.span[0])
+    return [*name.typed.lower().split(), *([owner.group(1).lower()] if owner else [])]
+
+
+_OWNER = lazy_compile(r"(?<![\w./-])([\w.-]+)/$")
 
 
 def _own_names(text: str, products: tuple[Named, ...], others: dict[str, str]) -> str:

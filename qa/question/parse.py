@@ -24,7 +24,7 @@ from .pins import from_pin
 from .releases import check_question, release_name
 from .shapes import Shape, shape_of
 from .typos import mended
-from .vocabulary import RELEASE_EVENTS, asked_kind, asks, change_asked, is_howto, specifics
+from .vocabulary import RELEASE_EVENTS, asked_kind, asks, change_asked, is_howto, specifics, without_contrast
 
 
 class Conversation(Protocol):
@@ -132,13 +132,14 @@ def _understood(shown: str, seen: Scan, catalogue: Catalogue, given: Sequence[st
     about = products or (seen.named[:1] if len(seen.named) == 1 else held if len(held) == 1 else ())
     pinned = from_pin(seen.text, span, wanted, about, pins) if pins and not parsed.which_release else None
     span, pin = pinned or (span, None)
-    shape = shape_of(seen.text, topic_text=parsed.topic, releases=wanted, ranged=span is not None,
-                     which=parsed.which_release and not wanted, products=held)
+    shape = shape_of(seen.text, topic_text=without_contrast(parsed.topic), releases=wanted, ranged=span is not None,
+                     which=parsed.which_release and not wanted, products=held,
+                     typed=frozenset(seen.typed))
     if len(wanted) == 1 and shape.name == "search" and set(shape.topic.lower().split()) <= RELEASE_EVENTS:
         shape = Shape("release", "", shape.kinds)  # "when did textual 8.0.0 come out?": the release itself
     own_names = {p.lower() for p in held}  # "ruamel.yaml" names the product, not a thing its items must hold
     return Question(typed=shown, text=seen.text, asked_as=asked_as, releases=wanted, range=span, products=products,
-                    shape=shape, kind=asked_kind(seen.rest), change=change_asked(seen.rest),
+                    shape=shape, kind=asked_kind(without_contrast(seen.rest)), change=change_asked(without_contrast(seen.rest)),
                     specifics=tuple(s for s in specifics(parsed.topic) if s not in own_names),
                     howto=is_howto(seen.text), asks=asks(seen.text),
                     named=seen.named, foreign=seen.foreign if held else (), follow=follow, pin=pin)

@@ -64,6 +64,9 @@ _WHICH_RELEASE = lazy_compile(
     r"|\bfirst\s+(?:added|introduced|appeared|shipped|supported)\b",
     re.IGNORECASE,
 )
+# a clause telling of another change before a release it names: "after removing it in", "that was dropped in"
+_CONTEXT = lazy_compile(r"\b(?:after|since|once|that|which|was|were|had\s+been|having\s+been)\s+(?:\w+\s+){0,2}?"
+                        r"(?:remov|drop|deprecat|delet|add|introduc|renam)\w*\s+(?:it\s+|them\s+)?$", re.IGNORECASE)
 _SERIES = lazy_compile(r"(?<![\w.])v?\d+\.x(?![\w.])", re.IGNORECASE)  # "which pydantic 1.x release": no topic word
 _RELEASE_WORDS = frozenset({"first", "earliest", "exact", "stable", "major", "minor"})
 
@@ -147,10 +150,14 @@ def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[st
             spans.append(m.span())
     majors = {k.split(".")[0] for k in known}
     platform = _platform_spans(text)
+    which = asks_which_release(question, products)
     for m in [*_PREPOSITION.finditer(text), *_BEFORE_WORD.finditer(text)]:
         value = _normal(m.group(1))
         if value.split(".")[0] in majors and not any(a <= m.start(1) < b for a, b in platform):
-            found.append((m.start(), value))
+            # "when did typeguard bring back X after removing it in 3.0?": the release of another
+            # change, told as context; the one asked about is not in it
+            if not (which and _CONTEXT.search(text, 0, m.start())):
+                found.append((m.start(), value))
             spans.append(m.span())
     leading = _LEADING.match(text)  # "2.14: what changed for MPS?" -- only a release the corpus holds
     if leading and _normal(leading.group(1)) in {_normal(k) for k in known}:
@@ -175,14 +182,15 @@ def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[st
         releases=tuple(releases),
         topic=" ".join(topic.split()),
         bad_filters=tuple(bad),
-        which_release=asks_which_release(question, products),
+        which_release=which,
         products=named_products(text, products),
     )
 
 
 # "Python 3.8 and 3.9", "CUDA 12.4, 12.6 or 12.8": the numbers after a platform's are the platform's
 _PLATFORM_RUN = lazy_compile(
-    r"\b([A-Za-z][\w.+-]*)\s+v?" + RELEASE_NUMBER + r"(?:\s*(?:,|/|\band\b|\bor\b|\bto\b|-|–|\bthrough\b|\bvs\.?)\s*v?"
+    r"\b([A-Za-z][\w.+-]*)\s+v?" + RELEASE_NUMBER + r"(?:\s*(?:,|/|\band\b|\bor\b|\bto\b|-|–|\bthrough\b|\bvs\.?"
+    r"|\(\s*(?:and|or)?)\s*v?"  # "python 3.8 (and 3.6/3.7 along with it)"
     + RELEASE_NUMBER + r")*", re.IGNORECASE)
 
 
@@ -207,8 +215,9 @@ def asks_which_release(question: str, products: tuple[str, ...]) -> bool:
     names = product_words(products)
     for m in _WHICH_RELEASE.finditer(question):
         word = (m.group("word") or "").lower()
-        of = re.match(r"\s+of\s+([\w.-]+)", question[m.end():])  # "what version of python"
-        if of and of.group(1).lower() not in names | {"the", "this", "that"}:
+        of = re.match(r"\s+of\s+([\w.@/-]+)", question[m.end():])  # "what version of python"
+        # "what version of pypa/build" names the product by its repository ("owner/name")
+        if of and of.group(1).lower().rstrip("/").rsplit("/", 1)[-1] not in names | {"the", "this", "that"}:
             continue
         if not word or word in names or word in _RELEASE_WORDS or _SERIES.fullmatch(word):
             return True

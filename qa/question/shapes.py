@@ -61,10 +61,11 @@ _WHERE = lazy_compile(r"\b(?:in|to|for|of|on|with)\s+(?:my|our|the|your)\s+(?:ow
                     r"|apps?|application|project|repo|build|ci|setup|stack|service)\b", re.IGNORECASE)
 
 
-def topic_of(text: str, products: tuple[str, ...]) -> str:
-    """The words of ``text`` that say what it is about: not release numbers, product names or
-    the words every release question shares."""
-    names = product_words(products)
+def topic_of(text: str, products: tuple[str, ...], typed: frozenset[str] = frozenset()) -> str:
+    """The words of ``text`` that say what it is about: not release numbers, product names (and
+    the words ``typed`` that named one in this question: "python-build" for build) or the words
+    every release question shares."""
+    names = product_words(products) | typed
     words = []
     text = _WHERE.sub(" ", text)
     for word in _WORD.findall(text):
@@ -91,7 +92,7 @@ def kinds_named(text: str) -> tuple[str, ...]:
 
 
 def shape_of(text: str, *, topic_text: str | None = None, releases: tuple[str, ...], ranged: bool, which: bool,
-             products: tuple[str, ...]) -> Shape:
+             products: tuple[str, ...], typed: frozenset[str] = frozenset()) -> Shape:
     """The shape of question ``text``.
 
     Args:
@@ -102,8 +103,9 @@ def shape_of(text: str, *, topic_text: str | None = None, releases: tuple[str, .
         ranged: whether it names a range of releases.
         which: whether it asks which release did something (``question.find_releases``).
         products: the corpus's products.
+        typed: the words by which the question named one of them (``mentions.Scan.typed``).
     """
-    topic = topic_of(text if topic_text is None else topic_text, products)
+    topic = topic_of(text if topic_text is None else topic_text, products, typed)
     kinds = kinds_named(text)
     if ranged:
         upgrade = bool(_UPGRADE.search(text)) or bool(set(kinds) & {"removed", "deprecated"})

@@ -34,7 +34,7 @@ SHARED_WORDS = frozenset(
     "safe watch out gotcha gotchas know major minor patch latest newest "
     "history evolution timeline over time across years first earliest "
     "removed removal removals remove dropped drop deprecated deprecation deprecations fixed fixes fix bug bugs "
-    "bugfix bugfixes added add features feature security performance please if whether when then so also just "
+    "bugfix bugfixes added add features feature security performance please if whether when then so also just actually "
     "only really some more other others im i'm we're us going planning plan want wanna currently still now ok okay "
     "exactly anyhow anyway kind sort stuff things thing pls plz thx thanks tldr tl;dr quick brief briefly main big key "
     "important notable biggest top code codebase app apps application project projects suite bring brought "
@@ -111,8 +111,9 @@ def overview(mention: str) -> tuple[re.Pattern, ...]:
 _HOWTO = lazy_compile(r"^\s*(?:how\s+(?:do|can|could|should|would|to|does\s+one)\b|(?:what\s+is|what's)\s+the\s+way\s+to\b"
                     r"|is\s+there\s+a\s+way\s+to\b)", re.IGNORECASE)
 _ASKED_KINDS = (
-    ("deprecated", lazy_compile(r"\bdeprecat", re.IGNORECASE)),
-    ("removed", lazy_compile(r"\b(?:remov|drop|delet|no\s+longer|got\s+rid|get\s+rid)", re.IGNORECASE)),
+    ("deprecated", lazy_compile(r"\bdeprecat(?!ion\s+warn)", re.IGNORECASE)),
+    ("removed", lazy_compile(r"\b(?:remov|drop|delet|no\s+longer|got\s+rid|get\s+rid|discontinu"
+                           r"|stopp?(?:ed|s)?\s+(?:support|working|running)|end(?:ed)?\s+support)", re.IGNORECASE)),
     ("fixed", lazy_compile(r"\bfix(?!tur)", re.IGNORECASE)),
 )  # not "added": release notes say "add" of later changes to a feature too, and blogs name no kind
 
@@ -120,26 +121,34 @@ _ASKED_KINDS = (
 # The change a which-release question asks about, by its words, first match wins ("which release
 # renamed X": renamed; "first shipped": added); and the words by which an item states each.
 CHANGES_ASKED = (
+    ("restored", lazy_compile(r"\b(?:bring|brings|brought|bringing|came|come|comes|coming)\s+(?:\w+\s+){0,3}?back\b"
+                            r"|\brestor|\breinstat|\bre-?(?:add|introduc)|\bput\s+back\b", re.IGNORECASE)),
     ("renamed", lazy_compile(r"\brenam", re.IGNORECASE)),
     ("stabilized", lazy_compile(r"\bstabili[sz]|\bbec[oa]me?\s+stable|\bmade\s+stable|\bstable\s+in\b", re.IGNORECASE)),
-    ("deprecated", lazy_compile(r"\bdeprecat", re.IGNORECASE)),
-    ("removed", lazy_compile(r"\b(?:remov|drop|delet|got\s+rid|get\s+rid|no\s+longer|stopp?(?:ed)?\s+support)", re.IGNORECASE)),
+    ("deprecated", lazy_compile(r"\bdeprecat(?!ion\s+warn)", re.IGNORECASE)),  # not "silence its deprecation warnings"
+    ("removed", lazy_compile(r"\b(?:remov|drop|delet|got\s+rid|get\s+rid|no\s+longer|discontinu"
+                           r"|stopp?(?:ed|s)?\s+(?:support|working|running)|end(?:ed)?\s+support)", re.IGNORECASE)),
     ("fixed", lazy_compile(r"\bfix(?!tur)", re.IGNORECASE)),
     ("added", lazy_compile(r"\b(?:switch(?:ed|es)?|turn(?:ed|s)?)\s+on\b|\benabled?\s+by\s+default\b", re.IGNORECASE)),
     ("switched", lazy_compile(r"\b(?:switch|migrat|moved?\b)", re.IGNORECASE)),
-    ("added", lazy_compile(r"\b(?:add|introduc|first\s+(?:shipped|supported|appeared)|gain|support|accept|allow|let)",
-                         re.IGNORECASE)),
+    ("added", lazy_compile(r"\b(?:add|introduc|first\s+(?:shipped|supported|appeared)|gain|support|accept|allow|let"
+                         r"|get\b|got\b|ship(?:s|ped)?\b)", re.IGNORECASE)),
 )
 # The changes an item must be seen to state when asked about (no item of the pool saying it: not
 # sure, nothing stated); "added" is worded too many ways ("Support for X", a bare API link) to require.
-CHANGES_REQUIRED = frozenset({"renamed", "stabilized", "deprecated", "removed", "fixed", "switched"})
+CHANGES_REQUIRED = frozenset({"restored", "renamed", "stabilized", "deprecated", "removed", "fixed", "switched"})
 CHANGES_STATED = {
+    "restored": lazy_compile(r"\brestor|\breinstat|\bre-?(?:add|introduc|enabl)|\bbrought\s+back|\bback\s+again\b"
+                             r"|\brevert|\bun-?deprecat|\bagain\b", re.IGNORECASE),
     "renamed": lazy_compile(r"\brenam|\bchanged?\s+(?:the\s+)?`?[\w.:]+`?\s+(?:to|into)\b|\breplac|\bin\s+favou?r\s+of",
                           re.IGNORECASE),
     "stabilized": lazy_compile(r"\bstabili[sz]|\bstable\b", re.IGNORECASE),
     "deprecated": lazy_compile(r"\bdeprecat", re.IGNORECASE),
-    "removed": lazy_compile(r"\b(?:remov|drop|delet|no\s+longer)", re.IGNORECASE),
-    "fixed": lazy_compile(r"\bfix(?!tur)", re.IGNORECASE),
+    "removed": lazy_compile(r"\b(?:remov|drop|delet|no\s+longer|discontinu)", re.IGNORECASE),
+    # a fix is told by what went wrong too: "Removed an assert ... that caused compatibility issues with Sentry"
+    "fixed": lazy_compile(r"\bfix(?!tur)|\bresolv|\bcaus(?:ed|ing)\s+(?:\w+\s+){0,3}?(?:issues?|errors?|crash(?:es)?"
+                          r"|problems?|failures?|bugs?)\b|\bregression|\bno\s+longer\s+(?:crash|fail|raise|error|hang)",
+                          re.IGNORECASE),
     "switched": lazy_compile(r"\b(?:switch|migrat|mov(?:e|ed|es)\b|replac|instead)", re.IGNORECASE),
     "added": lazy_compile(r"\b(?:add|new\b|introduc|support|now\b|allow|accept|enabl)", re.IGNORECASE),
 }
@@ -147,7 +156,9 @@ CHANGES_STATED = {
 # number ("Python 3.8"), an identifier or option ("descending=True", "Select.BLANK", "--max-warnings").
 _SPECIFIC = lazy_compile(r"(?<![\w.])(?:\d+(?:\.\d+)+|-{1,2}[a-z][\w-]+|[A-Za-z_][\w]*(?:[.=(][\w\[\]\"'=.()-]+|_\w+)"
                        r"|[a-z]+\d+[a-z]*\d*)(?![\w])"  # ... or a word with a number in it: socks5h, cu130
-                       r"|(?<=\s)[?!&|^~*@#$%+-]{1,3}(?=\s)")  # or an operator on its own: "the ? operator"
+                       r"|(?<![\w!@$%])[!@$%]{1,2}[A-Za-z_][\w-]*"  # ... or a sigil's word: a YAML tag "!!set", "@typechecked"
+                       r"|(?<=\s)(?!-{1,2}\s)[?!&|^~*@#$%+-]{1,3}(?=\s)")  # or an operator on its own: "the ? operator"
+                       # (a dash between words is prose: "started warning - in which version")
 
 
 def content_words(text: str) -> frozenset[str]:
@@ -168,9 +179,27 @@ _NOT_CONTENT = QUESTION_WORDS | frozenset(
     "gained gain accept accepts allow allows enable enabled rid gone "
     # ... and in their other forms, as a person asks ("stopped supporting python 3.9")
     "supporting adding removing dropping deleting deprecating fixing renaming switching replacing moving "
-    "stop stops stopped stopping accepted accepting allowed allowing enables enabling".split()
+    "stop stops stopped stopping accepted accepting allowed allowing enables enabling "
+    # function words and the framing of a change ("marked as deprecated", "stopped working on")
+    "as so but if than then just also only very still even yet again any some such via per along together too "
+    "either neither both "
+    "marked mark flagged considered started starting working work works discontinued discontinue".split()
 )
 NEGATED = lazy_compile(r"\b(?:no|not|never|without|cannot|can't|isn't|aren't|doesn't|don't|won't|lacks?)\b", re.IGNORECASE)
+
+
+def without_contrast(question: str) -> str:
+    """``question`` without what it sets its change against ("when was collate actually removed,
+    not just deprecated?": a removal; "dropped rather than deprecated") or tells as what came
+    before ("bring back X after removing it in 3.0"): no kind, change or topic of it."""
+    return _CONTRAST.sub(" ", question)
+
+
+_CONTRAST = lazy_compile(r"[,;]?\s*\b(?:(?:and|but)\s+)?(?:not\s+(?:just|only|merely|simply|yet)|rather\s+than"
+                         r"|as\s+opposed\s+to)\s+(?:being\s+|been\s+|getting\s+|got\s+)?[\w-]+"
+                         # "... after removing it in 3.0": another change, told as context
+                         r"|\b(?:after|once)\s+(?:\w+\s+){0,2}?(?:remov|drop|deprecat|delet|add|introduc|renam)\w*"
+                         r"(?:\s+(?:it|them))?(?:\s+in\s+v?\d+(?:\.\d+)*)?", re.IGNORECASE)
 
 
 def change_asked(question: str) -> str | None:

@@ -147,3 +147,26 @@ def test_a_list_run_together_in_a_paragraph_is_split_into_its_items() -> None:
         "- In the profiler, `use_cuda` is removed.",
         "A plain paragraph with **bold words** inside and a dash - like this - stays whole.",
     ]
+
+
+def test_a_bullet_naming_only_a_kind_heads_its_list():
+    # more-itertools' notes: "* Other changes:" over its own bullets is a label, its bullets the items
+    text = (
+        "* Potentially breaking changes\n"
+        "    * Python 3.9 support was dropped\n"
+        "    * :func:`zip_equal` was removed. Use :func:`zip` instead.\n"
+        "* Other changes:\n"
+        "    * Test coverage was improved\n"
+        "* A change of its own\n"
+    )
+    spans = split_items(text)
+    assert [text[s.start:s.end].strip() for s in spans] == [
+        "* Python 3.9 support was dropped", "* :func:`zip_equal` was removed. Use :func:`zip` instead.",
+        "* Test coverage was improved", "* A change of its own"]
+    assert [s.label for s in spans] == ["removed", "removed", "changed", None]
+
+
+def test_a_bullet_naming_a_subject_stays_one_item_with_its_list():
+    # pygments' "- New lexers:" over "* JSON5": the sub-item alone would not say it is a lexer
+    text = "- New lexers:\n\n  * CodeQL (#2819)\n  * JSON5 (#2734)\n- New tier 3 targets:\n  - `x86_64-foo`\n"
+    assert texts(text) == ["- New lexers:\n\n  * CodeQL (#2819)\n  * JSON5 (#2734)", "- New tier 3 targets:\n  - `x86_64-foo`"]

@@ -304,7 +304,7 @@ def test_the_products_own_name_is_said_by_its_notes(numpy_like, question) -> Non
 
 
 def test_a_products_other_names_do_not_name_each_other() -> None:
-    from qa.answer.itemscore import _named
+    from qa.answer.saying import words_named as _named
 
     assert _named("Dropped support for Python3.8", frozenset({"python"})) == 1  # the name, a version against it
     assert _named("Added support for Python 3.12", frozenset({"py"})) == 0  # pytest's py library is not Python

@@ -162,3 +162,32 @@ def test_ask_follow_up_reads_the_question_once(bundled_index: Path, tmp_path: Pa
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["asked_as"] == "what changed for MPS in 2.13"
     assert len(reads) == 1, reads
+
+
+def test_a_product_named_otherwise_is_no_word_of_the_topic() -> None:
+    from qa.question import read
+
+    class Held:
+        products = ("build", "pytest-cov")
+        releases = ("1.3.0", "1.2.0", "6.3.0")
+
+    question = read("when did python-build drop python 3.8", Held())
+    assert question.products == ("build",) and "python-build" not in question.topic and question.specifics == ("3.8",)
+    which = read("which version of pypa/build lets me install the build dependencies with uv?", Held())
+    assert which.shape.name == "which" and "pypa" not in which.topic
+    assert read("when did pytest cov add markdown coverage reports", Held()).topic == "markdown coverage reports"
+
+
+def test_context_and_punctuation_are_no_part_of_what_is_asked() -> None:
+    from qa.question import read
+    from qa.question.vocabulary import specifics
+
+    class Held:
+        products = ("typeguard",)
+        releases = ("4.5.0", "3.0.0", "2.0.0")
+
+    question = read("when did typeguard bring back check_argument_types() after removing it in 3.0?", Held())
+    assert question.releases == () and question.shape.name == "which" and question.change == "restored"
+    assert question.kind is None
+    assert specifics("keeping flow style sets like !!set {a, b}") == ("!!set",)
+    assert specifics("my check started warning - in which version was it deprecated") == ()
