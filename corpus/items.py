@@ -100,7 +100,7 @@ def split_items(text: str, indent: int = 0) -> list[ItemSpan]:
         else:
             named = _label(stripped)
             if bullet and named is None:
-                named = _bullet_label(line[bullet.end():], indent, lines[at + 1:])
+                named = _bullet_label(line[bullet.end():], indent, lines, at + 1)
                 label_indent = indent if named is not None else label_indent
             if named is not None and (not bullet or label_indent == indent):
                 label = named
@@ -174,16 +174,17 @@ def _label(line: str) -> str | None:
     return kind_of(m.group(1) or m.group(2))
 
 
-def _bullet_label(words: str, indent: int, after: list[tuple[int, int, str]]) -> str | None:
+def _bullet_label(words: str, indent: int, lines: list[tuple[int, int, str]], after: int) -> str | None:
     """The kind a bullet names when it only heads the deeper bullets after it ("* Other changes:",
     "* Potentially breaking changes", "* Bug fixes:" over their own lists: more-itertools' notes),
     else None: words naming a kind of change and nothing else. A bullet naming a subject too ("- New
     lexers:" over "* JSON5", "- New tier 3 targets:") stays one item with its list: its sub-items
-    would lose what they are."""
+    would lose what they are; so does one naming two kinds ("FIXES AND NEW FEATURES", "changes/fixes")."""
     words = words.strip()
-    if not set(_LABEL_WORD.findall(words.lower())) <= _KIND_ONLY or _NOT_A_LABEL.search(words.rstrip(":")):
+    named = _LABEL_WORD.findall(words.lower())
+    if not set(named) <= _KIND_ONLY or _NOT_A_LABEL.search(words.rstrip(":")) or _TWO_KINDS.search(words):
         return None
-    following = next((line for _, _, line in after if line.strip()), "")
+    following = next((line for _, _, line in lines[after: after + 50] if line.strip()), "")
     deeper = _BULLET.match(following)
     if not deeper or len(following) - len(following.lstrip()) <= indent:
         return None
@@ -192,6 +193,7 @@ def _bullet_label(words: str, indent: int, after: list[tuple[int, int, str]]) ->
 
 _NOT_A_LABEL = lazy_compile(r"[\d`\[\]()<>*_.!?;,]")
 _LABEL_WORD = lazy_compile(r"[a-z]+")
+_TWO_KINDS = lazy_compile(r"\band\b|[/&+]", re.IGNORECASE)
 _KIND_ONLY = frozenset(
     "other others misc miscellaneous general various minor major notable important potentially possibly breaking "
     "backward backwards incompatible incompatibilities change changes changed update updates updated bug bugs fix "

@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Callable, Sequence
 
 from corpus.model import Chunk
+from corpus.regex import lazy_compile
 from corpus.versions import version_key, version_matches
 
 from ..model import Note
+
+USED_IN = 2  # chunks a word of the notes' prose must be in to mend a slip to it
+_PROSE_WORD = lazy_compile(r"(?<![\w`.-])[a-z]{4,}(?![\w`(-])")
 
 
 class Catalogue:
     """Which releases of which products the chunks hold (a product of None: documents of no known product)."""
 
     def __init__(self, chunks: Sequence[Chunk], mentions: Callable[[str], bool] | None = None) -> None:
-        """``mentions(word)``: whether the notes use the word (the index's vocabulary), so reading a
-        question can tell a dependency the notes talk about from a product they never name."""
+        """``mentions(word)``: what reading a question asks to tell a dependency the notes talk about
+        from a product they never name (``Engine._mentions``)."""
         self.mentions = mentions
+        self._words: Counter | None = None
         by_product: dict[str | None, set[str]] = {}  # product (None: unknown) -> its releases
         products: set[str] = set()
         others: dict[str, dict[str, None]] = {}  # product -> the other names its metadata gives it
@@ -35,6 +41,15 @@ class Catalogue:
         self.products: tuple[str, ...] = tuple(sorted(products))
         # "pyca/cryptography" for cryptography (``corpus.metadata``; ``qa.question.products.held_names``)
         self.other_names: dict[str, tuple[str, ...]] = {p: tuple(names) for p, names in sorted(others.items())}
+
+    def uses(self, word: str) -> bool:
+        """Whether the notes' prose uses ``word`` (lower case, not in code) in USED_IN chunks or more:
+        a slip in a question is mended to such a word (``question.typos``); counted on first use."""
+        if self._words is None:
+            self._words = Counter()
+            for chunk in self.chunks:
+                self._words.update(set(_PROSE_WORD.findall(chunk.text)))
+        return self._words[word] >= USED_IN
 
     def held(self, wanted: str, products: Sequence[str] = ()) -> bool:
         """Whether the corpus holds release ``wanted`` (of one of ``products``, when given)."""

@@ -32,7 +32,7 @@ from ..staging import with_pending
 from .catalogue import Catalogue
 from .digest import Entry
 from .evidence import (CONFIDENT, MAX_SENTENCES, PASSAGES, best_sentences, coverage_scorer, passage_evidence, pick,
-                       score_sentences, unnamed)
+                       says_something, score_sentences, unnamed)
 from .itemscore import item_scores
 from . import quoting, units
 from .releases import ReleaseAnswers
@@ -77,7 +77,9 @@ class Engine:
         return self._synonyms.get(term, ())
 
     def _mentions(self, word: str) -> bool:
-        """Whether the notes use ``word`` (its whole token is in the BM25 vocabulary)."""
+        """Whether ``word``'s token has a positive idf, a word the notes never use included (it gets
+        the highest: ``Searcher.idf``), so true of all but the commonest words. Meant as "the notes
+        use it" (``Catalogue.uses``); the scope reading of product names was tuned on this and left as is."""
         tokens = tokenize(word)
         return bool(tokens) and self.searcher.idf(tokens[:1])[0] > 0
 
@@ -181,25 +183,25 @@ class Engine:
         # The question is the query, a release it names included (overview passages name their
         # release: "how many commits went into 2.14"); the release filter does the restricting.
         topic, shape, dense = question.asked_as, question.shape, mode != "bm25"
-        hits = self._hits(question, top_k, mode, versions, kinds)
-        stated = None
-        if shape.name == "which" and hits:
-            hits, stated = self.release_answers.earliest_first(question, hits, dense)
+        hits, stated = self.release_answers.item_first(question, self._hits(question, top_k, mode, versions, kinds), dense)
         digest = self.release_answers.digest(shape, hits, versions, question.products, kinds, question.range, dense,
                                              topic)
         retrieved = time.perf_counter()
         sentences, confident = self._quoted(question, hits, topic, dense, mode)
         earliest_release = None
-        if stated is not None:  # which release: the item that states it is the answer, quoted from its passage
+        # the item that states it is the answer, quoted from its passage (how things stand now: when
+        # the sentences answer it confidently)
+        if stated is not None and (shape.name == "which" or confident):
             at = next(i for i, h in enumerate(hits, 1) if h.chunk.id == stated.chunk.id)
-            sentences, confident, earliest_release = self._quote(topic, stated, dense, at), True, stated.chunk.version
+            sentences, confident = self._quote(topic, stated, dense, at), True
+            earliest_release = stated.chunk.version if shape.name == "which" else None
         sentences = quoting.from_first(sentences, hits[0].chunk.text) if hits else sentences
         cited = max((s.passage for s in sentences), default=0)
         passages = _passages(_falling(hits[: max(top_k, cited)]))  # a passage the answer quotes is always shown
         notes = () if confident else (Note("not_confident") if passages else Note("no_match"),)
         if earliest_release and confident:
             notes = (Note("earliest_release", releases=(earliest_release,)),)
-        elif stated is not None:  # "which httpx release dropped Python 3.8?": only the Unreleased section says it
+        elif stated is not None and shape.name == "which":  # "which httpx release dropped Python 3.8?": only Unreleased
             notes = (Note("not_released", products=tuple(filter(None, [stated.chunk.product]))),)
         if shape.name == "release" and question.asks == "when":  # "when was 0.28.0 released?": the line dating it
             date = units.dated([(h.chunk.version, h.chunk.section, h.chunk.text) for h in hits[:top_k]])
@@ -231,7 +233,9 @@ class Engine:
         sentences, confident = pick(candidates, CONFIDENT[mode], functools.partial(units.bonus, question.asks))
         sentences = units.carried(sentences, texts, self._split, question.asks, self._relevant(question))
         sentences = units.instructed(sentences, candidates, question.asks, MAX_SENTENCES)
-        return quoting.whole_paragraphs(sentences, [h.chunk for h in hits[:PASSAGES]], self._split), confident
+        chunks = [h.chunk for h in hits[:PASSAGES]]
+        return quoting.with_lead(quoting.whole_paragraphs(sentences, chunks, self._split), chunks, self._split,
+                                 says_something), confident
 
     def _pinned(self, question: Question) -> tuple[Note, ...]:
         """The note that an upgrade question was read from the project's pin (``question.pins``)."""

@@ -161,8 +161,15 @@ INTRO_WORDS = 14  # a longer sentence before its list still says something ("...
 
 def says_something(text: str) -> bool:
     """Whether a sentence can be quoted as an answer: not a short introduction of a list ("The 2.13
-    release features the following changes:"; "install it with:" still says how) nor a lone link."""
+    release features the following changes:"; "install it with:" still says how), a lone link, nor
+    only a release's reST fields or directive (":version: 1.17.0 :released: October 11, 2025")."""
+    if _FIELDS_ONLY.match(text):
+        return False
     return not (_INTRODUCES.search(text) and (len(text.split()) <= INTRO_WORDS or text.lstrip().startswith(("[", "!["))))
+
+
+# lines that are all reST fields with their values, or bare directives (".. changelog::"; not ".. note:: text")
+_FIELDS_ONLY = lazy_compile(r"^(?:\s*(?::[\w-]+:(?=\s|$)[^\n]*|\.\.\s+[\w:-]+::[ \t]*)(?:\n|$))+\s*$")
 
 
 def pick(candidates: Sequence[Candidate], threshold: float,

@@ -87,10 +87,10 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
         about = content_words(OWN.sub(" ", topic))
         qualifiers = qualifiers_of(topic)
         things = [t for t in exact if not VERSION_ONLY.fullmatch(t)]  # identifiers, options: not "3.8"
-        said = {i: says(entries[i], change, about, own=own, qualifiers=qualifiers, things=things) for i in pool}
+        named = dict(own=own, qualifiers=qualifiers, things=things, versions=[t for t in exact if t not in things])
+        said = {i: says(entries[i], change, about, **named) for i in pool}
         if not any(s == SAYS for s, _ in said.values()):  # said across an item's sentences ("... .pth file")
-            said = {i: says(entries[i], change, about, own=own, qualifiers=qualifiers, whole=True, things=things)
-                    for i in pool}
+            said = {i: says(entries[i], change, about, whole=True, **named) for i in pool}
         saying = [i for i in pool if said[i][0] == SAYS]
         # an item naming all of it ("double click to select") outdoes one naming part ("double/triple clicks"),
         # and one stating the change right at it ("Added a pytest plugin") one stating it of something beside it

@@ -6,6 +6,8 @@ the item's own lines to cite.
   ``secret_key``, oldest to newest."; a quote takes the whole paragraph of its item (its
   sentences from the first to the last) when that is at most ``PARAGRAPH_WORDS`` long, so an
   item's answer is never cut at its first sentence. A longer paragraph keeps the sentences chosen.
+- A quote of an item's later sentences comes after the item's first sentence, which states the
+  change the rest explains (``with_lead``).
 - A quote the first passage holds too is quoted from it (a which-release answer's first passage
   is the one holding the item it quotes: ``releases.ReleaseAnswers.earliest_first``).
 - Every quoted sentence cites its item (``corpus.items``): the item's own ``file:start-end``, not
@@ -26,7 +28,9 @@ from corpus.sentences import Span
 from ..model import AnswerSentence, citation_of
 
 PARAGRAPH_WORDS = 80  # an item's paragraph up to this long is quoted whole
+LEAD_WORDS = 40  # an item's first sentence up to this long comes before a quote of its later ones
 _BLANK = lazy_compile(r"\n[ \t]*\n")
+_LISTED = lazy_compile(r"[ \t]*(?:(?:[-*+•]|\d+[.)]|#\.)[ \t]|\.\.[ \t]+[\w:+-]+::)")
 
 
 def whole_paragraphs(sentences: Sequence[AnswerSentence], chunks: Sequence[Chunk],
@@ -51,6 +55,27 @@ def whole_paragraphs(sentences: Sequence[AnswerSentence], chunks: Sequence[Chunk
         if any(o.passage == quote.passage and quote.text in o.text for o in out):
             continue  # already said by a quote of that passage
         out = [o for o in out if not (o.passage == quote.passage and o.text in quote.text)] + [quote]
+    return tuple(out)
+
+
+def with_lead(sentences: Sequence[AnswerSentence], chunks: Sequence[Chunk], split: Callable[[str], Sequence[Span]],
+              quotable: Callable[[str], bool]) -> tuple[AnswerSentence, ...]:
+    """Each quote from within a list item (or a directive's record; not a paragraph of prose)
+    preceded by the item's first sentence, its statement, when the
+    quote leaves it out ("``ParseResults`` now has a new method ``deepcopy()`` ..." before "``copy()``
+    only makes a shallow copy ..."): at most LEAD_WORDS long and ``quotable`` (not a directive's
+    fields); the quotes as they were otherwise. ``chunks[k]`` is passage ``k + 1``'s chunk."""
+    out: list[AnswerSentence] = []
+    for s in sentences:
+        chunk = chunks[s.passage - 1] if 0 < s.passage <= len(chunks) else None
+        at = chunk.text.find(s.text) if chunk is not None else -1
+        held = _items_over(chunk.items, at, at + len(s.text)) if at >= 0 else []
+        if len(held) == 1 and _LISTED.match(chunk.text, held[0].start):  # a list item or record: not prose
+            lead = next((p for p in split(chunk.text) if held[0].start <= p.start < held[0].end and quotable(p.text)), None)
+            if (lead is not None and lead.end <= at and len(lead.text.split()) <= LEAD_WORDS
+                    and not any(o.passage == s.passage and lead.text in o.text for o in (*out, *sentences))):
+                out.append(AnswerSentence(lead.text, s.passage, s.score))
+        out.append(s)
     return tuple(out)
 
 

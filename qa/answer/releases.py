@@ -15,6 +15,7 @@ from ..model import Digest, Note, ReleaseRange
 from .catalogue import Catalogue
 from .digest import Entry, entries_of, range_digest, release_digest, topic_digest, upgrade_digest
 from .evidence import passage_evidence
+from .holding import holding
 from .itemscore import earliest_among, release_order, stating, titled_by
 from .saying import VERSION_ONLY, referred, states
 from ..question import Question
@@ -25,6 +26,10 @@ from ..question.shapes import Shape
 # alone pick early mentions (docs/decisions/0150-which-release-item-weight.md).
 ITEM_RETRIEVAL_WEIGHT = 0.3
 RANGE_CHUNKS = 5_000  # chunks of a range whose items a topic question scores
+# "does X still ...?": the latest item within this share of the best answers, when its own score (lexical
+# alone, or with its cosine) is at least ITEM_ANSWERS (below it, on the sets at hand, few items answered)
+LATEST = 0.92
+ITEM_ANSWERS = {False: 0.25, True: 0.4}
 
 ItemScores = Callable[[str, Sequence[Entry], bool, str], list[float]]  # (topic, entries, dense, query)
 Evidence = Callable[[str, list[Hit]], list[float]]  # (question, hits) -> each passage's evidence
@@ -51,6 +56,15 @@ class ReleaseAnswers:
         if not versions:
             return (), Note("release_outside_range", releases=tuple(wanted), range=span)
         return versions, None
+
+    def item_first(self, question: Question, hits: list[Hit], dense: bool) -> tuple[list[Hit], Entry | None]:
+        """The hits with the passage of the item that answers first, and that item: the earliest stating
+        it (which release), the latest answering it (how things stand now: "does X still ...?")."""
+        if hits and question.shape.name == "which":
+            return self.earliest_first(question, hits, dense)
+        if hits and question.still and question.shape.name == "search":
+            return self.latest_first(question, hits, dense)
+        return hits, None
 
     def earliest_first(self, question: Question, hits: list[Hit], dense: bool) -> tuple[list[Hit], Entry | None]:
         """Put first the passage of the earliest release whose item states the fact
@@ -80,6 +94,27 @@ class ReleaseAnswers:
                 first = next(i for i, h in enumerate(hits) if h.chunk.id == entries[at].chunk.id)
         return [hits[first]] + hits[:first] + hits[first + 1:], entries[at]
 
+    def latest_first(self, question: Question, hits: list[Hit], dense: bool) -> tuple[list[Hit], Entry | None]:
+        """For a question of how things stand now ("does anyio still pull in sniffio?"): the item of
+        the latest release among those answering it best (within LATEST of the best, holding what it
+        names exactly), its passage first; none when no item answers it well (ITEM_ANSWERS)."""
+        query = question.asked_as
+        entries = entries_of(h.chunk for h in hits)
+        items = self.item_scores(question.topic or query, entries, dense, query)
+        retrieved = {h.chunk.id: h.score for h in hits}
+        scores = passage_evidence([retrieved[e.chunk.id] for e in entries], items, ITEM_RETRIEVAL_WEIGHT)
+        pool = holding(entries, [i for i, e in enumerate(entries) if e.chunk.version], question.specifics)
+        if not pool:
+            return hits, None
+        best = max(pool, key=lambda i: scores[i])  # of its product only: releases of two are not in one order
+        pool = [i for i in pool if entries[i].chunk.product == entries[best].chunk.product]
+        at = max((i for i in pool if scores[i] >= LATEST * scores[best]),
+                 key=lambda i: (release_order(entries[i].chunk.version or "0"), scores[i]))
+        if items[at] < ITEM_ANSWERS[dense]:
+            return hits, None
+        first = next(i for i, h in enumerate(hits) if h.chunk.id == entries[at].chunk.id)
+        return [hits[first]] + hits[:first] + hits[first + 1:], entries[at]
+
     @staticmethod
     def _made_in(entries: Sequence[Entry], at: int, scores: Sequence[float], question: Question) -> int:
         """The stating item, or the best one of the earlier release it says the change was made in
@@ -92,7 +127,7 @@ class ReleaseAnswers:
         things = [t for t in question.specifics if not VERSION_ONLY.fullmatch(t)]
         there = [i for i, e in enumerate(entries) if e.chunk.version and e.chunk.product == own.product
                  and version_matches(e.chunk.version, said) and states(e, question.change, question.topic, things)]
-        return max(there, key=lambda i: scores[i]) if there else at
+        return min(there, key=lambda i: (release_order(entries[i].chunk.version or "0"), -scores[i])) if there else at
 
     def digest(self, shape: Shape, hits: list[Hit], versions: Sequence[str], products: Sequence[str],
                kinds: Sequence[str], span: ReleaseRange | None, dense: bool, query: str) -> Digest | None:

@@ -12,12 +12,14 @@ from typing import Sequence
 
 from corpus.items import item_words
 from corpus.regex import lazy_compile
+from corpus.textform import index_form
 from index import tokenize
 
 from ..question.products import canonical, known
 from ..question.vocabulary import CHANGES_STATED, NEGATED, content_words
 from .digest import Entry
 from .direct import direct
+from .holding import holds
 
 WHOLE_ITEM = 80  # words: an item's opening may state a change in one sentence and name its subject in the next
 
@@ -27,7 +29,7 @@ SAYS, DENIES, SILENT = "says", "denies", "silent"
 
 def says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False,
           qualifiers: dict[str, frozenset[str]] | None = None, whole: bool = False,
-          things: Sequence[str] = ()) -> tuple[str, int]:
+          things: Sequence[str] = (), versions: Sequence[str] = ()) -> tuple[str, int]:
     """Whether an entry says ``change`` of what the question is ``about``: a sentence of it naming
     two thirds of the topic's words or more, worded so (or the item is of that kind, or under a heading so
     worded: "Stabilized APIs"), and not outdone by a sentence saying the thing is not there
@@ -43,7 +45,9 @@ def says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False,
     ``asscalar`` functions have been removed" says it (a sentence naming "alen": not one naming
     ``np.dtype``). A sentence holding an identifier the question names (``things``: "validate" of
     "validate()") and worded with the change says it whatever else of the topic it names; one stating
-    the change right at what it changes (``direct``) counts one word more than the topic has."""
+    the change right at what it changes (``direct``) counts one word more than the topic has. An
+    item naming a version asked about ("Python 2.7") only as supported removes none of it: "Alembic
+    1.5.0 now supports Python 2.7 ... Support is removed for Python 3 versions prior to 3.6"."""
     pattern = CHANGES_STATED[change]
     credited = credited_words(entry, about, qualifiers or {})
     kind_says = entry.item.kind == change or bool(pattern.search(" ".join(entry.chunk.section[-1:])))
@@ -57,6 +61,8 @@ def says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False,
             return SILENT, 0
         sentences = [" ".join(text.split()[:WHOLE_ITEM])]
     covers = lambda window: words_named(window, about) == len(about)  # noqa: E731
+    if change == "removed" and versions and _only_supported(sentences, versions, pattern):
+        return SILENT, 0
     for sentence in sentences:
         own_words = words_named(sentence, rest)
         named = own_words + sum(1 for w in about if w in credited and words_named(sentence, credited[w]))
@@ -83,15 +89,22 @@ def says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False,
     return (DENIES if negated > stated else SILENT), 0
 
 
+def _only_supported(sentences: Sequence[str], versions: Sequence[str], pattern) -> bool:
+    """Whether every sentence naming one of ``versions`` says it is supported, none that it is removed."""
+    naming = [s for s in sentences if any(holds(index_form(s).lower(), v) for v in versions)]
+    return bool(naming) and all(_SUPPORTS.search(s) and not pattern.search(s) for s in naming)
+
+
 def _worded_now(sentence: str, pattern) -> bool:
     """Whether ``sentence`` words the change as made, not as to come ("The ``numpy.fix`` function
     will be deprecated in a future release", "pending deprecation")."""
-    if _NOT_DONE.search(sentence):  # "The removal of the ``--result-log`` option ... has been postponed"
-        return False
-    return any(not _FUTURE.search(sentence, max(0, m.start() - 40), m.start()) for m in pattern.finditer(sentence))
+    return any(not _FUTURE.search(sentence, max(0, m.start() - 40), m.start())
+               and not _NOT_DONE.search(sentence, m.end(), m.end() + 80) for m in pattern.finditer(sentence))
 
 
-_NOT_DONE = lazy_compile(r"\bpostpon|\bdeferred\b|\bdelayed\b|\btentative|\bplanned\b|\bscheduled\b|\bproposed\b", re.IGNORECASE)
+# what follows a change that was not made after all: "The removal of the ``--result-log`` option ... has been postponed"
+_NOT_DONE = lazy_compile(r"\b(?:has|have|was|were|is|are|been)\s+(?:\w+\s+)?(?:postponed|deferred|delayed|reverted|cancell?ed)\b",
+                         re.IGNORECASE)
 _FUTURE = lazy_compile(r"\b(?:(?:will|would|shall|may|might|going\s+to)(?:\s+\w+)?\s+be|to\s+be|pending)\s+$", re.IGNORECASE)
 
 
@@ -111,7 +124,8 @@ def referred(entry: Entry, change: str | None, topic: str) -> str | None:
     return None
 
 
-_REFERRED = lazy_compile(r"\b(\w+)\s+(?:in|since|as\s+of)\s+(?:version\s+|release\s+)?v?(\d+(?:\.\d+)+)\b(?!\.\d)",
+# a change's verb (not "a regression in 2.0.0"), then the release: "was removed in 11.0.0"
+_REFERRED = lazy_compile(r"\b(\w+ed)\s+(?:in|since|as\s+of)\s+(?:version\s+|release\s+)?v?(\d+(?:\.\d+)+)\b(?!\.\d)",
                          re.IGNORECASE)
 
 

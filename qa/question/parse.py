@@ -24,7 +24,8 @@ from .pins import from_pin
 from .releases import check_question, release_name
 from .shapes import Shape, shape_of
 from .typos import mended
-from .vocabulary import RELEASE_EVENTS, asked_kind, asks, change_asked, is_howto, specifics, without_contrast
+from .vocabulary import (RELEASE_EVENTS, asked_kind, asks, asks_still, change_asked, is_howto, specifics,
+                         without_contrast)
 
 
 class Conversation(Protocol):
@@ -56,6 +57,7 @@ class Question:
     foreign: tuple[str, ...] = ()  # the products it names that the corpus does not hold, as typed
     follow: FollowUp | None = None  # how it was read against the previous question, in a conversation
     pin: str | None = None  # the project's pin an upgrade question's range starts from (``pins``)
+    still: bool = False  # it asks how things stand now ("does X still ...?"): the latest change answers
 
     @property
     def topic(self) -> str:
@@ -86,7 +88,8 @@ def read(typed: str, catalogue: Catalogue, conversation: Conversation | None = N
             ``release:`` filter or an inline range that runs backwards.
     """
     shown = check_question(typed)
-    asked = mended(shown) if text is None else check_question(text)  # "whcih" read as "which" (``typos``)
+    # "whcih" read as "which", "pyhton" as the notes' "python" (``typos``)
+    asked = mended(shown, getattr(catalogue, "uses", None)) if text is None else check_question(text)
     seen = scan(asked, catalogue)
     follow = None
     if conversation is not None and text is None:
@@ -142,4 +145,5 @@ def _understood(shown: str, seen: Scan, catalogue: Catalogue, given: Sequence[st
                     shape=shape, kind=asked_kind(without_contrast(seen.rest)), change=change_asked(without_contrast(seen.rest)),
                     specifics=tuple(s for s in specifics(parsed.topic) if s not in own_names),
                     howto=is_howto(seen.text), asks=asks(seen.text),
-                    named=seen.named, foreign=seen.foreign if held else (), follow=follow, pin=pin)
+                    named=seen.named, foreign=seen.foreign if held else (), follow=follow, pin=pin,
+                    still=asks_still(seen.text))

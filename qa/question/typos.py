@@ -9,20 +9,29 @@ vocabulary), differs inside the word ("aversion", "deprecates", "releasers" stay
 
 from __future__ import annotations
 
+from typing import Callable
+
 from corpus.regex import lazy_compile
 
-from .names import english
+from .names import english, is_platform, known
 
 FRAMING = ("which", "version", "versions", "release", "releases", "released", "deprecated", "introduced")
 # four-letter slips of "which" and "what", and a common misuse, named one by one
 _SHORT = {"wich": "which", "whic": "which", "waht": "what", "whta": "what", "depreciated": "deprecated"}
 _KEPT = frozenset({"whish", "releasers"})  # one slip inside a framing word, and words of their own
 _WORD = lazy_compile(r"(?<![\w.\-/])[A-Za-z]{4,}(?![\w\-/]|\.\w)")
+# a plain word of the topic: lower case as typed, not code ("`RwLock`", "deref(", "my_func")
+_PLAIN = lazy_compile(r"(?<![\w.\-/`'\"])[a-z]{6,}(?![\w\-/`'\"(]|\.\w)")
 
 
-def mended(text: str) -> str:
-    """``text`` with slips in its framing words mended ("whcih" -> "which"), the rest as typed."""
-    return _WORD.sub(lambda m: _mend(m.group(0)), text)
+def mended(text: str, uses: Callable[[str], bool] | None = None) -> str:
+    """``text`` with slips in its framing words mended ("whcih" -> "which") and, given the notes'
+    words (``uses(word)``: whether the notes' prose uses it), a plain word the notes never use one
+    slip from one they do ("pyhton" -> "python", "timzone" -> "timezone"); the rest as typed."""
+    text = _WORD.sub(lambda m: _mend(m.group(0)), text)
+    if uses is None:
+        return text
+    return _PLAIN.sub(lambda m: _in_notes(m.group(0), uses), text)
 
 
 def _mend(word: str) -> str:
@@ -35,6 +44,31 @@ def _mend(word: str) -> str:
     if fixed is None:
         return word
     return fixed.upper() if word.isupper() else fixed.capitalize() if word[:1].isupper() else fixed
+
+
+def _in_notes(word: str, uses: Callable[[str], bool]) -> str:
+    """``word`` (lower case, as typed), or the word of the notes one slip from it when the notes
+    never use it and it is no English word nor a product's or platform's name."""
+    if english(word) or uses(word) or known(word) or is_platform(word):
+        return word
+    return next((w for w in _slips(word) if uses(w)), word)
+
+
+def _slips(word: str):
+    """The words ``word`` is one common slip of, inside it (its first and last letters kept, as
+    ``_one_slip`` reads a slip): two neighbours swapped ("pyhton"), or a letter left out
+    ("timzone", "dependecy"); not a letter too many or another letter, which make real words of
+    real words ("sharding" is no "sharing", "deref" no "decref"). Swaps first."""
+    seen = {word}
+    candidates = [word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(1, len(word) - 2)]
+    candidates += [word[:i] + c + word[i:] for i in range(1, len(word)) for c in _LETTERS]
+    for candidate in candidates:
+        if candidate not in seen:
+            seen.add(candidate)
+            yield candidate
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
 def _one_slip(a: str, b: str) -> bool:

@@ -111,7 +111,7 @@ def overview(mention: str) -> tuple[re.Pattern, ...]:
 _HOWTO = lazy_compile(r"^\s*(?:how\s+(?:do|can|could|should|would|to|does\s+one)\b|(?:what\s+is|what's)\s+the\s+way\s+to\b"
                     r"|is\s+there\s+a\s+way\s+to\b)", re.IGNORECASE)
 _ASKED_KINDS = (
-    ("deprecated", lazy_compile(r"\bdeprecat(?!ion\s+warn)", re.IGNORECASE)),
+    ("deprecated", lazy_compile(r"\bdeprecat", re.IGNORECASE)),
     ("removed", lazy_compile(r"\b(?:remov|drop|delet|no\s+longer|got\s+rid|get\s+rid|discontinu"
                            r"|stopp?(?:ed|s)?\s+(?:support|working|running)|end(?:ed)?\s+support)", re.IGNORECASE)),
     ("fixed", lazy_compile(r"\bfix(?!tur)", re.IGNORECASE)),
@@ -121,11 +121,11 @@ _ASKED_KINDS = (
 # The change a which-release question asks about, by its words, first match wins ("which release
 # renamed X": renamed; "first shipped": added); and the words by which an item states each.
 CHANGES_ASKED = (
-    ("restored", lazy_compile(r"\b(?:bring|brings|brought|bringing|came|come|comes|coming)\s+(?:\w+\s+){0,3}?back\b"
-                            r"|\brestor|\breinstat|\bre-?(?:add|introduc)|\bput\s+back\b", re.IGNORECASE)),
+    ("restored", lazy_compile(r"\b(?:bring|brings|brought|bringing)\s+(?:\S+\s+){0,3}?back\b|\b(?:came|come|comes)\s+back\b(?!\s+as\b)"
+                            r"|\b(?:restored?|reinstated?|re-?added|re-?introduced?)\b|\bput\s+back\b", re.IGNORECASE)),
     ("renamed", lazy_compile(r"\brenam", re.IGNORECASE)),
     ("stabilized", lazy_compile(r"\bstabili[sz]|\bbec[oa]me?\s+stable|\bmade\s+stable|\bstable\s+in\b", re.IGNORECASE)),
-    ("deprecated", lazy_compile(r"\bdeprecat(?!ion\s+warn)", re.IGNORECASE)),  # not "silence its deprecation warnings"
+    ("deprecated", lazy_compile(r"\bdeprecat", re.IGNORECASE)),
     ("removed", lazy_compile(r"\b(?:remov|drop|delet|got\s+rid|get\s+rid|no\s+longer|discontinu"
                            r"|stopp?(?:ed|s)?\s+(?:support|working|running)|end(?:ed)?\s+support)", re.IGNORECASE)),
     ("fixed", lazy_compile(r"\bfix(?!tur)", re.IGNORECASE)),
@@ -156,7 +156,8 @@ CHANGES_STATED = {
 # number ("Python 3.8"), an identifier or option ("descending=True", "Select.BLANK", "--max-warnings").
 _SPECIFIC = lazy_compile(r"(?<![\w.])(?:\d+(?:\.\d+)+|-{1,2}[a-z][\w-]+|[A-Za-z_][\w]*(?:[.=(][\w\[\]\"'=.()-]+|_\w+)"
                        r"|[a-z]+\d+[a-z]*\d*)(?![\w])"  # ... or a word with a number in it: socks5h, cu130
-                       r"|(?<![\w!@$%])[!@$%]{1,2}[A-Za-z_][\w-]*"  # ... or a sigil's word: a YAML tag "!!set", "@typechecked"
+                       # ... or a sigil's word: a YAML tag "!!set", "@typechecked", "@app.before_first_request"
+                       r"|(?<![\w!@$%])[!@$%]{1,2}[A-Za-z_](?:[\w.-]*\w)?"
                        r"|(?<=\s)(?!-{1,2}\s)[?!&|^~*@#$%+-]{1,3}(?=\s)")  # or an operator on its own: "the ? operator"
                        # (a dash between words is prose: "started warning - in which version")
 
@@ -188,6 +189,15 @@ _NOT_CONTENT = QUESTION_WORDS | frozenset(
 NEGATED = lazy_compile(r"\b(?:no|not|never|without|cannot|can't|isn't|aren't|doesn't|don't|won't|lacks?)\b", re.IGNORECASE)
 
 
+def asks_still(question: str) -> bool:
+    """Whether a question asks how things stand now ("does anyio still pull in sniffio?", "can I
+    still run it against SQLAlchemy 1.4?", "isn't recognised anymore"): the latest change answers it."""
+    return bool(_STILL.search(question))
+
+
+_STILL = lazy_compile(r"\b(?:still|anymore|any\s+more|any\s+longer|nowadays|these\s+days)\b", re.IGNORECASE)
+
+
 def without_contrast(question: str) -> str:
     """``question`` without what it sets its change against ("when was collate actually removed,
     not just deprecated?": a removal; "dropped rather than deprecated") or tells as what came
@@ -196,10 +206,17 @@ def without_contrast(question: str) -> str:
 
 
 _CONTRAST = lazy_compile(r"[,;]?\s*\b(?:(?:and|but)\s+)?(?:not\s+(?:just|only|merely|simply|yet)|rather\s+than"
-                         r"|as\s+opposed\s+to)\s+(?:being\s+|been\s+|getting\s+|got\s+)?[\w-]+"
-                         # "... after removing it in 3.0": another change, told as context
+                         r"|as\s+opposed\s+to)\s+(?:being\s+|been\s+|getting\s+|got\s+)?(?:the\s+|a\s+|an\s+)?[\w-]+"
+                         # "... after removing it in 3.0", "the encoder that was deprecated in 2.2": another
+                         # change, told as context (``releases._CONTEXT`` drops its release as a filter)
+                         r"|\b(?:after|once|since|that|which)\s+(?:(?:was|were|had\s+been|has\s+been|having\s+been)\s+)?"
+                         r"(?:\w+\s+){0,2}?(?:remov|drop|deprecat|delet|add|introduc|renam)\w*"
+                         r"(?:\s+(?:it|them))?\s+in\s+v?\d+(?:\.\d+)*"
                          r"|\b(?:after|once)\s+(?:\w+\s+){0,2}?(?:remov|drop|deprecat|delet|add|introduc|renam)\w*"
-                         r"(?:\s+(?:it|them))?(?:\s+in\s+v?\d+(?:\.\d+)*)?", re.IGNORECASE)
+                         r"(?:\s+(?:it|them))?"
+                         # "so I can silence its deprecation warnings": no deprecation asked about
+                         r"|\b(?:silenc|suppress|ignor|hid|filter|mut)\w*\s+(?:\w+\s+){0,3}?deprecation\s+warn\w*",
+                         re.IGNORECASE)
 
 
 def change_asked(question: str) -> str | None:

@@ -170,3 +170,6 @@ def test_a_bullet_naming_a_subject_stays_one_item_with_its_list():
     # pygments' "- New lexers:" over "* JSON5": the sub-item alone would not say it is a lexer
     text = "- New lexers:\n\n  * CodeQL (#2819)\n  * JSON5 (#2734)\n- New tier 3 targets:\n  - `x86_64-foo`\n"
     assert texts(text) == ["- New lexers:\n\n  * CodeQL (#2819)\n  * JSON5 (#2734)", "- New tier 3 targets:\n  - `x86_64-foo`"]
+    # a bullet naming two kinds is no label of one: its list stays with it
+    mixed = "- General changes/fixes:\n  - Exception messages can now be customized\n"
+    assert texts(mixed) == [mixed.rstrip("\n")]

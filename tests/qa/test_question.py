@@ -190,4 +190,5 @@ def test_context_and_punctuation_are_no_part_of_what_is_asked() -> None:
     assert question.releases == () and question.shape.name == "which" and question.change == "restored"
     assert question.kind is None
     assert specifics("keeping flow style sets like !!set {a, b}") == ("!!set",)
+    assert specifics("when was @app.before_first_request removed?") == ("@app.before_first_request",)
     assert specifics("my check started warning - in which version was it deprecated") == ()

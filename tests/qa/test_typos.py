@@ -34,3 +34,20 @@ def test_a_mended_question_is_read_as_a_which_release_question() -> None:
     question = read("whcih twine version introduced the twine check command?", _Catalogue())
     assert question.shape.name == "which" and question.typed.startswith("whcih")
     assert question.asked_as.startswith("which twine version")
+
+
+def test_a_topic_word_is_mended_to_one_the_notes_use() -> None:
+    notes = {"python", "timezone", "dependency", "numly", "sniffio", "sharing", "studio", "decref"}
+    uses = notes.__contains__
+    assert mended("which alembic release stopped working on pyhton 2.7?", uses) == \
+        "which alembic release stopped working on python 2.7?"
+    assert mended("does it still need dateutil for the timzone stuff?", uses) == \
+        "does it still need dateutil for the timezone stuff?"
+    assert mended("does anyio still pull in sniffio as a dependecy?", uses) == \
+        "does anyio still pull in sniffio as a dependency?"
+    # a product's name, an English word and a word the notes use stay as typed
+    for text in ("does numpy 2.0 support it?", "is the envrionment read?", "does sniffio work?",
+                 "is sharding still slow?", "does stdio work?", "is deref safe?", "the `pyhton` value", "Pyhton"):
+        assert mended(text, uses) == text
+    assert mended("which alembic release stopped working on pyhton 2.7?") == \
+        "which alembic release stopped working on pyhton 2.7?"  # no notes given: the topic as typed
