@@ -132,7 +132,7 @@ CHANGES_ASKED = (
     ("added", lazy_compile(r"\b(?:switch(?:ed|es)?|turn(?:ed|s)?)\s+on\b|\benabled?\s+by\s+default\b", re.IGNORECASE)),
     ("switched", lazy_compile(r"\b(?:switch|migrat|moved?\b)", re.IGNORECASE)),
     ("added", lazy_compile(r"\b(?:add|introduc|first\s+(?:shipped|supported|appeared)|gain|support|accept|allow|let"
-                         r"|get\b|got\b|ship(?:s|ped)?\b)", re.IGNORECASE)),
+                         r"|get\b|got\b)", re.IGNORECASE)),
 )
 # The changes an item must be seen to state when asked about (no item of the pool saying it: not
 # sure, nothing stated); "added" is worded too many ways ("Support for X", a bare API link) to require.
