@@ -21,7 +21,8 @@ from ..question.vocabulary import CHANGES_REQUIRED, CHANGES_STATED, content_word
 from .digest import Entry, worth_showing
 from .evidence import LEXICAL_WEIGHT, coverage_scorer
 from .holding import holding
-from .saying import DENIES, OWN, SAYS, VERSION_ONLY, credited_words, qualifiers_of, says, stem, words_named
+from .saying import (DENIES, OWN, SAYS, credited_words, qualifiers_of, says, specifics_split, topic_words,
+                     words_named)
 
 STRONG = 0.85  # an item within this share of the best one states the fact
 KINDS_NAMED = frozenset({"added", "changed", "deprecated", "removed", "fixed", "security", "performance", "docs", "other"})
@@ -86,8 +87,8 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
         own = bool(OWN.search(topic))  # "built-in subtests": not the plugin that adds them
         about = content_words(OWN.sub(" ", topic))
         qualifiers = qualifiers_of(topic)
-        things = [t for t in exact if not VERSION_ONLY.fullmatch(t)]  # identifiers, options: not "3.8"
-        named = dict(own=own, qualifiers=qualifiers, things=things, versions=[t for t in exact if t not in things])
+        things, versions = specifics_split(exact)
+        named = dict(own=own, qualifiers=qualifiers, things=things, versions=versions)
         said = {i: says(entries[i], change, about, **named) for i in pool}
         if not any(s == SAYS for s, _ in said.values()):  # said across an item's sentences ("... .pth file")
             said = {i: says(entries[i], change, about, whole=True, **named) for i in pool}
@@ -139,7 +140,7 @@ def titled_by(section: Sequence[str], topic: str) -> bool:
     section given over to it ("Deterministic Backward for FlexAttention Flash Backend" for
     "deterministic FlexAttention backward"), the topic's own passage even where no sentence of it
     words the change asked about."""
-    about = frozenset({stem(w): w for w in content_words(topic)}.values())
+    about = topic_words(content_words(topic))
     return bool(about) and len(section) > 1 and words_named(section[-1], about) == len(about)
 
 

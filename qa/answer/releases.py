@@ -17,7 +17,7 @@ from .digest import Entry, entries_of, range_digest, release_digest, topic_diges
 from .evidence import passage_evidence
 from .holding import holding
 from .itemscore import earliest_among, release_order, stating, titled_by
-from .saying import VERSION_ONLY, referred, states
+from .saying import referred, specifics_split, states
 from ..question import Question
 from ..question.releases import series_named
 from ..question.shapes import Shape
@@ -74,9 +74,7 @@ class ReleaseAnswers:
         series = series_named(question.text)  # "which pydantic 1.x release": releases of that series only
         entries = [e for e in entries_of((h.chunk for h in hits), upcoming=True)
                    if not series or (e.chunk.version or "").split(".")[0] in series]
-        items = self.item_scores(question.topic or query, entries, dense, query)
-        retrieved = {h.chunk.id: h.score for h in hits}
-        scores = passage_evidence([retrieved[e.chunk.id] for e in entries], items, ITEM_RETRIEVAL_WEIGHT)
+        _, scores = self._scored(question, entries, hits, dense)
         strong = stating(entries, scores, question.kind, change=question.change, exact=question.specifics,
                          topic=question.topic)
         at = earliest_among(entries, strong, scores)
@@ -92,17 +90,14 @@ class ReleaseAnswers:
                 at = max(own, key=lambda i: scores[i])
             elif not titled_by(hits[first].chunk.section, question.topic):  # unless titled by the topic
                 first = next(i for i, h in enumerate(hits) if h.chunk.id == entries[at].chunk.id)
-        return [hits[first]] + hits[:first] + hits[first + 1:], entries[at]
+        return _first(hits, first), entries[at]
 
     def latest_first(self, question: Question, hits: list[Hit], dense: bool) -> tuple[list[Hit], Entry | None]:
         """For a question of how things stand now ("does anyio still pull in sniffio?"): the item of
         the latest release among those answering it best (within LATEST of the best, holding what it
         names exactly), its passage first; none when no item answers it well (ITEM_ANSWERS)."""
-        query = question.asked_as
         entries = entries_of(h.chunk for h in hits)
-        items = self.item_scores(question.topic or query, entries, dense, query)
-        retrieved = {h.chunk.id: h.score for h in hits}
-        scores = passage_evidence([retrieved[e.chunk.id] for e in entries], items, ITEM_RETRIEVAL_WEIGHT)
+        items, scores = self._scored(question, entries, hits, dense)
         pool = holding(entries, [i for i, e in enumerate(entries) if e.chunk.version], question.specifics)
         if not pool:
             return hits, None
@@ -112,8 +107,16 @@ class ReleaseAnswers:
                  key=lambda i: (release_order(entries[i].chunk.version or "0"), scores[i]))
         if items[at] < ITEM_ANSWERS[dense]:
             return hits, None
-        first = next(i for i, h in enumerate(hits) if h.chunk.id == entries[at].chunk.id)
-        return [hits[first]] + hits[:first] + hits[first + 1:], entries[at]
+        return _first(hits, next(i for i, h in enumerate(hits) if h.chunk.id == entries[at].chunk.id)), entries[at]
+
+    def _scored(self, question: Question, entries: Sequence[Entry], hits: list[Hit],
+                dense: bool) -> tuple[list[float], list[float]]:
+        """Each entry's own score against the question's topic, and its evidence: that score weighed
+        with its passage's retrieval score (ITEM_RETRIEVAL_WEIGHT)."""
+        query = question.asked_as
+        items = self.item_scores(question.topic or query, entries, dense, query)
+        retrieved = {h.chunk.id: h.score for h in hits}
+        return items, passage_evidence([retrieved[e.chunk.id] for e in entries], items, ITEM_RETRIEVAL_WEIGHT)
 
     @staticmethod
     def _made_in(entries: Sequence[Entry], at: int, scores: Sequence[float], question: Question) -> int:
@@ -124,7 +127,7 @@ class ReleaseAnswers:
         own = entries[at].chunk
         if said is None or release_order(said) >= release_order(own.version or "0"):
             return at
-        things = [t for t in question.specifics if not VERSION_ONLY.fullmatch(t)]
+        things, _ = specifics_split(question.specifics)
         there = [i for i, e in enumerate(entries) if e.chunk.version and e.chunk.product == own.product
                  and version_matches(e.chunk.version, said) and states(e, question.change, question.topic, things)]
         return min(there, key=lambda i: (release_order(entries[i].chunk.version or "0"), -scores[i])) if there else at
@@ -161,3 +164,8 @@ class ReleaseAnswers:
             note = Note("range_off_topic", range=span, topic=shape.topic)
             return replace(whole, notes=(note, *whole.notes))
         return found
+
+
+def _first(hits: list[Hit], at: int) -> list[Hit]:
+    """``hits`` with the one at ``at`` first, the others in their order."""
+    return [hits[at]] + hits[:at] + hits[at + 1:]

@@ -52,7 +52,7 @@ def says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False,
     credited = credited_words(entry, about, qualifiers or {})
     kind_says = entry.item.kind == change or bool(pattern.search(" ".join(entry.chunk.section[-1:])))
     stated = negated = 0
-    about = frozenset({stem(w): w for w in about}.values())  # "let" and "lets" are one word of the topic
+    about = topic_words(about)
     rest = frozenset(w for w in about if w not in credited)
     text = item_words(entry.text)
     sentences = SENTENCE_END.split(text)
@@ -114,7 +114,7 @@ def referred(entry: Entry, change: str | None, topic: str) -> str | None:
     topic's words or more, with the change worded just before "in 11.0.0"."""
     if change is None:
         return None
-    about = frozenset({stem(w): w for w in content_words(OWN.sub(" ", topic))}.values())
+    about = topic_words(content_words(OWN.sub(" ", topic)))
     for sentence in SENTENCE_END.split(item_words(entry.text)):
         if about and 3 * words_named(sentence, about) < 2 * len(about):
             continue
@@ -127,6 +127,17 @@ def referred(entry: Entry, change: str | None, topic: str) -> str | None:
 # a change's verb (not "a regression in 2.0.0"), then the release: "was removed in 11.0.0"
 _REFERRED = lazy_compile(r"\b(\w+ed)\s+(?:in|since|as\s+of)\s+(?:version\s+|release\s+)?v?(\d+(?:\.\d+)+)\b(?!\.\d)",
                          re.IGNORECASE)
+
+
+def specifics_split(exact: Sequence[str]) -> tuple[list[str], list[str]]:
+    """What a question names exactly, as identifiers and options ("validate", "--lf") and versions ("3.8")."""
+    things = [t for t in exact if not VERSION_ONLY.fullmatch(t)]
+    return things, [t for t in exact if t not in things]
+
+
+def topic_words(words) -> frozenset[str]:
+    """``words`` one a stem: "let" and "lets" are one word of the topic."""
+    return frozenset({stem(w): w for w in words}.values())
 
 
 def states(entry: Entry, change: str | None, topic: str, things: Sequence[str] = ()) -> bool:

@@ -140,9 +140,10 @@ def _understood(shown: str, seen: Scan, catalogue: Catalogue, given: Sequence[st
                      typed=frozenset(seen.typed))
     if len(wanted) == 1 and shape.name == "search" and set(shape.topic.lower().split()) <= RELEASE_EVENTS:
         shape = Shape("release", "", shape.kinds)  # "when did textual 8.0.0 come out?": the release itself
+    rest = without_contrast(seen.rest)  # what the question sets its change against is not what it asks
     own_names = {p.lower() for p in held}  # "ruamel.yaml" names the product, not a thing its items must hold
     return Question(typed=shown, text=seen.text, asked_as=asked_as, releases=wanted, range=span, products=products,
-                    shape=shape, kind=asked_kind(without_contrast(seen.rest)), change=change_asked(without_contrast(seen.rest)),
+                    shape=shape, kind=asked_kind(rest), change=change_asked(rest),
                     specifics=tuple(s for s in specifics(parsed.topic) if s not in own_names),
                     howto=is_howto(seen.text), asks=asks(seen.text),
                     named=seen.named, foreign=seen.foreign if held else (), follow=follow, pin=pin,

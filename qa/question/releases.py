@@ -21,6 +21,7 @@ from corpus.versions import VERSION, product_names
 
 from ..errors import BadQuestion
 from ..text import CONTROL_CHARS
+from .vocabulary import OTHER_CHANGE
 
 MAX_QUESTION_CHARS = 2000
 
@@ -66,7 +67,7 @@ _WHICH_RELEASE = lazy_compile(
 )
 # a clause telling of another change before a release it names: "after removing it in", "that was dropped in"
 _CONTEXT = lazy_compile(r"\b(?:after|since|once|that|which|was|were|had\s+been|having\s+been)\s+(?:\w+\s+){0,2}?"
-                        r"(?:remov|drop|deprecat|delet|add|introduc|renam)\w*\s+(?:it\s+|them\s+)?$", re.IGNORECASE)
+                        + OTHER_CHANGE + r"\s+(?:it\s+|them\s+)?$", re.IGNORECASE)
 _SERIES = lazy_compile(r"(?<![\w.])v?\d+\.x(?![\w.])", re.IGNORECASE)  # "which pydantic 1.x release": no topic word
 _RELEASE_WORDS = frozenset({"first", "earliest", "exact", "stable", "major", "minor"})
 

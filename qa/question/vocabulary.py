@@ -198,6 +198,10 @@ def asks_still(question: str) -> bool:
 _STILL = lazy_compile(r"\b(?:still|anymore|any\s+more|any\s+longer|nowadays|these\s+days)\b", re.IGNORECASE)
 
 
+# the words of another change a question tells as context ("after removing it in 3.0"): here and ``releases``
+OTHER_CHANGE = r"(?:remov|drop|deprecat|delet|add|introduc|renam)\w*"
+
+
 def without_contrast(question: str) -> str:
     """``question`` without what it sets its change against ("when was collate actually removed,
     not just deprecated?": a removal; "dropped rather than deprecated") or tells as what came
@@ -210,10 +214,8 @@ _CONTRAST = lazy_compile(r"[,;]?\s*\b(?:(?:and|but)\s+)?(?:not\s+(?:just|only|me
                          # "... after removing it in 3.0", "the encoder that was deprecated in 2.2": another
                          # change, told as context (``releases._CONTEXT`` drops its release as a filter)
                          r"|\b(?:after|once|since|that|which)\s+(?:(?:was|were|had\s+been|has\s+been|having\s+been)\s+)?"
-                         r"(?:\w+\s+){0,2}?(?:remov|drop|deprecat|delet|add|introduc|renam)\w*"
-                         r"(?:\s+(?:it|them))?\s+in\s+v?\d+(?:\.\d+)*"
-                         r"|\b(?:after|once)\s+(?:\w+\s+){0,2}?(?:remov|drop|deprecat|delet|add|introduc|renam)\w*"
-                         r"(?:\s+(?:it|them))?"
+                         r"(?:\w+\s+){0,2}?" + OTHER_CHANGE + r"(?:\s+(?:it|them))?\s+in\s+v?\d+(?:\.\d+)*"
+                         r"|\b(?:after|once)\s+(?:\w+\s+){0,2}?" + OTHER_CHANGE + r"(?:\s+(?:it|them))?"
                          # "so I can silence its deprecation warnings": no deprecation asked about
                          r"|\b(?:silenc|suppress|ignor|hid|filter|mut)\w*\s+(?:\w+\s+){0,3}?deprecation\s+warn\w*",
                          re.IGNORECASE)
