@@ -7,7 +7,7 @@ best sentence (``sentences``, from the sentence vectors the build stores; ``inde
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Sequence
+from typing import Collection, Sequence
 
 import numpy as np
 
@@ -79,9 +79,12 @@ class Searcher:
             self._masks[key] = None if mask.all() else mask
         return self._masks[key]
 
-    def bm25(self, query: str, k: int, allowed: np.ndarray | None) -> list[tuple[int, float]]:
-        """BM25 (row, score) pairs, filtered before ranking."""
-        return self.index.lexical.top_k(tokenize(query), k, allowed=allowed)
+    def bm25(self, query: str, k: int, allowed: np.ndarray | None,
+             ignore: Collection[str] = frozenset()) -> list[tuple[int, float]]:
+        """BM25 (row, score) pairs, filtered before ranking; the query's tokens in ``ignore`` are
+        left out of it, unless no other token is left."""
+        tokens = tokenize(query)
+        return self.index.lexical.top_k([t for t in tokens if t not in ignore] or tokens, k, allowed=allowed)
 
     def dense(self, query: str | np.ndarray, k: int, allowed: np.ndarray | None) -> list[tuple[int, float]]:
         """Dense (row, score) pairs for a query text or its vector, filtered inside faiss."""
@@ -126,6 +129,7 @@ class Searcher:
         versions: Sequence[str] | None = None,
         products: Sequence[str] | None = None,
         kinds: Sequence[str] | None = None,
+        ignore: Collection[str] = frozenset(),
     ) -> list[Hit]:
         """Top ``k`` chunks for ``query``.
 
@@ -136,6 +140,8 @@ class Searcher:
             versions: keep only chunks of these releases (applied in every retriever before fusion).
             products: keep only chunks of these products (and those of no known product), likewise.
             kinds: keep only chunks of sections of these kinds of change ("fixed"), likewise.
+            ignore: tokens BM25 leaves out of the query (a question's asking words: "when", "did"),
+                unless no other token is left; the dense retrievers read the query whole.
 
         Returns:
             Hits best first, each chunk at most once.
@@ -151,12 +157,12 @@ class Searcher:
         if k <= 0 or not chunks:
             return []
         if mode == "bm25":
-            return [Hit(chunks[r], s, bm25_rank=i) for i, (r, s) in enumerate(self.bm25(query, k, allowed), 1)]
+            return [Hit(chunks[r], s, bm25_rank=i) for i, (r, s) in enumerate(self.bm25(query, k, allowed, ignore), 1)]
         vector = self.similarity.query_vector(query)
         if mode == "dense":
             return [Hit(chunks[r], s, dense_rank=i) for i, (r, s) in enumerate(self.dense(vector, k, allowed), 1)]
         depth = max(self.fusion.depth, k)
-        lexical = self.bm25(query, depth, allowed)
+        lexical = self.bm25(query, depth, allowed, ignore)
         dense = self.dense(vector, depth, allowed)
         sentences = None
         if self.fusion.sentences > 0:  # over the chunks the two lists found: not every sentence of a big corpus

@@ -26,7 +26,7 @@ from index import Hit, LoadedIndex, Searcher, check_mode, tokenize
 
 from ..errors import BadQuestion
 from ..model import Answer, AnswerSentence, Note, Passage, ReleaseRange, citation_of
-from ..question import ASKING_TERMS, Question, read
+from ..question import ASKING_TERMS, QUESTION_ONLY_TERMS, Question, read
 from ..question.vocabulary import SYNONYMS
 from ..staging import with_pending
 from .catalogue import Catalogue
@@ -175,7 +175,7 @@ class Engine:
         refusal = self._refusal(question, refusal)
         if refusal is not None:  # a product or release the corpus does not hold: say so, answer nothing
             near = self.searcher.search(question.asked_as, k=min(top_k, NEARBY), mode=mode,
-                                        products=question.products or None)
+                                        products=question.products or None, ignore=QUESTION_ONLY_TERMS)
             return Answer(**base, passages=(), sentences=(), confident=False,  # nothing answered: no word of BM25
                           notes=(*self._pinned(question), refusal),
                           nearby=_passages(near),
@@ -251,8 +251,9 @@ class Engine:
         rerank_on = self.rerank.applies(mode)
         if rerank_on:
             depth = max(depth, self.rerank.depth)
+        # a question's own words ("when did ...", "my") match any passage using them: BM25 leaves them out
         hits = self.searcher.search(question.asked_as, k=depth, mode=mode, versions=versions or None,
-                                    products=question.products or None, kinds=kinds or None)
+                                    products=question.products or None, kinds=kinds or None, ignore=QUESTION_ONLY_TERMS)
         if rerank_on and hits:
             hits = self._reranked(question.asked_as, hits, mode != "bm25")
         return hits
@@ -276,6 +277,7 @@ class Engine:
         if len(words.split()) <= WHOLE_ITEM_WORDS:
             return (AnswerSentence(words, passage, citation=cited),)
         said = units.prose(pick(score_sentences(topic, [entry.text], **self._scoring(topic, dense)), 0.0)[0])
+        said = quoting.item_lead(said, entry.text, self._split, says_something)
         return tuple(replace(s, passage=passage, citation=cited) for s in said) or (AnswerSentence(words, passage, citation=cited),)
 
     def _item_scores(self, topic: str, entries: Sequence[Entry], dense: bool, query: str) -> list[float]:

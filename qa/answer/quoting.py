@@ -79,6 +79,17 @@ def with_lead(sentences: Sequence[AnswerSentence], chunks: Sequence[Chunk], spli
     return tuple(out)
 
 
+def item_lead(sentences: Sequence[AnswerSentence], item: str, split: Callable[[str], Sequence[Span]],
+              quotable: Callable[[str], bool]) -> tuple[AnswerSentence, ...]:
+    """The sentences quoted from one long ``item``, its first sentence (the statement, at most LEAD_WORDS
+    long and ``quotable``) before them when they leave it out: "Class-level `kw_only=True` behavior is now
+    consistent with `dataclasses`." before the example that follows it."""
+    lead = next((p.text for p in split(item) if quotable(p.text)), None)
+    if not sentences or lead is None or len(lead.split()) > LEAD_WORDS or any(lead in s.text for s in sentences):
+        return tuple(sentences)
+    return (AnswerSentence(lead, sentences[0].passage), *sentences)
+
+
 def from_first(sentences: Sequence[AnswerSentence], first: str) -> tuple[AnswerSentence, ...]:
     """The quotes, each one the first passage's text ``first`` holds too (overlapping windows of
     one section) quoted from passage 1: the first passage is then the one the answer quotes."""

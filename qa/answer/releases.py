@@ -76,7 +76,7 @@ class ReleaseAnswers:
                    if not series or (e.chunk.version or "").split(".")[0] in series]
         _, scores = self._scored(question, entries, hits, dense)
         strong = stating(entries, scores, question.kind, change=question.change, exact=question.specifics,
-                         topic=question.topic)
+                         topic=question.focus or question.topic)
         at = earliest_among(entries, strong, scores)
         if at is None:
             return hits, None

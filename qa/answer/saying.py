@@ -105,7 +105,14 @@ def _worded_now(sentence: str, pattern) -> bool:
 # what follows a change that was not made after all: "The removal of the ``--result-log`` option ... has been postponed"
 _NOT_DONE = lazy_compile(r"\b(?:has|have|was|were|is|are|been)\s+(?:\w+\s+)?(?:postponed|deferred|delayed|reverted|cancell?ed)\b",
                          re.IGNORECASE)
-_FUTURE = lazy_compile(r"\b(?:(?:will|would|shall|may|might|going\s+to)(?:\s+\w+)?\s+be|to\s+be|pending)\s+$", re.IGNORECASE)
+# "will be removed", "to be dropped", and in the active voice "the next release will introduce ..."
+_FUTURE = lazy_compile(r"\b(?:(?:will|would|shall|may|might|going\s+to)(?:\s+\w+)?(?:\s+be)?|to\s+be|pending)\s+$",
+                       re.IGNORECASE)
+# an item announcing what a later release will bring: "a heads up: the next release of `attrs` will
+# introduce an `attrs` namespace", "... the **next** release will allow you to `import attrs`"
+ANNOUNCES = lazy_compile(r"\bnext\W*\s+(?:\w+\s+)?(?:release|version)\b[^.!?]{0,60}?\bwill\b|\bheads[\s-]+up\b"
+                         r"|\b(?:in|with)\s+(?:a|the)\s+(?:future|upcoming|later)\s+(?:\w+\s+)?(?:release|version)\b",
+                         re.IGNORECASE)
 
 
 def referred(entry: Entry, change: str | None, topic: str) -> str | None:

@@ -7,11 +7,12 @@ from .parse import Question, read
 from .ranges import BadBound, range_of
 from .releases import MAX_QUESTION_CHARS, check_question, release_name
 from .shapes import SHAPES, Shape
-from .vocabulary import ASKING_TERMS
+from .vocabulary import ASKING_TERMS, QUESTION_ONLY_TERMS
 
 __all__ = [
     "ASKING_TERMS",
     "MAX_QUESTION_CHARS",
+    "QUESTION_ONLY_TERMS",
     "SHAPES",
     "BadBound",
     "FollowUp",

@@ -223,3 +223,22 @@ def asks_which_release(question: str, products: tuple[str, ...]) -> bool:
         if not word or word in names or word in _RELEASE_WORDS or _SERIES.fullmatch(word):
             return True
     return False
+
+
+# where a question's sentences part: "... from source. which psutil release ...", "... is gone - which release ..."
+_PARTS = lazy_compile(r"(?<=[\w)\]`'\"][.!?])\s+(?=\S)|\s+[-\u2013\u2014]\s+|\s*;\s+")  # not "the ? operator"
+
+
+def asking_part(question: str, products: tuple[str, ...]) -> str:
+    """The sentence of a question that asks which release, when another tells its context before it
+    ("attrs.evolve(inst=obj) now raises a TypeError. in which version did evolve stop taking inst?"
+    -> "in which version did evolve stop taking inst?"); "" for a question of one sentence."""
+    parts = [p for p in _PARTS.split(question) if p.strip()]
+    if len(parts) < 2:
+        return ""
+    part = next((p for p in reversed(parts) if asks_which_release(p, products)), "")
+    return "" if _POINTS_BACK.search(part) else part  # "which release introduced that warning?": the context is its subject
+
+
+# an asking sentence ending on what the context told: "which release changed that?", "... introduced that warning?"
+_POINTS_BACK = lazy_compile(r"\b(?:that|this|it|these|those|them)(?:\s+[\w-]+)?\W*$", re.IGNORECASE)

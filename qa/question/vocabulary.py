@@ -20,6 +20,9 @@ ASKING_TERMS = frozenset(
     "what which how when where who whom whose why doe do did done can could should would will "
     "i me my we our you your is are was were been be has have had get got ani there whi".split()
 )
+# Of those, the ones release notes use only as questions do ("when", "did", "my"), not as they say a
+# change ("can now", "will be", "has"): left out of BM25's query (``qa.answer.engine``)
+QUESTION_ONLY_TERMS = frozenset("what which who whom whose why did i me my".split())
 
 # Words every release question shares: left out of its topic.
 SHARED_WORDS = frozenset(
@@ -107,13 +110,20 @@ def overview(mention: str) -> tuple[re.Pattern, ...]:
     return tuple(re.compile(w.replace("{R}", mention), re.IGNORECASE) for w in OVERVIEW_WORDINGS)
 
 
+# What a release stops providing, as notes and questions word it: "stop publishing 32-bit wheels",
+# "stopped taking inst as a keyword" (not "stopped guessing the encoding": a behaviour changed)
+STOPPED_PROVIDING = (r"stop(?:s|ped|ping)?\s+(?:publish|ship|provid|build|distribut|bundl|support|includ|accept"
+                     r"|allow|install|test|tak)ing\b")
+# A removal as a question words it: "when did X drop Y", "stopped supporting", "stopped working on",
+# "the first release without Python 2 support"
+_REMOVAL_ASKED = (r"\b(?:remov|drop|delet|no\s+longer|got\s+rid|get\s+rid|discontinu|end(?:ed)?\s+support"
+                  r"|stopp?(?:ed|s)?\s+(?:support|working|running)\b|" + STOPPED_PROVIDING + r"|(?:first|release|version|one)\s+without\b)")
 # How a how-to question opens ("how do I enable ...?", "is there a way to ...").
 _HOWTO = lazy_compile(r"^\s*(?:how\s+(?:do|can|could|should|would|to|does\s+one)\b|(?:what\s+is|what's)\s+the\s+way\s+to\b"
                     r"|is\s+there\s+a\s+way\s+to\b)", re.IGNORECASE)
 _ASKED_KINDS = (
     ("deprecated", lazy_compile(r"\bdeprecat", re.IGNORECASE)),
-    ("removed", lazy_compile(r"\b(?:remov|drop|delet|no\s+longer|got\s+rid|get\s+rid|discontinu"
-                           r"|stopp?(?:ed|s)?\s+(?:support|working|running)|end(?:ed)?\s+support)", re.IGNORECASE)),
+    ("removed", lazy_compile(_REMOVAL_ASKED, re.IGNORECASE)),
     ("fixed", lazy_compile(r"\bfix(?!tur)", re.IGNORECASE)),
 )  # not "added": release notes say "add" of later changes to a feature too, and blogs name no kind
 
@@ -126,8 +136,7 @@ CHANGES_ASKED = (
     ("renamed", lazy_compile(r"\brenam", re.IGNORECASE)),
     ("stabilized", lazy_compile(r"\bstabili[sz]|\bbec[oa]me?\s+stable|\bmade\s+stable|\bstable\s+in\b", re.IGNORECASE)),
     ("deprecated", lazy_compile(r"\bdeprecat", re.IGNORECASE)),
-    ("removed", lazy_compile(r"\b(?:remov|drop|delet|got\s+rid|get\s+rid|no\s+longer|discontinu"
-                           r"|stopp?(?:ed|s)?\s+(?:support|working|running)|end(?:ed)?\s+support)", re.IGNORECASE)),
+    ("removed", lazy_compile(_REMOVAL_ASKED, re.IGNORECASE)),
     ("fixed", lazy_compile(r"\bfix(?!tur)", re.IGNORECASE)),
     ("added", lazy_compile(r"\b(?:switch(?:ed|es)?|turn(?:ed|s)?)\s+on\b|\benabled?\s+by\s+default\b", re.IGNORECASE)),
     ("switched", lazy_compile(r"\b(?:switch|migrat|moved?\b)", re.IGNORECASE)),
@@ -144,7 +153,8 @@ CHANGES_STATED = {
                           re.IGNORECASE),
     "stabilized": lazy_compile(r"\bstabili[sz]|\bstable\b", re.IGNORECASE),
     "deprecated": lazy_compile(r"\bdeprecat", re.IGNORECASE),
-    "removed": lazy_compile(r"\b(?:remov|drop|delet|no\s+longer|discontinu)", re.IGNORECASE),
+    "removed": lazy_compile(r"\b(?:remov|drop|delet|no\s+longer|discontinu|any\s*more\b|not\s+supported|unsupported"
+                            r"|" + STOPPED_PROVIDING + ")", re.IGNORECASE),  # not "Stop detecting target version as 3.9+"
     # a fix is told by what went wrong too: "Removed an assert ... that caused compatibility issues with Sentry"
     "fixed": lazy_compile(r"\bfix(?!tur)|\bresolv|\bcaus(?:ed|ing)\s+(?:\w+\s+){0,3}?(?:issues?|errors?|crash(?:es)?"
                           r"|problems?|failures?|bugs?)\b|\bregression|\bno\s+longer\s+(?:crash|fail|raise|error|hang)",
@@ -179,12 +189,15 @@ _NOT_CONTENT = QUESTION_WORDS | frozenset(
     "switch switched migrate migrated move moved replace replaced change changed changes shipped ship ships "
     "gained gain accept accepts allow allows enable enabled rid gone "
     # ... and in their other forms, as a person asks ("stopped supporting python 3.9")
-    "supporting adding removing dropping deleting deprecating fixing renaming switching replacing moving "
+    "supporting adding removing dropping deleting deprecating fixing renaming switching replacing moving shipping "
+    "taking publishing providing "
     "stop stops stopped stopping accepted accepting allowed allowing enables enabling "
     # function words and the framing of a change ("marked as deprecated", "stopped working on")
     "as so but if than then just also only very still even yet again any some such via per along together too "
     "either neither both "
-    "marked mark flagged considered started starting working work works discontinued discontinue".split()
+    "marked mark flagged considered started starting working work works discontinued discontinue "
+    # "the first one without python 2 support"
+    "one without anymore".split()
 )
 NEGATED = lazy_compile(r"\b(?:no|not|never|without|cannot|can't|isn't|aren't|doesn't|don't|won't|lacks?)\b", re.IGNORECASE)
 

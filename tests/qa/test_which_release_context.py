@@ -1,0 +1,135 @@
+"""Which-release questions that fresh notes tripped (issue 44, fourth round): a question telling its
+context in a sentence before the one that asks, a removal asked as "stopped taking" or "the first
+one without", a removal stated as "not supported anymore" or "stop publishing", a change a release
+only announces for the next one, and a question's asking words left out of BM25's query."""
+
+from __future__ import annotations
+
+import pytest
+
+from corpus import CorpusInput
+from corpus.pipeline import load_chunks
+from qa.answer.engine import Engine
+from qa.question import read
+from tests.support.fakes import fake_engine
+
+NOTES = """# Changelog
+
+## 3.0.0 - 2024-05-01
+
+### Removed
+
+- Python 2.7 is not supported anymore.
+- `acme.evolve()` doesn't accept the *inst* argument as a keyword argument anymore.
+- Stop publishing prebuilt wheels for 32-bit Python; it must now be built from source.
+
+### Added
+
+- `import acme.ng` has finally landed: as of this release you can import the new namespace.
+
+### Changed
+
+- Stop detecting the target version as Python 3.9+ from decorators alone.
+- Class-level `kw_only=True` behavior is now consistent with `dataclasses`.
+
+  Here, we have a `kw_only=True` class (`Base`) with an attribute that sets `kw_only=False` and has a
+  default (`Base.b`), and then create a subclass (`Subclass`) with required arguments (`Subclass.c`).
+  Previously this would work, since it would make `Base.b` keyword-only, but now this fails since `Base.b`
+  is positional, and we have a required positional argument following another argument with defaults.
+
+## 2.0.0 - 2023-02-01
+
+### Deprecated
+
+- Passing the instance to `acme.evolve()` with the *inst* keyword argument is deprecated and will be removed.
+- A heads up: the next release of acme will introduce an `acme.ng` namespace you can import.
+
+### Fixed
+
+- 32-bit wheels for Windows were missing their DLLs.
+
+## 1.0.0 - 2022-01-01
+
+### Removed
+
+- Python 2.6 is not supported anymore.
+
+### Added
+
+- Added `acme.evolve()` that copies an instance with changes.
+"""
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory: pytest.TempPathFactory) -> Engine:
+    root = tmp_path_factory.mktemp("context")
+    (root / "CHANGELOG.md").write_text(NOTES, encoding="utf-8")
+    return fake_engine(load_chunks([CorpusInput(root / "CHANGELOG.md", "acme")]), root / "idx")
+
+
+@pytest.mark.parametrize("question, release", [
+    # the first sentence tells what the person saw; the second asks, and its words are what an item must say
+    ("pip install acme on a 32-bit windows python now compiles from source. which acme release stopped shipping "
+     "32-bit wheels?", "3.0.0"),
+    ("acme.evolve(inst=obj) now raises a TypeError. in which version did evolve stop taking inst as a keyword?", "3.0.0"),
+])
+def test_the_release_that_made_the_change(engine: Engine, question: str, release: str) -> None:
+    for mode in ("bm25", "hybrid"):
+        answer = engine.ask(question, mode=mode)
+        assert answer.earliest_release == release, (mode, answer.asked_as, answer.earliest_release)
+
+
+@pytest.mark.parametrize("question", ["since which acme version can I write `import acme.ng`?",
+                                      "which acme release first let me import acme.ng?"])
+def test_a_change_announced_for_the_next_release_is_not_its_release(engine: Engine, question: str) -> None:
+    """2.0.0 announces ``acme.ng`` for the next release; 3.0.0 made it (BM25: the test encoder's cosines are no
+    meaning's, and the announcement yields only to an item scoring near it)."""
+    answer = engine.ask(question, mode="bm25")
+    assert answer.earliest_release == "3.0.0", (answer.asked_as, answer.earliest_release)
+
+
+@pytest.mark.parametrize("mode", ["bm25", "hybrid"])
+def test_a_long_items_statement_leads_its_quote(engine: Engine, mode: str) -> None:
+    """The sentences answering best are the example's; the item's first sentence, its statement, comes first."""
+    answer = engine.ask("my subclass of a kw_only=True base class now fails with a required positional argument "
+                        "following defaults. which acme release changed how class-level kw_only works?", mode=mode)
+    assert answer.earliest_release == "3.0.0"
+    assert answer.sentences[0].text == "Class-level `kw_only=True` behavior is now consistent with `dataclasses`."
+    assert len(answer.sentences) > 1  # and what answered best after it
+
+
+def test_stop_detecting_is_no_removal(engine: Engine) -> None:
+    """"Stop detecting ... Python 3.9+" stops a behaviour; it drops no support for Python 3.9."""
+    answer = engine.ask("which acme version stopped supporting python 3.9?", mode="bm25")
+    assert answer.earliest_release is None
+
+
+@pytest.mark.parametrize("question, change, focus", [
+    ("which acme release was the first one without python 2 support", "removed", ""),
+    ("in which version did evolve stop taking inst as a keyword?", "removed", ""),
+    ("evolve(inst=obj) raises a TypeError now. which release stopped taking inst?", "removed", "stopped taking inst"),
+    ("my rst2html.py is gone - which acme release removed rst2html.py?", "removed", "rst2html.py"),
+    ("it stopped working; which acme release removed the --legacy flag?", "removed", "--legacy flag"),
+    ("which acme release added evolve?", "added", ""),  # one sentence: its topic is all there is
+    # the asking sentence points back at the context: the whole question is its subject
+    ("acme started warning because we subclass Validator. what release introduced that warning?", "added", ""),
+    ("my rst2html.py command is gone - which release changed that?", None, ""),
+    ("the wheels are gone. why?", None, ""),  # no sentence asks which release
+    ("which acme version introduced the ? operator for errors", "added", ""),  # a "?" inside is no sentence's end
+])
+def test_what_a_question_asks_and_the_sentence_asking_it(engine: Engine, question: str, change: str | None,
+                                                         focus: str) -> None:
+    read_as = read(question, engine.catalogue)
+    assert (read_as.change, read_as.focus) == (change, focus)
+
+
+def test_bm25_leaves_asking_words_out_unless_nothing_else_is_left(engine: Engine) -> None:
+    searcher = engine.searcher
+    # "when" and "did" are in no item here but "with": only the passages naming evolve are found
+    found = searcher.search("when did evolve", k=10, mode="bm25", ignore=frozenset({"when", "did"}))
+    assert found and all("evolve" in hit.chunk.text for hit in found)
+    everything = searcher.search("when did evolve", k=10, mode="bm25")
+    assert {h.chunk.id for h in found} <= {h.chunk.id for h in everything}
+    # a query of asking words alone is searched as it is, not as no query at all
+    alone = searcher.search("what is new", k=10, mode="bm25", ignore=frozenset({"what", "is"}))
+    assert alone == searcher.search("what is new", k=10, mode="bm25")
