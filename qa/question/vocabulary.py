@@ -119,8 +119,11 @@ STOPPED_PROVIDING = (r"stop(?:s|ped|ping)?\s+(?:publish|ship|provid|build|distri
 _REMOVAL_ASKED = (r"\b(?:remov|drop|delet|no\s+longer|got\s+rid|get\s+rid|discontinu|end(?:ed)?\s+support"
                   r"|stopp?(?:ed|s)?\s+(?:support|working|running)\b|" + STOPPED_PROVIDING + r"|(?:first|release|version|one)\s+without\b)")
 # How a how-to question opens ("how do I enable ...?", "is there a way to ...").
-_HOWTO = lazy_compile(r"^\s*(?:how\s+(?:do|can|could|should|would|to|does\s+one)\b|(?:what\s+is|what's)\s+the\s+way\s+to\b"
-                    r"|is\s+there\s+a\s+way\s+to\b)", re.IGNORECASE)
+# It opens the question or a sentence or clause of it ("schema context is gone - how do i get ...",
+# "..., where am I supposed to configure the proxy CA certs?")
+_HOWTO = lazy_compile(r"(?:^|[.!?,;:]\s+|\s[-\u2013\u2014]\s+)\s*(?:how\s+(?:do|can|could|should|would|to|does\s+one)\b"
+                    r"|(?:what\s+is|what's)\s+the\s+way\s+to\b|is\s+there\s+a\s+way\s+to\b"
+                    r"|where\s+(?:do|can|should|would|must|am|are)\s+(?:i|we|you)\b)", re.IGNORECASE)
 _ASKED_KINDS = (
     ("deprecated", lazy_compile(r"\bdeprecat", re.IGNORECASE)),
     ("removed", lazy_compile(_REMOVAL_ASKED, re.IGNORECASE)),
@@ -296,4 +299,4 @@ def asks(question: str) -> str | None:
 
 def is_howto(question: str) -> bool:
     """Whether a question asks how to do something ("how do I enable ...?")."""
-    return bool(_HOWTO.match(question))
+    return bool(_HOWTO.search(question))

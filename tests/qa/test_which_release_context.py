@@ -133,3 +133,16 @@ def test_bm25_leaves_asking_words_out_unless_nothing_else_is_left(engine: Engine
     # a query of asking words alone is searched as it is, not as no query at all
     alone = searcher.search("what is new", k=10, mode="bm25", ignore=frozenset({"what", "is"}))
     assert alone == searcher.search("what is new", k=10, mode="bm25")
+
+
+@pytest.mark.parametrize("question, howto", [
+    ("how do I copy an instance with changes?", True),
+    ("schema context is gone in acme 4 - how do i get context data into my fields now?", True),
+    ("my proxy's CA bundle is ignored on acme 2.8, where am I supposed to configure the proxy CA certs?", True),
+    ("where do I set the retry limit?", True),
+    ("anyhow, which release added evolve?", False),  # "how" inside a word asks nothing
+    ("where is evolve defined?", False),  # where a thing is, not how to do something
+])
+def test_a_how_to_asked_after_its_context(engine: Engine, question: str, howto: bool) -> None:
+    read_as = read(question, engine.catalogue)
+    assert (read_as.howto, read_as.asks == "howto") == (howto, howto)
