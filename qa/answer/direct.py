@@ -12,7 +12,7 @@ from typing import Callable, Sequence
 
 from corpus.regex import lazy_compile
 
-from ..question.vocabulary import CHANGES_STATED
+from ..question.changes import CHANGES_STATED
 
 # words that may stand between the change's word and what it changes ("Added [a new] pytest plugin",
 # "Dropped [support for] Python 3.9", "Removed [the deprecated] ``proxies`` argument")

@@ -277,7 +277,7 @@ class Engine:
         if len(words.split()) <= WHOLE_ITEM_WORDS:
             return (AnswerSentence(words, passage, citation=cited),)
         said = units.prose(pick(score_sentences(topic, [entry.text], **self._scoring(topic, dense)), 0.0)[0])
-        said = quoting.item_lead(said, entry.text, self._split, says_something)
+        said = quoting.item_lead(said, entry.text, self._split, lambda t: says_something(t) and not units.is_code(t))
         return tuple(replace(s, passage=passage, citation=cited) for s in said) or (AnswerSentence(words, passage, citation=cited),)
 
     def _item_scores(self, topic: str, entries: Sequence[Entry], dense: bool, query: str) -> list[float]:

@@ -17,11 +17,12 @@ from corpus.regex import lazy_compile
 from corpus.textform import index_form
 from corpus.versions import version_key
 
-from ..question.vocabulary import CHANGES_REQUIRED, CHANGES_STATED, content_words
+from ..question.changes import CHANGES_REQUIRED, CHANGES_STATED
+from ..question.vocabulary import content_words
 from .digest import Entry, worth_showing
 from .evidence import LEXICAL_WEIGHT, coverage_scorer
 from .holding import holding
-from .saying import (ANNOUNCES, DENIES, OWN, SAYS, credited_words, qualifiers_of, says, specifics_split, topic_words,
+from .saying import (DENIES, OWN, SAYS, announces, credited_words, qualifiers_of, says, specifics_split, topic_words,
                      words_named)
 
 STRONG = 0.85  # an item within this share of the best one states the fact
@@ -114,8 +115,7 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
     best = max(boosted.values())
     strong = [i for i, s in boosted.items() if s >= STRONG * best]
     if change in (None, "added"):  # what a later release will bring is not what this one made
-        made = [i for i in strong if not ANNOUNCES.search(item_words(entries[i].text))]
-        strong = made or strong
+        strong = [i for i in strong if not announces(entries[i], topic)] or strong
     of_kind = [i for i in strong if kind and entries[i].item.kind == kind]
     return of_kind or strong  # "which release dropped X": the removal, not an earlier mention
 

@@ -76,7 +76,7 @@ class ReleaseAnswers:
                    if not series or (e.chunk.version or "").split(".")[0] in series]
         _, scores = self._scored(question, entries, hits, dense)
         strong = stating(entries, scores, question.kind, change=question.change, exact=question.specifics,
-                         topic=question.focus or question.topic)
+                         topic=question.subject)
         at = earliest_among(entries, strong, scores)
         if at is None:
             return hits, None
@@ -88,7 +88,7 @@ class ReleaseAnswers:
             own = [i for i in strong if entries[i].chunk.id == hits[first].chunk.id]
             if own:  # an item of it stating the fact is quoted, else the stating item's passage goes first
                 at = max(own, key=lambda i: scores[i])
-            elif not titled_by(hits[first].chunk.section, question.topic):  # unless titled by the topic
+            elif not titled_by(hits[first].chunk.section, question.subject):  # unless titled by the topic
                 first = next(i for i, h in enumerate(hits) if h.chunk.id == entries[at].chunk.id)
         return _first(hits, first), entries[at]
 
@@ -123,13 +123,13 @@ class ReleaseAnswers:
         """The stating item, or the best one of the earlier release it says the change was made in
         ("``zip_equal`` was removed in 11.0.0", written in 11.0.2's notes) that states it too, when
         retrieval found one."""
-        said = referred(entries[at], question.change, question.topic)
+        said = referred(entries[at], question.change, question.subject)
         own = entries[at].chunk
         if said is None or release_order(said) >= release_order(own.version or "0"):
             return at
         things, _ = specifics_split(question.specifics)
         there = [i for i, e in enumerate(entries) if e.chunk.version and e.chunk.product == own.product
-                 and version_matches(e.chunk.version, said) and states(e, question.change, question.topic, things)]
+                 and version_matches(e.chunk.version, said) and states(e, question.change, question.subject, things)]
         return min(there, key=lambda i: (release_order(entries[i].chunk.version or "0"), -scores[i])) if there else at
 
     def digest(self, shape: Shape, hits: list[Hit], versions: Sequence[str], products: Sequence[str],

@@ -16,7 +16,8 @@ from corpus.textform import index_form
 from index import tokenize
 
 from ..question.products import canonical, known
-from ..question.vocabulary import CHANGES_STATED, NEGATED, content_words
+from ..question.changes import CHANGES_STATED
+from ..question.vocabulary import NEGATED, content_words
 from .digest import Entry
 from .direct import direct
 from .holding import holds
@@ -99,18 +100,29 @@ def _worded_now(sentence: str, pattern) -> bool:
     """Whether ``sentence`` words the change as made, not as to come ("The ``numpy.fix`` function
     will be deprecated in a future release", "pending deprecation")."""
     return any(not _FUTURE.search(sentence, max(0, m.start() - 40), m.start())
+               and not (_ACTIVE.match(m.group(0)) and _WILL.search(sentence, max(0, m.start() - 20), m.start()))
                and not _NOT_DONE.search(sentence, m.end(), m.end() + 80) for m in pattern.finditer(sentence))
 
 
 # what follows a change that was not made after all: "The removal of the ``--result-log`` option ... has been postponed"
 _NOT_DONE = lazy_compile(r"\b(?:has|have|was|were|is|are|been)\s+(?:\w+\s+)?(?:postponed|deferred|delayed|reverted|cancell?ed)\b",
                          re.IGNORECASE)
-# "will be removed", "to be dropped", and in the active voice "the next release will introduce ..."
-_FUTURE = lazy_compile(r"\b(?:(?:will|would|shall|may|might|going\s+to)(?:\s+\w+)?(?:\s+be)?|to\s+be|pending)\s+$",
-                       re.IGNORECASE)
-# an item announcing what a later release will bring: "a heads up: the next release of `attrs` will
-# introduce an `attrs` namespace", "... the **next** release will allow you to `import attrs`"
-ANNOUNCES = lazy_compile(r"\bnext\W*\s+(?:\w+\s+)?(?:release|version)\b[^.!?]{0,60}?\bwill\b|\bheads[\s-]+up\b"
+_FUTURE = lazy_compile(r"\b(?:(?:will|would|shall|may|might|going\s+to)(?:\s+\w+)?\s+be|to\s+be|pending)\s+$", re.IGNORECASE)
+# ... and in the active voice right before the change's verb: "the next release will introduce ..." (not
+# "will now add", nor "will no longer accept": a change made)
+_WILL = lazy_compile(r"\b(?:will|shall|going\s+to)\s+$", re.IGNORECASE)
+_ACTIVE = lazy_compile(r"(?:introduc|add|remov|drop|delet|deprecat|allow|enabl|accept|support)", re.IGNORECASE)
+def announces(entry: Entry, topic: str) -> bool:
+    """Whether an item tells what a later release will bring: its first sentence does ("a heads up:
+    the next release of `attrs` will introduce an `attrs` namespace"), or one naming a word of the
+    topic ("... the **next** release of `attrs` will allow you to actually `import attrs`"); not an
+    item adding a thing whose other sentence says it "will become the default in a future release"."""
+    about = topic_words(content_words(OWN.sub(" ", topic)))
+    sentences = SENTENCE_END.split(item_words(entry.text))
+    return any(_ANNOUNCES.search(s) and (k == 0 or words_named(s, about)) for k, s in enumerate(sentences))
+
+
+_ANNOUNCES = lazy_compile(r"\bnext\W*\s+(?:\w+\s+)?(?:release|version)\b[^.!?]{0,60}?\bwill\b|\bheads[\s-]+up\b"
                          r"|\b(?:in|with)\s+(?:a|the)\s+(?:future|upcoming|later)\s+(?:\w+\s+)?(?:release|version)\b",
                          re.IGNORECASE)
 

@@ -71,7 +71,12 @@ POINTER_WORDS = 60  # a pointing sentence longer than this stands on its own
 def prose(sentences: Sequence[AnswerSentence]) -> tuple[AnswerSentence, ...]:
     """The sentences that are not code: an example's lines ("def test_x(subtests): ...") say
     nothing of which release did something."""
-    return tuple(s for s in sentences if not _CODE.search(s.text))
+    return tuple(s for s in sentences if not is_code(s.text))
+
+
+def is_code(text: str) -> bool:
+    """Whether a sentence is code: a statement, a prompt or a shell command opens a line of it."""
+    return bool(_CODE.search(text))
 
 
 # a line that opens a statement, a prompt or a shell command

@@ -24,7 +24,8 @@ from .pins import from_pin
 from .releases import asking_part, check_question, release_name
 from .shapes import Shape, shape_of, topic_of
 from .typos import mended
-from .vocabulary import (RELEASE_EVENTS, asked_kind, asks, asks_still, change_asked, is_howto, specifics,
+from .changes import asked_kind, change_asked
+from .vocabulary import (RELEASE_EVENTS, asks, asks_still, is_howto, specifics,
                          without_contrast)
 
 
@@ -66,6 +67,12 @@ class Question:
     def topic(self) -> str:
         """What it is about, its release and framing words left out ("" for an overview)."""
         return self.shape.topic
+
+    @property
+    def subject(self) -> str:
+        """What an item must say to answer it: the asking sentence's topic when another tells its
+        context first (``focus``), else the topic."""
+        return self.focus or self.shape.topic
 
 
 def read(typed: str, catalogue: Catalogue, conversation: Conversation | None = None, *,

@@ -226,7 +226,9 @@ def asks_which_release(question: str, products: tuple[str, ...]) -> bool:
 
 
 # where a question's sentences part: "... from source. which psutil release ...", "... is gone - which release ..."
-_PARTS = lazy_compile(r"(?<=[\w)\]`'\"][.!?])\s+(?=\S)|\s+[-\u2013\u2014]\s+|\s*;\s+")  # not "the ? operator"
+# (not "the ? operator", nor "e.g. the namespace")
+_PARTS = lazy_compile(r"(?<=[\w)\]`'\"][.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)\s+(?=\S)"
+                      r"|\s+[-\u2013\u2014]\s+|\s*;\s+")
 
 
 def asking_part(question: str, products: tuple[str, ...]) -> str:

@@ -22,7 +22,7 @@ ASKING_TERMS = frozenset(
 )
 # Of those, the ones release notes use only as questions do ("when", "did", "my"), not as they say a
 # change ("can now", "will be", "has"): left out of BM25's query (``qa.answer.engine``)
-QUESTION_ONLY_TERMS = frozenset("what which who whom whose why did i me my".split())
+QUESTION_ONLY_TERMS = frozenset("what which who whom whose why whi did i me my".split())  # tokens: "why" is "whi"
 
 # Words every release question shares: left out of its topic.
 SHARED_WORDS = frozenset(
@@ -110,61 +110,12 @@ def overview(mention: str) -> tuple[re.Pattern, ...]:
     return tuple(re.compile(w.replace("{R}", mention), re.IGNORECASE) for w in OVERVIEW_WORDINGS)
 
 
-# What a release stops providing, as notes and questions word it: "stop publishing 32-bit wheels",
-# "stopped taking inst as a keyword" (not "stopped guessing the encoding": a behaviour changed)
-STOPPED_PROVIDING = (r"stop(?:s|ped|ping)?\s+(?:publish|ship|provid|build|distribut|bundl|support|includ|accept"
-                     r"|allow|install|test|tak)ing\b")
-# A removal as a question words it: "when did X drop Y", "stopped supporting", "stopped working on",
-# "the first release without Python 2 support"
-_REMOVAL_ASKED = (r"\b(?:remov|drop|delet|no\s+longer|got\s+rid|get\s+rid|discontinu|end(?:ed)?\s+support"
-                  r"|stopp?(?:ed|s)?\s+(?:support|working|running)\b|" + STOPPED_PROVIDING + r"|(?:first|release|version|one)\s+without\b)")
 # How a how-to question opens ("how do I enable ...?", "is there a way to ...").
 # It opens the question or a sentence or clause of it ("schema context is gone - how do i get ...",
 # "..., where am I supposed to configure the proxy CA certs?")
 _HOWTO = lazy_compile(r"(?:^|[.!?,;:]\s+|\s[-\u2013\u2014]\s+)\s*(?:how\s+(?:do|can|could|should|would|to|does\s+one)\b"
                     r"|(?:what\s+is|what's)\s+the\s+way\s+to\b|is\s+there\s+a\s+way\s+to\b"
                     r"|where\s+(?:do|can|should|would|must|am|are)\s+(?:i|we|you)\b)", re.IGNORECASE)
-_ASKED_KINDS = (
-    ("deprecated", lazy_compile(r"\bdeprecat", re.IGNORECASE)),
-    ("removed", lazy_compile(_REMOVAL_ASKED, re.IGNORECASE)),
-    ("fixed", lazy_compile(r"\bfix(?!tur)", re.IGNORECASE)),
-)  # not "added": release notes say "add" of later changes to a feature too, and blogs name no kind
-
-
-# The change a which-release question asks about, by its words, first match wins ("which release
-# renamed X": renamed; "first shipped": added); and the words by which an item states each.
-CHANGES_ASKED = (
-    ("restored", lazy_compile(r"\b(?:bring|brings|brought|bringing)\s+(?:\S+\s+){0,3}?back\b|\b(?:came|come|comes)\s+back\b(?!\s+as\b)"
-                            r"|\b(?:restored?|reinstated?|re-?added|re-?introduced?)\b|\bput\s+back\b", re.IGNORECASE)),
-    ("renamed", lazy_compile(r"\brenam", re.IGNORECASE)),
-    ("stabilized", lazy_compile(r"\bstabili[sz]|\bbec[oa]me?\s+stable|\bmade\s+stable|\bstable\s+in\b", re.IGNORECASE)),
-    ("deprecated", lazy_compile(r"\bdeprecat", re.IGNORECASE)),
-    ("removed", lazy_compile(_REMOVAL_ASKED, re.IGNORECASE)),
-    ("fixed", lazy_compile(r"\bfix(?!tur)", re.IGNORECASE)),
-    ("added", lazy_compile(r"\b(?:switch(?:ed|es)?|turn(?:ed|s)?)\s+on\b|\benabled?\s+by\s+default\b", re.IGNORECASE)),
-    ("switched", lazy_compile(r"\b(?:switch|migrat|moved?\b)", re.IGNORECASE)),
-    ("added", lazy_compile(r"\b(?:add|introduc|first\s+(?:shipped|supported|appeared)|gain|support|accept|allow|let"
-                         r"|get\b|got\b)", re.IGNORECASE)),
-)
-# The changes an item must be seen to state when asked about (no item of the pool saying it: not
-# sure, nothing stated); "added" is worded too many ways ("Support for X", a bare API link) to require.
-CHANGES_REQUIRED = frozenset({"restored", "renamed", "stabilized", "deprecated", "removed", "fixed", "switched"})
-CHANGES_STATED = {
-    "restored": lazy_compile(r"\brestor|\breinstat|\bre-?(?:add|introduc|enabl)|\bbrought\s+back|\bback\s+again\b"
-                             r"|\brevert|\bun-?deprecat|\bagain\b", re.IGNORECASE),
-    "renamed": lazy_compile(r"\brenam|\bchanged?\s+(?:the\s+)?`?[\w.:]+`?\s+(?:to|into)\b|\breplac|\bin\s+favou?r\s+of",
-                          re.IGNORECASE),
-    "stabilized": lazy_compile(r"\bstabili[sz]|\bstable\b", re.IGNORECASE),
-    "deprecated": lazy_compile(r"\bdeprecat", re.IGNORECASE),
-    "removed": lazy_compile(r"\b(?:remov|drop|delet|no\s+longer|discontinu|any\s*more\b|not\s+supported|unsupported"
-                            r"|" + STOPPED_PROVIDING + ")", re.IGNORECASE),  # not "Stop detecting target version as 3.9+"
-    # a fix is told by what went wrong too: "Removed an assert ... that caused compatibility issues with Sentry"
-    "fixed": lazy_compile(r"\bfix(?!tur)|\bresolv|\bcaus(?:ed|ing)\s+(?:\w+\s+){0,3}?(?:issues?|errors?|crash(?:es)?"
-                          r"|problems?|failures?|bugs?)\b|\bregression|\bno\s+longer\s+(?:crash|fail|raise|error|hang)",
-                          re.IGNORECASE),
-    "switched": lazy_compile(r"\b(?:switch|migrat|mov(?:e|ed|es)\b|replac|instead)", re.IGNORECASE),
-    "added": lazy_compile(r"\b(?:add|new\b|introduc|support|now\b|allow|accept|enabl)", re.IGNORECASE),
-}
 # What a question names exactly and an item must hold to state the same thing: a version-like
 # number ("Python 3.8"), an identifier or option ("descending=True", "Select.BLANK", "--max-warnings").
 _SPECIFIC = lazy_compile(r"(?<![\w.])(?:\d+(?:\.\d+)+|-{1,2}[a-z][\w-]+|[A-Za-z_][\w]*(?:[.=(][\w\[\]\"'=.()-]+|_\w+)"
@@ -237,11 +188,6 @@ _CONTRAST = lazy_compile(r"[,;]?\s*\b(?:(?:and|but)\s+)?(?:not\s+(?:just|only|me
                          re.IGNORECASE)
 
 
-def change_asked(question: str) -> str | None:
-    """The change a which-release question asks about (``CHANGES_ASKED``), if it names one."""
-    return next((name for name, pattern in CHANGES_ASKED if pattern.search(question)), None)
-
-
 def specifics(topic: str) -> tuple[str, ...]:
     """The exact things ``topic`` names (numbers, identifiers, options), lower case, longest first."""
     found = {m.group(0).strip(".()'\"").lower() or m.group(0) for m in _SPECIFIC.finditer(topic)}
@@ -250,15 +196,6 @@ def specifics(topic: str) -> tuple[str, ...]:
 
 
 _ABBREVIATIONS = frozenset({"e.g", "i.e", "a.m", "p.m", "etc", "vs", "cf", "approx"})
-
-
-def asked_kind(question: str) -> str | None:
-    """The kind of change a which-release question asks about ("when did X drop Y" -> removed), if
-    removed, deprecated or fixed."""
-    for kind, pattern in _ASKED_KINDS:
-        if pattern.search(question):
-            return kind
-    return None
 
 
 # The unit a question asks for, first match wins (``qa.answer.units``): a date, a figure, the

@@ -9,7 +9,8 @@ from qa.answer import units
 from qa.answer.evidence import Candidate
 from qa.model import AnswerSentence
 from qa.present.notes import joined
-from qa.question.vocabulary import asks, change_asked, specifics
+from qa.question.changes import change_asked
+from qa.question.vocabulary import asks, specifics
 from tests.support.fakes import fake_engine
 from tests.support.paths import CHANGELOGS, ZOO
 

@@ -9,7 +9,7 @@ import pytest
 from corpus import CorpusInput
 from corpus.pipeline import load_chunks
 from qa.answer.engine import Engine
-from qa.question.vocabulary import asked_kind, change_asked
+from qa.question.changes import asked_kind, change_asked
 from tests.support.fakes import fake_engine
 
 ZAPPER = """# Changelog

@@ -1,0 +1,78 @@
+"""The changes a which-release question asks about and the words by which an item states each:
+"when did X drop Y" asks of a removal, and "Drop support for Y" or "Y is not supported anymore"
+states one. ``qa.question`` reads questions with them, ``qa.answer`` items."""
+
+from __future__ import annotations
+
+import re
+
+from corpus.regex import lazy_compile
+
+# What a release stops providing, as notes and questions word it: "stop publishing 32-bit wheels",
+# "stopped taking inst as a keyword" (not "stopped guessing the encoding": a behaviour changed)
+STOPPED_PROVIDING = (r"stop(?:s|ped|ping)?\s+(?:(?:publish|shipp?|provid|build|distribut|bundl|support|includ|accept"
+                     r"|allow|install|test)ing\b|taking\s+(?!so\b|too\b|long\b|ages\b|\d))")  # not "taking so long"
+# A removal as a question words it: "when did X drop Y", "stopped supporting", "stopped working on",
+# "the first release without Python 2 support"
+_REMOVAL_ASKED = (r"\b(?:remov|drop|delet|no\s+longer|got\s+rid|get\s+rid|discontinu|end(?:ed)?\s+support"
+                  r"|stopp?(?:ed|s)?\s+(?:support|working|running)\b|" + STOPPED_PROVIDING
+                  + r"|(?:first|release|version|one)\s+without\s+(?:\S+\s+){0,3}?support)")  # not "without the GIL"
+
+_ASKED_KINDS = (
+    ("deprecated", lazy_compile(r"\bdeprecat", re.IGNORECASE)),
+    ("removed", lazy_compile(_REMOVAL_ASKED, re.IGNORECASE)),
+    ("fixed", lazy_compile(r"\bfix(?!tur)", re.IGNORECASE)),
+)  # not "added": release notes say "add" of later changes to a feature too, and blogs name no kind
+
+
+# The change a which-release question asks about, by its words, first match wins ("which release
+# renamed X": renamed; "first shipped": added); and the words by which an item states each.
+CHANGES_ASKED = (
+    ("restored", lazy_compile(r"\b(?:bring|brings|brought|bringing)\s+(?:\S+\s+){0,3}?back\b|\b(?:came|come|comes)\s+back\b(?!\s+as\b)"
+                            r"|\b(?:restored?|reinstated?|re-?added|re-?introduced?)\b|\bput\s+back\b", re.IGNORECASE)),
+    ("renamed", lazy_compile(r"\brenam", re.IGNORECASE)),
+    ("stabilized", lazy_compile(r"\bstabili[sz]|\bbec[oa]me?\s+stable|\bmade\s+stable|\bstable\s+in\b", re.IGNORECASE)),
+    ("deprecated", lazy_compile(r"\bdeprecat", re.IGNORECASE)),
+    ("removed", lazy_compile(_REMOVAL_ASKED, re.IGNORECASE)),
+    ("fixed", lazy_compile(r"\bfix(?!tur)", re.IGNORECASE)),
+    ("added", lazy_compile(r"\b(?:switch(?:ed|es)?|turn(?:ed|s)?)\s+on\b|\benabled?\s+by\s+default\b", re.IGNORECASE)),
+    ("switched", lazy_compile(r"\b(?:switch|migrat|moved?\b)", re.IGNORECASE)),
+    ("added", lazy_compile(r"\b(?:add|introduc|first\s+(?:shipped|supported|appeared)|gain|support|accept|allow|let"
+                         r"|get\b|got\b)", re.IGNORECASE)),
+)
+# The changes an item must be seen to state when asked about (no item of the pool saying it: not
+# sure, nothing stated); "added" is worded too many ways ("Support for X", a bare API link) to require.
+CHANGES_REQUIRED = frozenset({"restored", "renamed", "stabilized", "deprecated", "removed", "fixed", "switched"})
+CHANGES_STATED = {
+    "restored": lazy_compile(r"\brestor|\breinstat|\bre-?(?:add|introduc|enabl)|\bbrought\s+back|\bback\s+again\b"
+                             r"|\brevert|\bun-?deprecat|\bagain\b", re.IGNORECASE),
+    "renamed": lazy_compile(r"\brenam|\bchanged?\s+(?:the\s+)?`?[\w.:]+`?\s+(?:to|into)\b|\breplac|\bin\s+favou?r\s+of",
+                          re.IGNORECASE),
+    "stabilized": lazy_compile(r"\bstabili[sz]|\bstable\b", re.IGNORECASE),
+    "deprecated": lazy_compile(r"\bdeprecat", re.IGNORECASE),
+    # "is not supported anymore", "doesn't accept ... anymore", "is now unsupported" (not "where it was unsupported
+    # before"), "stop publishing 32-bit wheels" (not "Stop detecting target version as 3.9+")
+    "removed": lazy_compile(r"\b(?:remov|drop|delet|no\s+longer|discontinu|not\s[^.;!?]{0,60}?\bany\s*more\b"
+                            r"|(?:is|are|now|became|become)\s+unsupported|" + STOPPED_PROVIDING + r")"
+                            r"|n't\s[^.;!?]{0,60}?\bany\s*more\b", re.IGNORECASE),
+    # a fix is told by what went wrong too: "Removed an assert ... that caused compatibility issues with Sentry"
+    "fixed": lazy_compile(r"\bfix(?!tur)|\bresolv|\bcaus(?:ed|ing)\s+(?:\w+\s+){0,3}?(?:issues?|errors?|crash(?:es)?"
+                          r"|problems?|failures?|bugs?)\b|\bregression|\bno\s+longer\s+(?:crash|fail|raise|error|hang)",
+                          re.IGNORECASE),
+    "switched": lazy_compile(r"\b(?:switch|migrat|mov(?:e|ed|es)\b|replac|instead)", re.IGNORECASE),
+    "added": lazy_compile(r"\b(?:add|new\b|introduc|support|now\b|allow|accept|enabl)", re.IGNORECASE),
+}
+
+
+def change_asked(question: str) -> str | None:
+    """The change a which-release question asks about (``CHANGES_ASKED``), if it names one."""
+    return next((name for name, pattern in CHANGES_ASKED if pattern.search(question)), None)
+
+
+def asked_kind(question: str) -> str | None:
+    """The kind of change a which-release question asks about ("when did X drop Y" -> removed), if
+    removed, deprecated or fixed."""
+    for kind, pattern in _ASKED_KINDS:
+        if pattern.search(question):
+            return kind
+    return None
