@@ -31,6 +31,7 @@ def holding(entries: Sequence[Entry], pool: list[int], exact: Sequence[str]) -> 
 
 
 _VERSION = lazy_compile(r"\d+(?:\.\d+)+")  # "3.8", as a question names it exactly
+_MAJOR = lazy_compile(r"\d+\.x")  # "python 2" (``vocabulary.majors``)
 
 
 def holds(text: str, thing: str) -> bool:
@@ -39,6 +40,8 @@ def holds(text: str, thing: str) -> bool:
     its last one ("np.cov" in "*cov* has new ``fweights``")."""
     if _VERSION.fullmatch(thing):  # a version, whole: "Python3.8" holds 3.8, "3.18" and "13.8" do not
         return bool(re.search(r"(?<![\d.])" + re.escape(thing) + r"(?![\w])", text))
+    if _MAJOR.fullmatch(thing):  # a major version: "Python 2.7", "python2", "Python 2 support" hold 2.x
+        return bool(re.search(r"[a-z]\s*v?" + thing[:-2] + r"(?:\.\d|(?![\w.]))", text))
     if re.search(r"(?<![\w])" + re.escape(thing) + r"(?![\w])", text):  # "validate" in "ParserElement.validate()"
         return True
     parts = [p for p in re.split(r"[.:]+", thing) if p]

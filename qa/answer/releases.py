@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable, Sequence
 
+from corpus.items import item_words
 from corpus.versions import version_matches
 from index import Hit
 
@@ -15,7 +16,7 @@ from ..model import Digest, Note, ReleaseRange
 from .catalogue import Catalogue
 from .digest import Entry, entries_of, range_digest, release_digest, topic_digest, upgrade_digest
 from .evidence import passage_evidence
-from .holding import holding
+from .holding import holding, holds
 from .itemscore import earliest_among, release_order, stating, titled_by
 from .saying import referred, specifics_split, states
 from ..question import Question
@@ -81,6 +82,7 @@ class ReleaseAnswers:
         if at is None:
             return hits, None
         at = self._made_in(entries, at, scores, question)
+        at = _last_of_major(entries, strong, at, question)
         version = entries[at].chunk.version
         evidence = self.evidence(query, hits)  # of that release, the passage with the best evidence goes first
         first = max((i for i, h in enumerate(hits) if h.chunk.version == version), key=lambda i: (evidence[i], -i))
@@ -164,6 +166,17 @@ class ReleaseAnswers:
             note = Note("range_off_topic", range=span, topic=shape.topic)
             return replace(whole, notes=(note, *whole.notes))
         return found
+
+
+def _last_of_major(entries: Sequence[Entry], strong: Sequence[int], at: int, question: Question) -> int:
+    """For the removal of a whole major version ("the first release without Python 2 support"), the
+    stating item of the latest release that removes one of its minor versions (2.7's, not 2.6's: Python 2
+    was supported until the last of them went); ``at`` otherwise."""
+    major = [t for t in question.specifics if t.endswith(".x")] if question.change == "removed" else []
+    product = entries[at].chunk.product
+    of_it = [i for i in strong if major and entries[i].chunk.version and entries[i].chunk.product == product
+             and all(holds(item_words(entries[i].text).lower(), t) for t in major)]
+    return max(of_it, key=lambda i: release_order(entries[i].chunk.version or "0"), default=at)
 
 
 def _first(hits: list[Hit], at: int) -> list[Hit]:

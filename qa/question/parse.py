@@ -25,7 +25,7 @@ from .releases import asking_part, check_question, release_name
 from .shapes import Shape, shape_of, topic_of
 from .typos import mended
 from .changes import asked_kind, change_asked
-from .vocabulary import (RELEASE_EVENTS, asks, asks_still, is_howto, specifics,
+from .vocabulary import (RELEASE_EVENTS, asks, asks_still, is_howto, majors, specifics,
                          without_contrast)
 
 
@@ -156,7 +156,8 @@ def _understood(shown: str, seen: Scan, catalogue: Catalogue, given: Sequence[st
     own_names = {p.lower() for p in held}  # "ruamel.yaml" names the product, not a thing its items must hold
     return Question(typed=shown, text=seen.text, asked_as=asked_as, releases=wanted, range=span, products=products,
                     shape=shape, kind=asked_kind(rest), change=change_asked(rest),
-                    specifics=tuple(s for s in specifics(parsed.topic) if s not in own_names),
+                    specifics=(*(s for s in specifics(parsed.topic) if s not in own_names),
+                               *majors(parsed.topic, frozenset(own_names))),
                     howto=is_howto(seen.text), asks=asks(seen.text),
                     named=seen.named, foreign=seen.foreign if held else (), follow=follow, pin=pin,
                     still=asks_still(seen.text), focus=focus)

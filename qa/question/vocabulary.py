@@ -198,6 +198,19 @@ def specifics(topic: str) -> tuple[str, ...]:
 _ABBREVIATIONS = frozenset({"e.g", "i.e", "a.m", "p.m", "etc", "vs", "cf", "approx"})
 
 
+def majors(topic: str, names: frozenset[str] = frozenset()) -> tuple[str, ...]:
+    """The major versions ``topic`` names of a thing other than ``names`` (the corpus's products), as
+    "2.x": "python 2 support" -> ("2.x",); not "python 2.7", "pydantic 2" of pydantic's notes, "2 workers"."""
+    return tuple(dict.fromkeys(f"{m.group(2)}.x" for m in _MAJOR.finditer(topic)
+                               if m.group(1).lower() not in names | _NOT_NAMED))
+
+
+_MAJOR = lazy_compile(r"\b([a-z][\w+-]*)\s+v?(\d{1,2})\b(?![.\d])(?!\s+(?!support)[a-z]+s\b)", re.IGNORECASE)
+_NOT_NAMED = frozenset("the a an of to in on for with than by at take takes took has have had only about over under "
+                       "after before since until version versions release releases v step steps level levels "
+                       "phase part chapter section issue pr".split())
+
+
 # The unit a question asks for, first match wins (``qa.answer.units``): a date, a figure, the
 # replacement to use, whether something changed, or how to do it.
 _ASKS = (

@@ -12,6 +12,7 @@ from corpus.pipeline import load_chunks
 from qa.answer.engine import Engine
 from qa.question import QUESTION_ONLY_TERMS, read
 from qa.question.changes import change_asked
+from qa.question.vocabulary import majors
 from tests.support.fakes import fake_engine
 
 NOTES = """# Changelog
@@ -101,6 +102,26 @@ def test_a_long_items_statement_leads_its_quote(engine: Engine, mode: str) -> No
     assert answer.earliest_release == "3.0.0"
     assert answer.sentences[0].text == "Class-level `kw_only=True` behavior is now consistent with `dataclasses`."
     assert len(answer.sentences) > 1  # and what answered best after it
+
+
+@pytest.mark.parametrize("question, release", [
+    # Python 2 went with 2.7 (3.0.0), not with 2.6 (1.0.0)
+    ("which acme release was the first one without python 2 support", "3.0.0"),
+    ("which acme release dropped python 2?", "3.0.0"),
+    ("which acme release dropped python 2.6?", "1.0.0"),
+])
+def test_a_whole_major_version_goes_with_its_last_minor(engine: Engine, question: str, release: str) -> None:
+    for mode in ("bm25", "hybrid"):
+        answer = engine.ask(question, mode=mode)
+        assert answer.earliest_release == release, (mode, answer.asked_as, answer.earliest_release)
+
+
+@pytest.mark.parametrize("topic, named", [
+    ("one without python 2 support", ("2.x",)), ("node 14", ("14.x",)), ("python 2.7", ()),
+    ("2 workers", ()), ("takes 2 args", ()), ("acme 2 models", ()),  # the product's own release
+])
+def test_a_major_version_named(topic: str, named: tuple[str, ...]) -> None:
+    assert majors(topic, frozenset({"acme"})) == named
 
 
 def test_stop_detecting_is_no_removal(engine: Engine) -> None:
