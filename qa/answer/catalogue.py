@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Callable, Sequence
 
@@ -63,6 +64,13 @@ class Catalogue:
         held = {v for p in (*products, None) for v in self._releases_of.get(p, ())}
         return tuple(sorted(held, key=version_key))
 
+    def before(self, version: str, product: str | None) -> str | None:
+        """The last final release of ``product`` before ``version`` (not a pre-release: "2.15.0rc1" is no
+        release a person stays on), None when ``version`` is its first."""
+        held = self._releases_of.get(product, ())
+        earlier = held[: held.index(version)] if version in held else ()
+        return next((v for v in reversed(earlier) if not _PRE.search(v)), None)
+
     def groups(self) -> tuple[tuple[str | None, tuple[str, ...]], ...]:
         """Each product with its releases, oldest first; products in name order, no product last."""
         keys = sorted(self._releases_of, key=lambda p: (p is None, p or ""))
@@ -94,3 +102,6 @@ class Catalogue:
         """The refusal for releases the corpus does not hold, with what it has instead."""
         return Note("release_not_held", releases=tuple(missing), products=tuple(products),
                     held=self.releases_of(products))
+
+
+_PRE = lazy_compile(r"\d[._-]?(?:a|b|c|rc|alpha|beta|pre|preview|dev)\.?\d*$", re.IGNORECASE)

@@ -188,20 +188,20 @@ class Engine:
                                              topic)
         retrieved = time.perf_counter()
         sentences, confident = self._quoted(question, hits, topic, dense, mode)
-        earliest_release = None
+        earliest_release, said = None, None
         # the item that states it is the answer, quoted from its passage (how things stand now: when
         # the sentences answer it confidently)
         if stated is not None and (shape.name == "which" or confident):
             at = next(i for i, h in enumerate(hits, 1) if h.chunk.id == stated.chunk.id)
             sentences, confident = self._quote(topic, stated, dense, at), True
-            earliest_release = stated.chunk.version if shape.name == "which" else None
+            earliest_release, said = self.release_answers.stated(question, stated) if shape.name == "which" else (None, None)
         sentences = quoting.from_first(sentences, hits[0].chunk.text) if hits else sentences
         cited = max((s.passage for s in sentences), default=0)
         passages = _passages(_falling(hits[: max(top_k, cited)]))  # a passage the answer quotes is always shown
         notes = () if confident else (Note("not_confident") if passages else Note("no_match"),)
         if earliest_release and confident:
-            notes = (Note("earliest_release", releases=(earliest_release,)),)
-        elif stated is not None and shape.name == "which":  # "which httpx release dropped Python 3.8?": only Unreleased
+            notes = (said,)
+        elif stated is not None and shape.name == "which" and not stated.chunk.version:  # only under Unreleased
             notes = (Note("not_released", products=tuple(filter(None, [stated.chunk.product]))),)
         if shape.name == "release" and question.asks == "when":  # "when was 0.28.0 released?": the line dating it
             date = units.dated([(h.chunk.version, h.chunk.section, h.chunk.text) for h in hits[:top_k]])

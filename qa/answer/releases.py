@@ -5,10 +5,12 @@ earliest release whose item states the fact. The engine calls these; they call b
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Callable, Sequence
 
 from corpus.items import item_words
+from corpus.regex import lazy_compile
 from corpus.versions import version_matches
 from index import Hit
 
@@ -62,7 +64,8 @@ class ReleaseAnswers:
         """The hits with the passage of the item that answers first, and that item: the earliest stating
         it (which release), the latest answering it (how things stand now: "does X still ...?")."""
         if hits and question.shape.name == "which":
-            return self.earliest_first(question, hits, dense)
+            said_last = self.said_last(question, hits, dense) if question.last else None
+            return said_last or self.earliest_first(question, hits, dense)
         if hits and question.still and question.shape.name == "search":
             return self.latest_first(question, hits, dense)
         return hits, None
@@ -93,6 +96,31 @@ class ReleaseAnswers:
             elif not titled_by(hits[first].chunk.section, question.subject):  # unless titled by the topic
                 first = next(i for i, h in enumerate(hits) if h.chunk.id == entries[at].chunk.id)
         return _first(hits, first), entries[at]
+
+    def said_last(self, question: Question, hits: list[Hit], dense: bool) -> tuple[list[Hit], Entry] | None:
+        """For "the last version that still supported Python 3.7": the item of the latest release saying it
+        is the last to ("This version, Babel 2.14, is the last version of Babel to support Python 3.7"),
+        holding what the question names exactly, its passage first; None when no item says so."""
+        entries = entries_of(h.chunk for h in hits)
+        pool = [i for i, e in enumerate(entries) if e.chunk.version and _LAST_SAID.search(item_words(e.text))]
+        pool = holding(entries, pool, question.specifics) if pool else []
+        if not pool:
+            return None
+        _, scores = self._scored(question, entries, hits, dense)
+        at = max(pool, key=lambda i: (release_order(entries[i].chunk.version or "0"), scores[i]))
+        return _first(hits, next(i for i, h in enumerate(hits) if h.chunk.id == entries[at].chunk.id)), entries[at]
+
+    def stated(self, question: Question, entry: Entry) -> tuple[str | None, Note | None]:
+        """The release a which-release answer states and the note saying so: the stating item's ("Earliest
+        release with strong evidence"), or for "the last version that still supported X" the last release
+        before the one that removed it (none when that is the first release held)."""
+        version = entry.chunk.version
+        if question.last and version and _LAST_SAID.search(item_words(entry.text)):
+            return version, Note("last_release", releases=(version,))
+        if not question.last or version is None:
+            return version, Note("earliest_release", releases=(version,)) if version else None
+        before = self.catalogue.before(version, entry.chunk.product)
+        return before, Note("last_release", releases=(before, version)) if before else None
 
     def latest_first(self, question: Question, hits: list[Hit], dense: bool) -> tuple[list[Hit], Entry | None]:
         """For a question of how things stand now ("does anyio still pull in sniffio?"): the item of
@@ -177,6 +205,10 @@ def _last_of_major(entries: Sequence[Entry], strong: Sequence[int], at: int, que
     of_it = [i for i in strong if major and entries[i].chunk.version and entries[i].chunk.product == product
              and all(holds(item_words(entries[i].text).lower(), t) for t in major)]
     return max(of_it, key=lambda i: release_order(entries[i].chunk.version or "0"), default=at)
+
+
+# an item saying its release is the last with something: "is the last version of Babel to support Python 3.7"
+_LAST_SAID = lazy_compile(r"\b(?:is|be|was)\s+the\s+last\s+(?:\w+\s+){0,3}?(?:version|release)\b", re.IGNORECASE)
 
 
 def _first(hits: list[Hit], at: int) -> list[Hit]:

@@ -105,8 +105,8 @@ def _worded_now(sentence: str, pattern) -> bool:
 
 
 # what follows a change that was not made after all: "The removal of the ``--result-log`` option ... has been postponed"
-_NOT_DONE = lazy_compile(r"\b(?:has|have|was|were|is|are|been)\s+(?:\w+\s+)?(?:postponed|deferred|delayed|reverted|cancell?ed)\b",
-                         re.IGNORECASE)
+_NOT_DONE = lazy_compile(r"\b(?:has|have|was|were|is|are|been)\s+(?:\w+\s+)?(?:postponed|deferred|delayed|reverted|cancell?ed)\b"
+                         r"|\band\s+(?:then\s+)?revert(?:ed)?\b", re.IGNORECASE)  # "Drop Python 3.8 by @x in #1004 and revert in #1060"
 _FUTURE = lazy_compile(r"\b(?:(?:will|would|shall|may|might|going\s+to)(?:\s+\w+)?\s+be|to\s+be|pending)\s+$", re.IGNORECASE)
 # ... and in the active voice right before the change's verb: "the next release will introduce ..." (not
 # "will now add", nor "will no longer accept": a change made)

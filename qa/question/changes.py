@@ -76,3 +76,14 @@ def asked_kind(question: str) -> str | None:
         if pattern.search(question):
             return kind
     return None
+
+
+def asks_last(question: str) -> bool:
+    """Whether a question asks for the last release that still had something ("what was the last Babel
+    version that still supported Python 3.7?"): the one before the release that removed it."""
+    return bool(_LAST_WITH.search(question))
+
+
+_LAST_WITH = lazy_compile(r"\blast\s+(?:\w+\s+){0,2}?(?:version|release)s?\b(?:\s+(?:that|which|to|of\s+\S+)){0,2}"
+                          r"\s+(?:still\s+)?(?:supports?|supported|works?|worked|runs?|ran|had|has|with|ships?|shipped"
+                          r"|includes?|included|allows?|allowed|accepts?|accepted)\b", re.IGNORECASE)

@@ -24,7 +24,7 @@ from .pins import from_pin
 from .releases import asking_part, check_question, release_name
 from .shapes import Shape, shape_of, topic_of
 from .typos import mended
-from .changes import asked_kind, change_asked
+from .changes import asked_kind, asks_last, change_asked
 from .vocabulary import (RELEASE_EVENTS, asks, asks_still, is_howto, majors, specifics,
                          without_contrast)
 
@@ -59,6 +59,7 @@ class Question:
     follow: FollowUp | None = None  # how it was read against the previous question, in a conversation
     pin: str | None = None  # the project's pin an upgrade question's range starts from (``pins``)
     still: bool = False  # it asks how things stand now ("does X still ...?"): the latest change answers
+    last: bool = False  # it asks for the last release that still had something: the one before its removal
     # the topic of the sentence asking which release, when another sentence tells its context first
     # ("pip install now compiles psutil from source. which release stopped shipping 32-bit wheels?")
     focus: str = ""
@@ -151,13 +152,14 @@ def _understood(shown: str, seen: Scan, catalogue: Catalogue, given: Sequence[st
     if len(wanted) == 1 and shape.name == "search" and set(shape.topic.lower().split()) <= RELEASE_EVENTS:
         shape = Shape("release", "", shape.kinds)  # "when did textual 8.0.0 come out?": the release itself
     rest = without_contrast(seen.rest)  # what the question sets its change against is not what it asks
+    last = shape.name == "which" and asks_last(rest)  # "the last version that still supported 3.7"
     part = asking_part(seen.text, held) if shape.name == "which" else ""
     focus = topic_of(without_contrast(part), held, frozenset(seen.typed)) if part else ""
     own_names = {p.lower() for p in held}  # "ruamel.yaml" names the product, not a thing its items must hold
     return Question(typed=shown, text=seen.text, asked_as=asked_as, releases=wanted, range=span, products=products,
-                    shape=shape, kind=asked_kind(rest), change=change_asked(rest),
+                    shape=shape, kind="removed" if last else asked_kind(rest), change="removed" if last else change_asked(rest),
                     specifics=(*(s for s in specifics(parsed.topic) if s not in own_names),
                                *majors(parsed.topic, frozenset(own_names))),
                     howto=is_howto(seen.text), asks=asks(seen.text),
                     named=seen.named, foreign=seen.foreign if held else (), follow=follow, pin=pin,
-                    still=asks_still(seen.text), focus=focus)
+                    still=asks_still(seen.text) and not last, focus=focus, last=last)

@@ -21,6 +21,7 @@ from corpus.versions import VERSION, product_names
 
 from ..errors import BadQuestion
 from ..text import CONTROL_CHARS
+from .changes import asks_last
 from .vocabulary import OTHER_CHANGE
 
 MAX_QUESTION_CHARS = 2000
@@ -213,6 +214,8 @@ def series_named(question: str) -> tuple[str, ...]:
 def asks_which_release(question: str, products: tuple[str, ...]) -> bool:
     """"which release added X", "what PyTorch version ...", "since when ...", "when did ...";
     not "what cuDNN version does 2.14 use" (another thing's version)."""
+    if asks_last(question):  # "what was the last Babel version that still supported Python 3.7?"
+        return True
     names = product_words(products)
     for m in _WHICH_RELEASE.finditer(question):
         word = (m.group("word") or "").lower()

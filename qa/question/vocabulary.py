@@ -150,8 +150,8 @@ _NOT_CONTENT = QUESTION_WORDS | frozenset(
     "as so but if than then just also only very still even yet again any some such via per along together too "
     "either neither both "
     "marked mark flagged considered started starting working work works discontinued discontinue "
-    # "the first one without python 2 support"
-    "one without anymore".split()
+    # "the first one without python 2 support", "finally dropped python 3.8 for good"
+    "one without anymore finally actually really eventually good last".split()
 )
 NEGATED = lazy_compile(r"\b(?:no|not|never|without|cannot|can't|isn't|aren't|doesn't|don't|won't|lacks?)\b", re.IGNORECASE)
 

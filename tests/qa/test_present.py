@@ -32,6 +32,7 @@ def test_every_kind_of_note_has_words() -> None:
         "range_more": Note("range_more", releases=("1.5", "1.9"), count=4, total=40),
         "topic_none": Note("topic_none", topic="kitty"),
         "from_pin": Note("from_pin", releases=("2.5.3",), products=("pydantic",)),
+        "last_release": Note("last_release", releases=("2.14.0", "2.15.0")),
     }
     for kind in NOTE_KINDS:
         words = notes.text(samples.get(kind, Note(kind)))
@@ -42,6 +43,8 @@ def test_every_kind_of_note_has_words() -> None:
         "give its release notes with --corpus PATH, or fetch those a package ships: relnotes add Django.")
     cuda_toolkit = replace(samples["product_not_held"], products=("CUDA Toolkit",))
     assert notes.text(cuda_toolkit).endswith("to ask about CUDA Toolkit, give its release notes with --corpus PATH.")
+    assert notes.text(samples["last_release"]) == "Last release with it: 2.14.0 (removed in 2.15.0)"
+    assert notes.text(Note("last_release", releases=("2.14.0",))) == "Last release with it: 2.14.0"
     assert notes.joined(()) is None
     earliest, pending = samples["earliest_release"], Note("dense_pending")
     assert notes.joined((earliest, pending)) == (

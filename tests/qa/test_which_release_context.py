@@ -39,7 +39,17 @@ NOTES = """# Changelog
   Previously this would work, since it would make `Base.b` keyword-only, but now this fails since `Base.b`
   is positional, and we have a required positional argument following another argument with defaults.
 
+## 3.0.0rc1 - 2024-04-01
+
+### Fixed
+
+- A typo in the documentation.
+
 ## 2.0.0 - 2023-02-01
+
+### Changed
+
+- This version, acme 2.0, is the last version of acme to support Python 3.6.
 
 ### Deprecated
 
@@ -124,6 +134,21 @@ def test_a_major_version_named(topic: str, named: tuple[str, ...]) -> None:
     assert majors(topic, frozenset({"acme"})) == named
 
 
+@pytest.mark.parametrize("question, release, said", [
+    # 3.0.0 removed 2.7: the last release with it is the final one before (not 3.0.0rc1)
+    ("what was the last acme version that still supported python 2.7?", "2.0.0", ("2.0.0", "3.0.0")),
+    # an item says so of its own release
+    ("which is the last acme release to support python 3.6?", "2.0.0", ("2.0.0",)),
+])
+def test_the_last_release_that_still_had_it(engine: Engine, question: str, release: str,
+                                            said: tuple[str, ...]) -> None:
+    for mode in ("bm25", "hybrid"):
+        answer = engine.ask(question, mode=mode)
+        assert answer.earliest_release == release, (mode, answer.asked_as, answer.earliest_release)
+        assert [(n.kind, n.releases) for n in answer.notes] == [("last_release", said)]
+    assert engine.catalogue.before("3.0.0", "acme") == "2.0.0" and engine.catalogue.before("1.0.0", "acme") is None
+
+
 def test_stop_detecting_is_no_removal(engine: Engine) -> None:
     """"Stop detecting ... Python 3.9+" stops a behaviour; it drops no support for Python 3.9."""
     answer = engine.ask("which acme version stopped supporting python 3.9?", mode="bm25")
@@ -141,6 +166,7 @@ def test_stop_detecting_is_no_removal(engine: Engine) -> None:
     ("acme started warning because we subclass Validator. what release introduced that warning?", "added", ""),
     ("my rst2html.py command is gone - which release changed that?", None, ""),
     ("the wheels are gone. why?", None, ""),  # no sentence asks which release
+    ("what was the last acme version that still supported python 2.7?", "removed", ""),
     ("which acme version introduced the ? operator for errors", "added", ""),  # a "?" inside is no sentence's end
 ])
 def test_what_a_question_asks_and_the_sentence_asking_it(engine: Engine, question: str, change: str | None,
