@@ -27,11 +27,11 @@ def holding(entries: Sequence[Entry], pool: list[int], exact: Sequence[str]) -> 
             pool, narrowed = holding, True
     # a version asked for ("dropped Python 3.8") that no item names: no item states it; a name
     # written as code in the question ("`Some(x) && ...`") may be worded otherwise in the notes
-    return [] if not narrowed and any(_VERSION.fullmatch(thing) for thing in exact) else pool
+    return [] if not narrowed and any(_VERSION.fullmatch(thing) or _MAJOR.fullmatch(thing) for thing in exact) else pool
 
 
 _VERSION = lazy_compile(r"\d+(?:\.\d+)+")  # "3.8", as a question names it exactly
-_MAJOR = lazy_compile(r"\d+\.x")  # "python 2" (``vocabulary.majors``)
+_MAJOR = lazy_compile(r"(\S+) (\d+)\.x")  # "python 2" (``vocabulary.majors``)
 
 
 def holds(text: str, thing: str) -> bool:
@@ -40,8 +40,9 @@ def holds(text: str, thing: str) -> bool:
     its last one ("np.cov" in "*cov* has new ``fweights``")."""
     if _VERSION.fullmatch(thing):  # a version, whole: "Python3.8" holds 3.8, "3.18" and "13.8" do not
         return bool(re.search(r"(?<![\d.])" + re.escape(thing) + r"(?![\w])", text))
-    if _MAJOR.fullmatch(thing):  # a major version: "Python 2.7", "python2", "Python 2 support" hold 2.x
-        return bool(re.search(r"[a-z]\s*v?" + thing[:-2] + r"(?:\.\d|(?![\w.]))", text))
+    if major := _MAJOR.fullmatch(thing):  # "Python 2.7", "python2", "Python-2", "Python 2 support" hold "python 2.x"
+        return bool(re.search(r"(?<![\w.])" + re.escape(major.group(1)) + r"[\s-]*v?" + major.group(2) + r"(?:\.\d|(?![\w.]))",
+                              text))
     if re.search(r"(?<![\w])" + re.escape(thing) + r"(?![\w])", text):  # "validate" in "ParserElement.validate()"
         return True
     parts = [p for p in re.split(r"[.:]+", thing) if p]

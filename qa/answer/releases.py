@@ -20,8 +20,9 @@ from .digest import Entry, entries_of, range_digest, release_digest, topic_diges
 from .evidence import passage_evidence
 from .holding import holding, holds
 from .itemscore import earliest_among, release_order, stating, titled_by
-from .saying import referred, specifics_split, states
+from .saying import referred, specifics_split, states, topic_words, words_named
 from ..question import Question
+from ..question.vocabulary import content_words
 from ..question.releases import series_named
 from ..question.shapes import Shape
 
@@ -102,7 +103,9 @@ class ReleaseAnswers:
         is the last to ("This version, Babel 2.14, is the last version of Babel to support Python 3.7"),
         holding what the question names exactly, its passage first; None when no item says so."""
         entries = entries_of(h.chunk for h in hits)
-        pool = [i for i, e in enumerate(entries) if e.chunk.version and _LAST_SAID.search(item_words(e.text))]
+        about = topic_words(content_words(question.subject))  # what it had: the item must name most of it
+        pool = [i for i, e in enumerate(entries) if e.chunk.version and _LAST_SAID.search(text := item_words(e.text))
+                and 3 * words_named(text, about) >= 2 * len(about)]
         pool = holding(entries, pool, question.specifics) if pool else []
         if not pool:
             return None
@@ -200,7 +203,7 @@ def _last_of_major(entries: Sequence[Entry], strong: Sequence[int], at: int, que
     """For the removal of a whole major version ("the first release without Python 2 support"), the
     stating item of the latest release that removes one of its minor versions (2.7's, not 2.6's: Python 2
     was supported until the last of them went); ``at`` otherwise."""
-    major = [t for t in question.specifics if t.endswith(".x")] if question.change == "removed" else []
+    major = [t for t in question.specifics if t.endswith(".x") and " " in t] if question.change == "removed" else []
     product = entries[at].chunk.product
     of_it = [i for i in strong if major and entries[i].chunk.version and entries[i].chunk.product == product
              and all(holds(item_words(entries[i].text).lower(), t) for t in major)]
@@ -208,7 +211,9 @@ def _last_of_major(entries: Sequence[Entry], strong: Sequence[int], at: int, que
 
 
 # an item saying its release is the last with something: "is the last version of Babel to support Python 3.7"
-_LAST_SAID = lazy_compile(r"\b(?:is|be|was)\s+the\s+last\s+(?:\w+\s+){0,3}?(?:version|release)\b", re.IGNORECASE)
+# (of its own release: not "(3.2.0 was the last version to support it)")
+_LAST_SAID = lazy_compile(r"\bthis\s+(?:\w+\s+)?(?:version|release)\b(?:(?!\.\s)[^;]){0,40}?\b(?:is|will\s+be)\s+the\s+last\s+"
+                          r"(?:\w+\s+){0,3}?(?:version|release)\b", re.IGNORECASE)
 
 
 def _first(hits: list[Hit], at: int) -> list[Hit]:

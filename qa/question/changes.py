@@ -84,6 +84,13 @@ def asks_last(question: str) -> bool:
     return bool(_LAST_WITH.search(question))
 
 
-_LAST_WITH = lazy_compile(r"\blast\s+(?:\w+\s+){0,2}?(?:version|release)s?\b(?:\s+(?:that|which|to|of\s+\S+)){0,2}"
-                          r"\s+(?:still\s+)?(?:supports?|supported|works?|worked|runs?|ran|had|has|with|ships?|shipped"
-                          r"|includes?|included|allows?|allowed|accepts?|accepted)\b", re.IGNORECASE)
+_SUPPORTED = r"(?:support|work|run|ran|ship|includ|allow|accept|install)\w*"
+_LAST_WITH = lazy_compile(
+    # "the last Babel version that still supported Python 3.7", "the latest release which still works on py2"
+    r"\b(?:last|latest|final)\s+(?:\w+\s+){0,2}?(?:version|release)s?\b(?:\s+of\s+\S+)?\s+(?:that|which)\s+still\s+\w+"
+    # "the last version to support python 3.6", "the final release supporting py2", "last release still supporting"
+    r"|\b(?:last|final)\s+(?:\w+\s+){0,2}?(?:version|release)s?\b(?:\s+of\s+\S+)?\s+(?:(?:(?:that|which)\s+|to\s+)(?:still\s+)?"
+    + _SUPPORTED + r"|(?:still\s+)?(?:support|work|runn|shipp|includ|allow|accept|install)ing)\s+(?!(?:fine|well|ok|okay)\b)\w"
+    # "the last release with python 2 support", "which release was the last to support python 2"
+    r"|\b(?:last|final)\s+(?:\w+\s+){0,2}?(?:version|release)s?\s+with\s+(?:\S+\s+){1,3}?support\b"
+    r"|\bthe\s+last\s+(?:one\s+)?to\s+" + _SUPPORTED, re.IGNORECASE)

@@ -200,15 +200,21 @@ _ABBREVIATIONS = frozenset({"e.g", "i.e", "a.m", "p.m", "etc", "vs", "cf", "appr
 
 def majors(topic: str, names: frozenset[str] = frozenset()) -> tuple[str, ...]:
     """The major versions ``topic`` names of a thing other than ``names`` (the corpus's products), as
-    "2.x": "python 2 support" -> ("2.x",); not "python 2.7", "pydantic 2" of pydantic's notes, "2 workers"."""
-    return tuple(dict.fromkeys(f"{m.group(2)}.x" for m in _MAJOR.finditer(topic)
-                               if m.group(1).lower() not in names | _NOT_NAMED))
+    "python 2.x": "python 2 support", "py2" -> ("python 2.x",); not "python 2.7", "pydantic 2" of
+    pydantic's notes, "2 workers", "32-bit", "pep 8", "utf 8", "http 2", "wait 10 s"."""
+    found = ((m.group(1).lower(), m.group(2)) for m in _MAJOR.finditer(topic))  # "python", "2"
+    return tuple(dict.fromkeys(f"{'python' if name == 'py' else name} {n}.x" for name, n in found
+                               if name not in names | _NOT_NAMED))
 
 
-_MAJOR = lazy_compile(r"\b([a-z][\w+-]*)\s+v?(\d{1,2})\b(?![.\d])(?!\s+(?!support)[a-z]+s\b)", re.IGNORECASE)
-_NOT_NAMED = frozenset("the a an of to in on for with than by at take takes took has have had only about over under "
-                       "after before since until version versions release releases v step steps level levels "
-                       "phase part chapter section issue pr".split())
+# a name, a space or dash and a bare major ("python 2", "node-18"); "py2", "python3" written together
+_MAJOR = lazy_compile(r"(?<![\w.])([a-z]{2,}(?:\.js)?(?=[\s-])|py(?:thon)?(?=v?\d))[\s-]?v?(\d{1,2})\b(?![-.\d])"
+                      r"(?!\s*(?:%|x\b|[a-z]{1,2}\b|seconds?\b|minutes?\b|hours?\b|days?\b|times\b|bits?\b|bytes?\b))",
+                      re.IGNORECASE)
+_NOT_NAMED = frozenset("the an of to in on for with than by at take takes took has have had only about over under "
+                       "after before since until version versions release releases step steps level levels "
+                       "phase part chapter section issue pr pep utf http https rfc ipv wait top every page item "
+                       "rule round option draft number no sha md".split())
 
 
 # The unit a question asks for, first match wins (``qa.answer.units``): a date, a figure, the

@@ -11,7 +11,7 @@ from corpus import CorpusInput
 from corpus.pipeline import load_chunks
 from qa.answer.engine import Engine
 from qa.question import QUESTION_ONLY_TERMS, read
-from qa.question.changes import change_asked
+from qa.question.changes import asks_last, change_asked
 from qa.question.vocabulary import majors
 from tests.support.fakes import fake_engine
 
@@ -24,6 +24,7 @@ NOTES = """# Changelog
 - Python 2.7 is not supported anymore.
 - `acme.evolve()` doesn't accept the *inst* argument as a keyword argument anymore.
 - Stop publishing prebuilt wheels for 32-bit Python; it must now be built from source.
+- Drop Python 3.5 support (2.0.0 was the last version to support it).
 
 ### Added
 
@@ -127,7 +128,8 @@ def test_a_whole_major_version_goes_with_its_last_minor(engine: Engine, question
 
 
 @pytest.mark.parametrize("topic, named", [
-    ("one without python 2 support", ("2.x",)), ("node 14", ("14.x",)), ("python 2.7", ()),
+    ("one without python 2 support", ("python 2.x",)), ("node 14", ("node 14.x",)), ("python 2.7", ()), ("py2", ("python 2.x",)),
+    ("shipped 32-bit wheels", ()), ("pep 8", ()), ("utf 8", ()), ("wait 10 s", ()),
     ("2 workers", ()), ("takes 2 args", ()), ("acme 2 models", ()),  # the product's own release
 ])
 def test_a_major_version_named(topic: str, named: tuple[str, ...]) -> None:
@@ -139,6 +141,10 @@ def test_a_major_version_named(topic: str, named: tuple[str, ...]) -> None:
     ("what was the last acme version that still supported python 2.7?", "2.0.0", ("2.0.0", "3.0.0")),
     # an item says so of its own release
     ("which is the last acme release to support python 3.6?", "2.0.0", ("2.0.0",)),
+    # not of its own release: the removal's (3.0.0), and the release before it
+    ("what was the last acme version that still supported python 3.5?", "2.0.0", ("2.0.0", "3.0.0")),
+    # 2.0.0's "last version to support Python 3.6" says nothing of 32-bit wheels: 3.0.0 stopped them
+    ("what was the last acme release that still shipped 32-bit wheels?", "2.0.0", ("2.0.0", "3.0.0")),
 ])
 def test_the_last_release_that_still_had_it(engine: Engine, question: str, release: str,
                                             said: tuple[str, ...]) -> None:
@@ -147,6 +153,20 @@ def test_the_last_release_that_still_had_it(engine: Engine, question: str, relea
         assert answer.earliest_release == release, (mode, answer.asked_as, answer.earliest_release)
         assert [(n.kind, n.releases) for n in answer.notes] == [("last_release", said)]
     assert engine.catalogue.before("3.0.0", "acme") == "2.0.0" and engine.catalogue.before("1.0.0", "acme") is None
+
+
+@pytest.mark.parametrize("question, last", [
+    ("what was the last Babel version that still supported Python 3.7?", True),
+    ("the final release supporting py2", True),
+    ("which release was the last to support python 2", True),
+    ("last release with python 2 support", True),
+    ("what changed in the last release", False),
+    ("did the last acme release ship wheels?", False),
+    ("the last acme version had a bug in evolve, which release fixed it?", False),
+    ("is the last release with python 3.13 wheels out?", False),
+])
+def test_the_last_release_with_something_asked(question: str, last: bool) -> None:
+    assert asks_last(question) == last
 
 
 def test_stop_detecting_is_no_removal(engine: Engine) -> None:
