@@ -6,7 +6,7 @@
 
 Each set is answered over its corpus (``answers-bundled``: the bundled notes; ``answers-zoo``:
 ``../shared/data/zoo``; ``answers-changelogs``: ``../shared/data/changelogs``; ``fresh-dev``,
-``fresh-held``, ``fresh2-*`` to ``fresh4-*``: ``benchmarks/data/`` of the same name) by the answering
+``fresh-held``, ``fresh2-*`` to ``fresh5-*``: ``benchmarks/data/`` of the same name) by the answering
 service, as ``relnotes ask`` answers. Columns:
 
 - span: the gold ``answer`` span lies inside the quoted answer (both normalised as ``relnotes
@@ -51,7 +51,11 @@ SETS = {"answers-bundled": None, "answers-zoo": "zoo", "answers-changelogs": "ch
         # its fourth round, written blind on 2026-12-07 from 10 more packages: fresh4-dev tuned on, fresh4-held
         # scored before any change and at the end only (fresh3-held, scored at the end of the third, tuned on since)
         "fresh4-dev": ROOT / "benchmarks" / "data" / "fresh4-dev",
-        "fresh4-held": ROOT / "benchmarks" / "data" / "fresh4-held"}
+        "fresh4-held": ROOT / "benchmarks" / "data" / "fresh4-held",
+        # its fifth round's, written blind at the end of the fourth (no change made after): fresh5-dev to tune
+        # on, fresh5-held to score before any change and at the end only
+        "fresh5-dev": ROOT / "benchmarks" / "data" / "fresh5-dev",
+        "fresh5-held": ROOT / "benchmarks" / "data" / "fresh5-held"}
 
 
 @dataclass
