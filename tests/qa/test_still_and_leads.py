@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from corpus import CorpusInput
-from corpus.pipeline import load_chunks
 from qa.answer.engine import Engine
 from qa.answer.evidence import says_something
 from qa.question.vocabulary import asks_still
-from tests.support.fakes import fake_engine
+from tests.support.fakes import notes_engine
 
 NOTES = """# Changelog
 
@@ -39,9 +37,7 @@ NOTES = """# Changelog
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory: pytest.TempPathFactory) -> Engine:
-    root = tmp_path_factory.mktemp("still")
-    (root / "CHANGELOG.md").write_text(NOTES, encoding="utf-8")
-    return fake_engine(load_chunks([CorpusInput(root / "CHANGELOG.md", "acme")]), root / "idx")
+    return notes_engine(tmp_path_factory.mktemp("still"), "CHANGELOG.md", NOTES, "acme")
 
 
 def _latest(answer) -> None:

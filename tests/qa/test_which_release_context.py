@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from corpus import CorpusInput
-from corpus.pipeline import load_chunks
 from qa.answer.engine import Engine
 from qa.question import QUESTION_ONLY_TERMS, read
 from qa.question.changes import asks_last, change_asked
 from qa.question.vocabulary import majors
-from tests.support.fakes import fake_engine
+from tests.support.fakes import notes_engine
 
 NOTES = """# Changelog
 
@@ -79,9 +77,7 @@ NOTES = """# Changelog
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory: pytest.TempPathFactory) -> Engine:
-    root = tmp_path_factory.mktemp("context")
-    (root / "CHANGELOG.md").write_text(NOTES, encoding="utf-8")
-    return fake_engine(load_chunks([CorpusInput(root / "CHANGELOG.md", "acme")]), root / "idx")
+    return notes_engine(tmp_path_factory.mktemp("context"), "CHANGELOG.md", NOTES, "acme")
 
 
 @pytest.mark.parametrize("question, release", [
@@ -238,9 +234,7 @@ NOT_MADE = """# Changelog
 
 @pytest.fixture(scope="module")
 def beta(tmp_path_factory: pytest.TempPathFactory) -> Engine:
-    root = tmp_path_factory.mktemp("beta")
-    (root / "CHANGELOG.md").write_text(NOT_MADE, encoding="utf-8")
-    return fake_engine(load_chunks([CorpusInput(root / "CHANGELOG.md", "beta")]), root / "idx")
+    return notes_engine(tmp_path_factory.mktemp("beta"), "CHANGELOG.md", NOT_MADE, "beta")
 
 
 @pytest.mark.parametrize("question, release", [

@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from corpus import CorpusInput
-from corpus.pipeline import load_chunks
 from qa.answer.direct import direct
 from qa.answer.engine import Engine
-from tests.support.fakes import fake_engine
+from tests.support.fakes import notes_engine
 
 NOTES = """Version history
 ===============
@@ -53,9 +51,7 @@ NOTES = """Version history
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory: pytest.TempPathFactory) -> Engine:
-    root = tmp_path_factory.mktemp("statements")
-    (root / "versionhistory.rst").write_text(NOTES, encoding="utf-8")
-    return fake_engine(load_chunks([CorpusInput(root / "versionhistory.rst", "acme")]), root / "idx")
+    return notes_engine(tmp_path_factory.mktemp("statements"), "versionhistory.rst", NOTES, "acme")
 
 
 @pytest.mark.parametrize("question, release", [
@@ -138,8 +134,7 @@ def test_a_version_named_only_as_supported_is_not_removed(tmp_path) -> None:
 - Alembic 1.5.0 now supports **Python 2.7 and Python 3.6 and above**. Support is removed
   for Python 3 versions prior to 3.6.
 """
-    (tmp_path / "CHANGES.rst").write_text(notes, encoding="utf-8")
-    engine = fake_engine(load_chunks([CorpusInput(tmp_path / "CHANGES.rst", "alembic")]), tmp_path / "idx")
+    engine = notes_engine(tmp_path, "CHANGES.rst", notes, "alembic")
     assert engine.ask("which alembic release stopped working on python 2.7?", mode="bm25").earliest_release == "1.7.0"
 
 

@@ -70,6 +70,15 @@ def fake_engine(chunks, directory: Path, corpus: dict | None = None):
     return Engine(loaded)
 
 
+def notes_engine(root: Path, name: str, text: str, product: str):
+    """A ``fake_engine`` over release notes ``text`` written to ``root/name`` as ``product``'s, indexed in ``root/idx``."""
+    from corpus import CorpusInput
+    from corpus.pipeline import load_chunks
+
+    (root / name).write_text(text, encoding="utf-8")
+    return fake_engine(load_chunks([CorpusInput(root / name, product)]), root / "idx")
+
+
 def read_written(folder: Path, name: str, text: str):
     """``text`` written to ``folder/name`` and read by the corpus reader: its one loaded document."""
     from corpus import load_corpus
