@@ -95,7 +95,7 @@ class ReleaseAnswers:
             if own:  # an item of it stating the fact is quoted, else the stating item's passage goes first
                 at = max(own, key=lambda i: scores[i])
             elif not titled_by(hits[first].chunk.section, question.subject):  # unless titled by the topic
-                first = next(i for i, h in enumerate(hits) if h.chunk.id == entries[at].chunk.id)
+                first = _at(hits, entries[at])
         return _first(hits, first), entries[at]
 
     def said_last(self, question: Question, hits: list[Hit], dense: bool) -> tuple[list[Hit], Entry] | None:
@@ -111,7 +111,7 @@ class ReleaseAnswers:
             return None
         _, scores = self._scored(question, entries, hits, dense)
         at = max(pool, key=lambda i: (release_order(entries[i].chunk.version or "0"), scores[i]))
-        return _first(hits, next(i for i, h in enumerate(hits) if h.chunk.id == entries[at].chunk.id)), entries[at]
+        return _first(hits, _at(hits, entries[at])), entries[at]
 
     def stated(self, question: Question, entry: Entry) -> tuple[str | None, Note | None]:
         """The release a which-release answer states and the note saying so: the stating item's ("Earliest
@@ -140,7 +140,7 @@ class ReleaseAnswers:
                  key=lambda i: (release_order(entries[i].chunk.version or "0"), scores[i]))
         if items[at] < ITEM_ANSWERS[dense]:
             return hits, None
-        return _first(hits, next(i for i, h in enumerate(hits) if h.chunk.id == entries[at].chunk.id)), entries[at]
+        return _first(hits, _at(hits, entries[at])), entries[at]
 
     def _scored(self, question: Question, entries: Sequence[Entry], hits: list[Hit],
                 dense: bool) -> tuple[list[float], list[float]]:
@@ -214,6 +214,11 @@ def _last_of_major(entries: Sequence[Entry], strong: Sequence[int], at: int, que
 # (of its own release: not "(3.2.0 was the last version to support it)")
 _LAST_SAID = lazy_compile(r"\bthis\s+(?:\w+\s+)?(?:version|release)\b(?:(?!\.\s)[^;]){0,40}?\b(?:is|will\s+be)\s+the\s+last\s+"
                           r"(?:\w+\s+){0,3}?(?:version|release)\b", re.IGNORECASE)
+
+
+def _at(hits: list[Hit], entry: Entry) -> int:
+    """Where in ``hits`` the passage of ``entry`` is (it is one of them)."""
+    return next(i for i, h in enumerate(hits) if h.chunk.id == entry.chunk.id)
 
 
 def _first(hits: list[Hit], at: int) -> list[Hit]:
