@@ -14,7 +14,8 @@ service, as ``relnotes ask`` answers. Columns:
 - from 1: the quoted answer quotes passage 1; none: no quoted answer at all;
 - hit@5, MRR@10: the passages, judged as ``relnotes eval`` judges them (release and span);
 - which right / wrong / unsaid: for which-release questions, the release the answer states
-  (``earliest_release``) matches the gold ``version``, is another, or is not stated.
+  (``earliest_release``) matches the gold ``version``, is another, or is not stated; a "last release
+  with it: X (removed in Y)" answer counts as right when X or Y is the gold one.
 """
 
 from __future__ import annotations
@@ -77,6 +78,16 @@ def corpus_paths(name: str, shared: Path) -> list[Path] | None:
     return [path] if path.is_dir() else None
 
 
+def _removal_named(answer, version: str) -> bool:
+    """The answer says the last release with a thing and the release that removed it, the gold one.
+
+    The fresh5 writers set a "last version that still supported X" question's gold ``version`` to the
+    release whose notes drop X (where the gold span is); the answer states the release before and
+    names the removal in its note, so either release named counts."""
+    return any(n.kind == "last_release" and len(n.releases) == 2 and version_matches(n.releases[1], version)
+               for n in answer.notes)
+
+
 def score(service, path: Path, modes: list[str], misses: bool) -> list[tuple[str, Row, dict]]:
     questions = load_questions(path)
     raw = {json.loads(line)["id"]: json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()}
@@ -96,6 +107,8 @@ def score(service, path: Path, modes: list[str], misses: bool) -> list[tuple[str
             if raw[q.id].get("kind") == "which-release":
                 row.which += 1
                 stated = answer.earliest_release
+                if stated and q.version and _removal_named(answer, q.version):
+                    stated = q.version  # "last release with it: X (removed in <gold>)", the writers' convention
                 if stated and q.version and version_matches(stated, q.version):
                     row.which_right += 1
                 elif stated:
