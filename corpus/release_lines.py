@@ -93,3 +93,24 @@ def _heads_a_list(lines: list[Line], i: int) -> bool:
     """Whether the first line with text after line ``i`` is a list item."""
     nxt = next((ln.text for ln in lines[i + 1:] if ln.text.strip()), "")
     return _LIST_ITEM.match(nxt) is not None
+
+
+def lines_beside_titles(lines: list[Line], titled: dict[int, str], skip: list[bool]) -> list[int]:
+    """Releases written as lines of their own in a file whose other releases are titled (PyYAML's
+    CHANGES.txt: its newest ``6.0.4 (2026-11-20)`` over its list, the older ``5.2 (2019-12-02)``
+    underlined): a line at the margin between blank lines that says only a release and its date, of
+    a version no title names. ``titled``: the versions of the release titles by their first line;
+    ``skip``: lines that hold no such line (titles, explicit markup)."""
+    if not titled:
+        return []
+    named = set(titled.values())
+    found = []
+    for i, ln in enumerate(lines):
+        text = ln.text
+        if skip[i] or not text.strip() or text[:1].isspace() or (i and lines[i - 1].text.strip()) \
+                or (i + 1 < len(lines) and lines[i + 1].text.strip()):
+            continue
+        release = release_alone(text.strip())
+        if release is not None and release.version and release.version not in named and find_date(text) is not None:
+            found.append(i)
+    return found

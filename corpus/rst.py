@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from .errors import MalformedReST
 from .markdown import Heading, slugify
-from .release_lines import emphasised_releases, text_release_lines
+from .release_lines import emphasised_releases, lines_beside_titles, text_release_lines
 from .regex import lazy_compile
 from .repair import Line
 from .textform import RST_ROLE, role_text
@@ -111,6 +111,7 @@ def rst_headings(lines: list[Line], source: str | None = None) -> list[Heading]:
     slugs: dict[str, int] = {}
     titles = [(index, span, (char, over), title_text(lines[index + (1 if over else 0)].text))
               for index, span, char, over in _titles(lines, markup_mask(lines), source)]
+    titles += _untitled(lines, titles)
     releases = [(index, 1, _RELEASE_STYLE, version) for index, version in _release_directives(lines)]
     if not releases and not any(release_heading(text) for _, _, _, text in titles):
         releases = [(index, 1, _TERM_STYLE, title_text(lines[index].text)) for index in _release_terms(lines)]
@@ -126,6 +127,20 @@ def rst_headings(lines: list[Line], source: str | None = None) -> list[Heading]:
         headings.append(Heading(index, min(styles.index(style) + 1, 6), text,
                                 slug if not count else f"{slug}-{count}", span))
     return headings
+
+
+def _untitled(lines: list[Line], titles: list) -> list:
+    """Releases written as lines of their own beside the titled ones (``release_lines.lines_beside_titles``),
+    in the adornment style of the first release title."""
+    released = [(index, style, found.version) for index, _, style, text in titles
+                if (found := release_heading(text)) is not None and found.version]
+    if not released:
+        return []
+    skip = markup_mask(lines)
+    for index, span, _, _ in titles:
+        skip[index:index + span] = [True] * span
+    found = lines_beside_titles(lines, {index: version for index, _, version in released}, skip)
+    return [(i, 1, released[0][1], title_text(lines[i].text)) for i in found]
 
 
 def _emphasised(lines: list[Line]) -> list[tuple[int, int, tuple[str, bool], str]]:

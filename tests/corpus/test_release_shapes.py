@@ -91,3 +91,18 @@ def test_release_lines_hold_their_own_subheadings(tmp_path: Path) -> None:
     assert loaded.releases == ("1.1.0", "1.0.0")
     paths = [s.path for s in loaded.sections if s.version == "1.0.0"]
     assert all("Fixes" not in p for p in paths), paths
+
+
+def test_release_lines_beside_underlined_releases_open_releases(tmp_path: Path) -> None:
+    # PyYAML's CHANGES: its newest releases are lines of their own, the older ones underlined
+    text = ("\nFor a complete changelog, see the commits.\n\n6.0.4 (2026-11-20)\n\n* Fix merge key performance\n\n"
+            "6.0 (2021-10-13)\n\n* always require `Loader` arg to `yaml.load()`\n\n"
+            "5.2 (2019-12-02)\n------------------\n\n* Repair incompatibilities\n\n"
+            "5.1 (2019-03-13)\n----------------\n\n* Deprecate yaml.load\n")
+    loaded = read(tmp_path, "CHANGES.txt", text)
+    assert loaded.releases == ("6.0.4", "6.0", "5.2", "5.1") and loaded.warnings == ()
+    six = next(s for s in loaded.sections if s.version == "6.0")
+    assert "require `Loader`" in six.text and six.path == ("CHANGES", "6.0 (2021-10-13)") and six.date == "2021-10-13"
+    # a line naming a titled release again, or one with no date, stays text
+    again = text.replace("6.0 (2021-10-13)", "5.2 (2019-12-02)", 1).replace("6.0.4 (2026-11-20)", "6.0.4")
+    assert read(tmp_path, "CHANGES.txt", again).releases == ("5.2", "5.1")

@@ -43,6 +43,7 @@ RECIPES = {
     "psutil-7.2.2/HISTORY.rst": ("under", "="),
     "pyflakes-4.1.0/NEWS.rst": ("line", r"^(\d+(?:\.\d+)+) \("),
     "pygments-2.21.0/CHANGES.txt": ("under", "-"),
+    "pyyaml-6.0.4/CHANGES.txt": ("line", r"^(\d+(?:\.\d+)+) \("),  # "6.0.4 (2026-11-20)" alone, older ones underlined too
     "pyjwt-2.15.1/CHANGELOG.rst": ("under", "-"),
     "python-dateutil-4.0.0/NEWS.txt": ("under", "="),
     "python-dotenv-1.2.4/CHANGELOG.md": ("atx", 2),
