@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from corpus.regex import lazy_compile
 from corpus.versions import VERSION, product_names
@@ -90,6 +91,16 @@ def product_words(products: tuple[str, ...]) -> set[str]:
     return {name for p in products if p for name in product_names(p)}
 
 
+@lru_cache(maxsize=8)
+def _called(products: tuple[str, ...]) -> frozenset[str]:
+    """Every name a question may call a held product by before its version or "release": its own,
+    its aliases and parts (``products.held_names``: "which dateutil release", "dateutil 2.8.1" of
+    python-dateutil); the topic keeps a part ("cargo's lockfile handling")."""
+    from .products import held_names  # the well-known names' lists, read only when a question is
+
+    return frozenset(product_words(products)) | frozenset(held_names(products))
+
+
 def named_products(question: str, products: tuple[str, ...]) -> tuple[str, ...]:
     """The products of ``products`` that ``question`` names, wherever it stands (case aside; a
     known alias or part counts: "torch" names PyTorch, "cargo" Rust, but "test" does not name
@@ -101,7 +112,7 @@ def named_products(question: str, products: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _product_pattern(products: tuple[str, ...]) -> re.Pattern | None:
-    names = sorted(product_words(products), key=len, reverse=True)
+    names = sorted(_called(tuple(products)), key=len, reverse=True)
     if not names:
         return None
     alternatives = "|".join(re.escape(n) for n in names)
@@ -216,7 +227,7 @@ def asks_which_release(question: str, products: tuple[str, ...]) -> bool:
     not "what cuDNN version does 2.14 use" (another thing's version)."""
     if asks_last(question):  # "what was the last Babel version that still supported Python 3.7?"
         return True
-    names = product_words(products)
+    names = _called(tuple(products))
     for m in _WHICH_RELEASE.finditer(question):
         word = (m.group("word") or "").lower()
         of = re.match(r"\s+of\s+([\w.@/-]+)", question[m.end():])  # "what version of python"
