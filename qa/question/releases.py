@@ -64,7 +64,10 @@ _LEADING = lazy_compile(r"^\s*v?" + RELEASE_NUMBER + NOT_A_QUANTITY, re.IGNORECA
 _WHICH_RELEASE = lazy_compile(
     r"\b(?:which|what)\s+(?:(?P<word>[\w.-]+)\s+)?(?:v?\d+\.x\s+)?(?:release|version)s?\b|\bsince when\b"
     r"|\bwhen\s+(?:did|was|were)\b"
-    r"|\bfirst\s+(?:added|introduced|appeared|shipped|supported)\b",
+    r"|\bfirst\s+(?:added|introduced|appeared|shipped|supported)\b"
+    # "is there a release of the decorator package that supports Python 3.15?": the release that does
+    r"|\b(?:is|was|has)\s+there\s+(?:been\s+)?(?:a|any)\s+(?:[\w.-]+\s+)?(?:release|version)\b(?!\s+notes?\b)"
+    r"(?=(?:\s+of\s+(?:the\s+)?[\w.@/-]+(?:\s+(?:package|library|module|project))?)?,?\s+(?:that|which|where|with)\b)",
     re.IGNORECASE,
 )
 # a clause telling of another change before a release it names: "after removing it in", "that was dropped in"

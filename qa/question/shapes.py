@@ -61,6 +61,9 @@ _WHERE = lazy_compile(r"\b(?:in|to|for|of|on|with)\s+(?:my|our|the|your)\s+(?:ow
                     r"|apps?|application|project|repo|build|ci|setup|stack|service)\b", re.IGNORECASE)
 
 
+_WHAT_IT_IS = r"(?:python\s+|js\s+)?(?:package|module|library|lib|project|crate|distribution)(?![\w-])"
+
+
 def topic_of(text: str, products: tuple[str, ...], typed: frozenset[str] = frozenset()) -> str:
     """The words of ``text`` that say what it is about: not release numbers, product names (and
     the words ``typed`` that named one in this question: "python-build" for build) or the words
@@ -68,6 +71,9 @@ def topic_of(text: str, products: tuple[str, ...], typed: frozenset[str] = froze
     names = product_words(products) | typed
     words = []
     text = _WHERE.sub(" ", text)
+    if names:  # "the decorator module", "the attrs package": the product, not a module of it
+        named = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+        text = re.sub(rf"(?<![\w.-])({named})\s+{_WHAT_IT_IS}", r"\1", text, flags=re.IGNORECASE)
     for word in _WORD.findall(text):
         bare = word.strip(".'’-+").lower()
         if not bare or bare in names or bare in SHARED_WORDS or bare in QUESTION_WORDS or SHARED_STEMS.match(bare):

@@ -57,3 +57,42 @@ def test_a_product_asked_by_its_short_name(engine: Engine) -> None:
 def test_a_release_named_after_the_short_name(engine: Engine) -> None:
     answer = engine.ask("what did dateutil 2.8.1 fix?")
     assert answer.releases == ("2.8.1",)
+
+
+@pytest.mark.parametrize("question", [
+    "is there a release of the dateutil package that added isoparse, and which one?",
+    "was there any dateutil release with isoparse added?",
+])
+def test_is_there_a_release_that_asks_which(engine: Engine, question: str) -> None:
+    assert engine.ask(question).earliest_release == "2.8.0"
+
+
+@pytest.mark.parametrize("question", ["is there a release note about isoparse?", "is there a version of python that isoparse needs?"])
+def test_is_there_a_release_note_or_another_things_version_does_not(question: str) -> None:
+    assert not asks_which_release(question, ("python-dateutil",))
+
+
+def test_the_product_called_a_package_or_module_is_no_topic_word() -> None:
+    from qa.question.shapes import topic_of
+
+    assert topic_of("does the decorator module still put an attribute on functions?", ("decorator",)) == "put attribute functions"
+    assert topic_of("which release of the attrs package supports Python 3.15?", ("attrs",)) == "supports Python 3.15"
+    assert "module" in topic_of("does decorator's module loader still work?", ("decorator",))  # its own module
+
+
+@pytest.mark.parametrize("topic, named", [
+    ("does it still put an `undecorated` attribute on functions?", {"undecorated"}),  # marked as code
+    ("isoparse('20200728121240') raises ValueError", {"isoparse", "20200728121240"}),  # a call's name and literal
+])
+def test_what_a_question_names_exactly(topic: str, named: set[str]) -> None:
+    from qa.question.vocabulary import specifics
+
+    assert named <= set(specifics(topic))
+
+
+def test_a_call_with_a_literal_finds_the_item_naming_the_literal(tmp_path) -> None:
+    notes = NOTES.replace("Bugfixes\n--------\n\n", "Bugfixes\n--------\n\n- ``isoparse`` now rejects strings such as"
+                          " ``20200728121240``: each field must have its digits.\n", 1)
+    engine = notes_engine(tmp_path, "NEWS.txt", notes, "python-dateutil")
+    answer = engine.ask("isoparse('20200728121240') raises ValueError now. Which release made that change?")
+    assert answer.earliest_release == "2.8.2" and "rejects" in answer.text
