@@ -34,6 +34,10 @@ RANGE_CHUNKS = 5_000  # chunks of a range whose items a topic question scores
 # alone, or with its cosine) is at least ITEM_ANSWERS (below it, on the sets at hand, few items answered)
 LATEST = 0.92
 ITEM_ANSWERS = {False: 0.25, True: 0.4}
+# "which release added X": when items of DIFFUSE releases or more state it about as well as the best one,
+# itself weak (its own score below WEAK), none stands out and no release is named (on the sets at hand every
+# such answer named a wrong one); strong items alike in many releases ("Improve parser speed") name the first
+DIFFUSE, WEAK = 4, 0.6
 
 ItemScores = Callable[[str, Sequence[Entry], bool, str], list[float]]  # (topic, entries, dense, query)
 Evidence = Callable[[str, list[Hit]], list[float]]  # (question, hits) -> each passage's evidence
@@ -79,11 +83,11 @@ class ReleaseAnswers:
         series = series_named(question.text)  # "which pydantic 1.x release": releases of that series only
         entries = [e for e in entries_of((h.chunk for h in hits), upcoming=True)
                    if not series or (e.chunk.version or "").split(".")[0] in series]
-        _, scores = self._scored(question, entries, hits, dense)
+        items, scores = self._scored(question, entries, hits, dense)
         strong = stating(entries, scores, question.kind, change=question.change, exact=question.specifics,
                          topic=question.subject)
         at = earliest_among(entries, strong, scores)
-        if at is None:
+        if at is None or _diffuse(entries, strong, items):
             return hits, None
         at = self._made_in(entries, at, scores, question)
         at = _last_of_major(entries, strong, at, question)
@@ -197,6 +201,11 @@ class ReleaseAnswers:
             note = Note("range_off_topic", range=span, topic=shape.topic)
             return replace(whole, notes=(note, *whole.notes))
         return found
+
+
+def _diffuse(entries: Sequence[Entry], strong: Sequence[int], items: Sequence[float]) -> bool:
+    """Whether the items stating a fact are of DIFFUSE releases or more and the best of them is weak."""
+    return len({entries[i].chunk.version for i in strong}) >= DIFFUSE and max(items[i] for i in strong) < WEAK
 
 
 def _last_of_major(entries: Sequence[Entry], strong: Sequence[int], at: int, question: Question) -> int:

@@ -96,3 +96,15 @@ def test_a_call_with_a_literal_finds_the_item_naming_the_literal(tmp_path) -> No
     engine = notes_engine(tmp_path, "NEWS.txt", notes, "python-dateutil")
     answer = engine.ask("isoparse('20200728121240') raises ValueError now. Which release made that change?")
     assert answer.earliest_release == "2.8.2" and "rejects" in answer.text
+
+
+ALIKE = "# Changelog\n\n" + "".join(f"## 1.{n}.0 - 2024-0{n}-01\n\n- Template strings render faster.\n- Improve parser speed.\n\n"
+                                    for n in (4, 3, 2, 1)) + "## 1.0.0 - 2023-12-01\n\n- First release.\n"
+
+
+@pytest.mark.parametrize("mode", ["bm25", "hybrid"])
+def test_many_releases_stating_it_weakly_name_none_strongly_the_first(tmp_path, mode: str) -> None:
+    engine = notes_engine(tmp_path, "CHANGELOG.md", ALIKE, "lint")
+    weak = engine.ask("which release complains about template strings without placeholders or interpolation?", mode=mode)
+    assert weak.earliest_release is None  # four releases' items hold two of its five words alike: none stands out
+    assert engine.ask("which release improved parser speed?", mode=mode).earliest_release == "1.1.0"
