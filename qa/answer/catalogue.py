@@ -14,6 +14,7 @@ from ..model import Note
 
 USED_IN = 2  # chunks a word of the notes' prose must be in to mend a slip to it
 _PROSE_WORD = lazy_compile(r"(?<![\w`.-])[a-z]{4,}(?![\w`(-])")
+_JOINED_NAME = lazy_compile(r"(?<![\w.-])\w+(?:[-_]\w+)+(?![\w-])")  # "mako-render", "lxml_html_clean"
 
 
 class Catalogue:
@@ -24,6 +25,7 @@ class Catalogue:
         from a product they never name (``Engine._mentions``)."""
         self.mentions = mentions
         self._words: Counter | None = None
+        self._joined: set[str] | None = None
         by_product: dict[str | None, set[str]] = {}  # product (None: unknown) -> its releases
         products: set[str] = set()
         others: dict[str, dict[str, None]] = {}  # product -> the other names its metadata gives it
@@ -51,6 +53,13 @@ class Catalogue:
             for chunk in self.chunks:
                 self._words.update(set(_PROSE_WORD.findall(chunk.text)))
         return self._words[word] >= USED_IN
+
+    def writes(self, name: str) -> bool:
+        """Whether the notes write the joined name ``name`` ("mako-render": mako's command), any case;
+        the names are gathered on first use."""
+        if self._joined is None:
+            self._joined = {m.group(0).lower() for chunk in self.chunks for m in _JOINED_NAME.finditer(chunk.text)}
+        return name.lower() in self._joined
 
     def held(self, wanted: str, products: Sequence[str] = ()) -> bool:
         """Whether the corpus holds release ``wanted`` (of one of ``products``, when given)."""

@@ -122,11 +122,13 @@ def held_names(products: Sequence[str], other_names: Mapping[str, Sequence[str]]
 
 
 def named(text: str, products: Sequence[str], mentions: Callable[[str], bool] | None = None,
-          releases: Sequence[str] = (), other_names: Mapping[str, Sequence[str]] | None = None) -> tuple[Named, ...]:
+          releases: Sequence[str] = (), other_names: Mapping[str, Sequence[str]] | None = None,
+          written: Callable[[str], bool] | None = None) -> tuple[Named, ...]:
     """The products ``text`` names, held and foreign, in order (see the module docstring);
     ``mentions(name)``: whether the corpus's notes use the name (a dependency of a held product);
     ``releases``: the releases the corpus holds; ``other_names``: the other names of held products
-    (``held_names``)."""
+    (``held_names``); ``written(name)``: whether the notes write a joined name ("mako-render": a part
+    of mako, no product; ``Catalogue.writes``)."""
     held = held_names(products, other_names)
     found = _slashed(text, held)  # "pyca/cryptography", "@babel/core": names no word of _TOKEN holds
     tokens = [t for t in _TOKEN.finditer(text) if not any(a <= t.start() < b for a, b in (n.span for n in found))]
@@ -148,7 +150,7 @@ def named(text: str, products: Sequence[str], mentions: Callable[[str], bool] | 
                 found.append(Named(typed, (start, end)))
             elif size == 1 and _unlisted(text, start, end, name, mentions, releases):
                 found.append(Named(typed, (start, end)))
-            elif size == 1 and _compound_of_held(name, held):
+            elif size == 1 and _compound_of_held(name, held) and not _part_written(name, written):
                 found.append(Named(typed, (start, end)))  # lxml_html_clean is a product of its own, not lxml
             elif size == 1 and not is_platform(name) and "." in name and name.split(".")[0] in held:
                 found.append(Named(typed, (start, end), held[name.split(".")[0]]))  # torch.compile: PyTorch's API
@@ -185,6 +187,12 @@ def _compound_of_held(name: str, held: dict[str, str]) -> bool:
         return False  # "numpy-like", "httpx-based", "non-flask": a word about the product, not another one
     return len(parts) > 1 and "." not in name and name not in held and canonical(name) not in held \
         and (parts[0] in held or parts[-1] in held) and not is_platform(name)
+
+
+def _part_written(name: str, written: Callable[[str], bool] | None) -> bool:
+    """Whether a name joined to a held product's ("mako-render" beside mako) is a part of it: its notes
+    write it and no list knows a package of that name (pydantic-core and lxml-html-clean are packages)."""
+    return written is not None and written(name) and not known(name) and not known(canonical(name))
 
 
 def _unlisted(text: str, start: int, end: int, name: str, mentions: Callable[[str], bool] | None,

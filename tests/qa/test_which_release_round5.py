@@ -108,3 +108,31 @@ def test_many_releases_stating_it_weakly_name_none_strongly_the_first(tmp_path, 
     weak = engine.ask("which release complains about template strings without placeholders or interpolation?", mode=mode)
     assert weak.earliest_release is None  # four releases' items hold two of its five words alike: none stands out
     assert engine.ask("which release improved parser speed?", mode=mode).earliest_release == "1.1.0"
+
+
+MAKO = """# Changelog
+
+## 1.1.2 - 2020-03-01
+
+- Added --output-file argument to the Mako command line runner, which allows
+  a file to be written instead of stdout.
+
+## 1.0.8 - 2019-01-01
+
+- Changed the "print" in the mako-render command to sys.stdout.write().
+"""
+
+
+def test_a_name_joined_to_the_held_ones_that_its_notes_write_is_a_part_of_it(tmp_path) -> None:
+    engine = notes_engine(tmp_path, "CHANGELOG.md", MAKO, "mako")
+    answer = engine.ask("how do I make mako-render write its output to a file instead of stdout?")
+    assert answer.passages and not any(n.kind == "product_not_held" for n in answer.notes)
+    # a package of its own, however much the notes write it
+    pydantic = notes_engine(_mkdir(tmp_path / "p"), "HISTORY.md", "# History\n\n## 2.10.0\n\n- Bump pydantic-core to 2.27.\n"
+                            "- Faster pydantic-core validators.\n", "pydantic")
+    assert any(n.kind == "product_not_held" for n in pydantic.ask("what changed in pydantic-core 2.27?").notes)
+
+
+def _mkdir(path):
+    path.mkdir()
+    return path
