@@ -227,7 +227,7 @@ class Engine:
                 mode: str) -> tuple[tuple[AnswerSentence, ...], bool]:
         """The sentences quoted from the first passages, whole items, and whether confidently."""
         # the product asked about is what every passage (of it alone) is of: no sentence need name it
-        said = unnamed(topic, question.products) if question.products else topic
+        said = unnamed(topic, question.products or question.named, question.releases[:1] if len(question.releases) == 1 else ())
         texts = [h.chunk.text for h in hits[:PASSAGES]]
         candidates = score_sentences(said, texts, **self._scoring(topic, dense))
         sentences, confident = pick(candidates, CONFIDENT[mode], functools.partial(units.bonus, question.asks))

@@ -16,6 +16,7 @@ from corpus.regex import lazy_compile
 from corpus.sentences import Span, split_sentences
 
 from ..model import AnswerSentence
+from ..question.releases import called
 from ..question.vocabulary import ASKING_TERMS
 
 PASSAGES = 3  # sentences come from the top passages only
@@ -96,13 +97,15 @@ def score_sentences(
     return [replace(c, score=c.score - RANK_PRIOR * (c.passage - 1)) for c in scored]
 
 
-def unnamed(question: str, products: Sequence[str]) -> str:
-    """``question`` without the names of ``products`` ("why was itsdangerous 1.0.0 yanked?" ->
-    "why was 1.0.0 yanked?"): over passages of those products only, no sentence need name them
-    to answer; the question stays whole when that would leave nothing."""
+def unnamed(question: str, products: Sequence[str], releases: Sequence[str] = ()) -> str:
+    """``question`` without the names of ``products`` (and their aliases: "dateutil") and the ``releases`` it is filtered to ("why was
+    itsdangerous 1.0.0 yanked?" -> "why was yanked?"): over passages of those only, no sentence need
+    name them to answer; the question stays whole when that would leave nothing."""
     out = question
-    for name in sorted(products, key=len, reverse=True):
+    for name in sorted(called(tuple(products)) if products else (), key=len, reverse=True):  # its aliases too
         out = re.sub(r"(?<![\w.-])" + re.escape(name) + r"(?![\w-])", " ", out, flags=re.IGNORECASE)
+    for release in releases:
+        out = re.sub(r"(?<![\w.])v?" + re.escape(release) + r"(?![\w]|\.\d)", " ", out, flags=re.IGNORECASE)
     return " ".join(out.split()) if out.strip(" ?!.") else question
 
 

@@ -95,7 +95,7 @@ def product_words(products: tuple[str, ...]) -> set[str]:
 
 
 @lru_cache(maxsize=8)
-def _called(products: tuple[str, ...]) -> frozenset[str]:
+def called(products: tuple[str, ...]) -> frozenset[str]:
     """Every name a question may call a held product by before its version or "release": its own,
     its aliases and parts (``products.held_names``: "which dateutil release", "dateutil 2.8.1" of
     python-dateutil); the topic keeps a part ("cargo's lockfile handling")."""
@@ -115,7 +115,7 @@ def named_products(question: str, products: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _product_pattern(products: tuple[str, ...]) -> re.Pattern | None:
-    names = sorted(_called(tuple(products)), key=len, reverse=True)
+    names = sorted(called(tuple(products)), key=len, reverse=True)
     if not names:
         return None
     alternatives = "|".join(re.escape(n) for n in names)
@@ -230,7 +230,7 @@ def asks_which_release(question: str, products: tuple[str, ...]) -> bool:
     not "what cuDNN version does 2.14 use" (another thing's version)."""
     if asks_last(question):  # "what was the last Babel version that still supported Python 3.7?"
         return True
-    names = _called(tuple(products))
+    names = called(tuple(products))
     for m in _WHICH_RELEASE.finditer(question):
         word = (m.group("word") or "").lower()
         of = re.match(r"\s+of\s+([\w.@/-]+)", question[m.end():])  # "what version of python"

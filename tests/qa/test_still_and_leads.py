@@ -47,8 +47,9 @@ def _latest(answer) -> None:
 
 def test_how_things_stand_now_is_the_latest_change(engine: Engine) -> None:
     _latest(engine.ask("does acme still depend on sniffio?", mode="bm25"))
+    _latest(engine.ask("does acme still pull in sniffio as a dependency?", mode="bm25"))
     # not answered confidently by any sentence: no item is put forward as the answer
-    unsure = engine.ask("does acme still pull in sniffio as a dependency?", mode="bm25")
+    unsure = engine.ask("does acme still ship a vendored copy of the sniffio wheel for offline installs?", mode="bm25")
     assert not unsure.confident and not unsure.sentences
     assert asks_still("is it still supported?") and asks_still("isn't recognised anymore")
     assert not asks_still("which release added sniffio?")

@@ -136,3 +136,30 @@ def test_a_name_joined_to_the_held_ones_that_its_notes_write_is_a_part_of_it(tmp
 def _mkdir(path):
     path.mkdir()
     return path
+
+
+WHEEL = """Release Notes
+=============
+
+0.45.0 (2024-11-08)
+~~~~~~~~~~~~~~~~~~~
+
+- Refactored the ``convert`` command to not need setuptools to be installed
+- Don't configure setuptools logging unless running ``bdist_wheel``
+- Added a redirection from ``wheel.bdist_wheel.bdist_wheel`` to
+  ``setuptools.command.bdist_wheel.bdist_wheel`` to improve compatibility with
+  ``setuptools``' latest fixes.
+
+0.44.0 (2024-08-04)
+~~~~~~~~~~~~~~~~~~~
+
+- Canonicalized requirements in METADATA file
+"""
+
+
+def test_the_product_and_the_release_asked_are_no_evidence_of_a_sentence(tmp_path) -> None:
+    # every passage is of wheel 0.45.0: the sentence naming wheel twice is not the one that answers (term
+    # coverage: the fake encoder's cosines say nothing)
+    engine = notes_engine(tmp_path, "news.rst", WHEEL, "wheel")
+    answer = engine.ask("what changed about `wheel convert` in 0.45.0?", mode="bm25")
+    assert answer.confident and answer.sentences[0].text.startswith("Refactored the ``convert`` command")
