@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from corpus.dates import date_order, find_date
 from corpus.headings import release_heading
 from tests.support.fakes import read_written as read
 
@@ -106,3 +107,24 @@ def test_release_lines_beside_underlined_releases_open_releases(tmp_path: Path) 
     # a line naming a titled release again, or one with no date, stays text
     again = text.replace("6.0 (2021-10-13)", "5.2 (2019-12-02)", 1).replace("6.0.4 (2026-11-20)", "6.0.4")
     assert read(tmp_path, "CHANGES.txt", again).releases == ("5.2", "5.1")
+
+
+def test_a_worded_release_dated_day_first_opens_a_release(tmp_path: Path) -> None:
+    # pyasn1's CHANGES.rst: "Revision X, released DD-MM-YYYY" underlined; the day first is read from the
+    # document's dates that say it (16 is no month), so 01-09-2019 is 1 September
+    text = ("Revision 0.4.8, released 16-11-2019\n-----------------------------------\n\n- A fix.\n\n"
+            "Revision 0.4.7, released 01-09-2019\n-----------------------------------\n\n- Another.\n\n"
+            "Python 3.12 support\n-------------------\n\nText.\n")
+    loaded = read(tmp_path, "CHANGES.rst", text)
+    assert loaded.releases == ("0.4.8", "0.4.7")
+    assert [s.date for s in loaded.sections if s.version] == ["2019-11-16", "2019-09-01", "2019-09-01"]
+
+
+def test_numeric_dates_are_read_only_where_their_order_is_said() -> None:
+    assert find_date("released 22-06-2015") == "2015-06-22" and find_date("(12-30-2015)") == "2015-12-30"
+    assert find_date("(08-02-2016)") is None and find_date("(08-02-2016)", order="mdy") == "2016-08-02"
+    assert date_order(["0.18.4 (13-11-2015)", "0.20.1 (12-30-2015)"]) is None  # aiohttp writes both
+    assert date_order(["Revision 0.6.5, released 26-10-2026", "0.1 (01-02-2003)"]) == "dmy"
+    assert find_date("(2021.11.06)") == "2021-11-06" and find_date("(20260607)") == "2026-06-07"
+    assert find_date("(04.12.2010)") == "2010-12-04"  # dots: the day first
+    assert find_date("2024.08.30") is None and find_date("1.2.2010.5") is None  # versions, not dates
