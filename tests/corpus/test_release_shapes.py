@@ -8,6 +8,7 @@ from pathlib import Path
 from corpus.dates import date_order, find_date
 from corpus.headings import release_heading
 from tests.support.fakes import read_written as read
+from tests.support.invariants import check_invariants
 
 
 def test_a_txt_whose_titles_use_only_dash_underlines_is_rest(tmp_path: Path) -> None:
@@ -128,3 +129,17 @@ def test_numeric_dates_are_read_only_where_their_order_is_said() -> None:
     assert find_date("(2021.11.06)") == "2021-11-06" and find_date("(20260607)") == "2026-06-07"
     assert find_date("(04.12.2010)") == "2010-12-04"  # dots: the day first
     assert find_date("2024.08.30") is None and find_date("1.2.2010.5") is None  # versions, not dates
+
+
+def test_wiki_style_headings_open_releases_and_their_sections(tmp_path: Path) -> None:
+    # beautifulsoup4's NEWS.txt: "= X (YYYYMMDD)", older ones closed " =", sub-sections "== ... =="
+    text = ('= 4.15.0 (20260607)\n\n* Last release for Python 3.7.\n\n= 4.0.0b3 (20120203) =\n\nA rewrite.\n\n'
+            '=== The module name has changed ===\n\nNow bs4.\n\n= 3.0.0 "Who would not give all" (20060528) =\n\n'
+            'Old.\n\n= Between 1.2 and 2.0 =\n\nPython 1.5.\n')
+    loaded = read(tmp_path, "NEWS.txt", text)
+    assert loaded.releases == ("4.15.0", "4.0.0b3", "3.0.0") and loaded.warnings == ()
+    assert [s.date for s in loaded.sections[:3]] == ["2026-06-07", "2012-02-03", "2012-02-03"]
+    assert loaded.sections[2].path == ("NEWS", "4.0.0b3 (20120203)", "The module name has changed")
+    check_invariants(loaded)
+    one = read(tmp_path, "notes.txt", "Sum\n\nx\n= y + z\n\n= 1.0 =\n\nText.\n")  # one at most: no heading
+    assert one.releases == ()
