@@ -11,7 +11,8 @@ line ("*Released on 2025-04-25.*"), celery and SQLAlchemy in a field ("  :releas
 "    :released: June 27, 2026"). "Unreleased", "[UNRELEASED]" or "In development" is a release
 section with no number. A bare "Mypy 2.3" is a release only where the document writes its releases
 so ("Mypy 2.3", "Mypy 2.1", ...: ``bare_release`` and ``corpus.sections``), else a feature heading
-like "Python 3.12".
+like "Python 3.12"; after a date, as a GNU ChangeLog entry names a release ("2024-01-11 unidecode
+1.3.8"), it is one.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ _EMPHASISED = lazy_compile(r"^\s*(\*{1,2}|_{1,2})(released\b[^*_]*?)\1\s*$", re.
 _DATE_FIELD = lazy_compile(r"^\s*:(?:released|release[-_ ]?date|date):\s*(\S.*?)\s*$", re.IGNORECASE)  # a reST field
 # A name and a number, nothing else ("Mypy 2.3"): a release where the document's releases are written so.
 _BARE = lazy_compile(r"^\s*([A-Za-z][\w+-]*)\s+v?" + VERSION + r"\s*$")
+# A date before the release, as a GNU ChangeLog dates its entries ("2024-01-11<TAB>unidecode 1.3.8").
+_DATE_FIRST = lazy_compile(r"^\s*(\d{4}-\d\d-\d\d)[ \t]+(?P<rest>\S.*)$")
 # A date still to come ("2023-08-xx"): it says the line is a release's, but gives no date.
 _PLACEHOLDER_DATE = lazy_compile(r"(?<!\d)\d{4}-(?:\d{1,2}|xx)-(?:\d{1,2}|xx)(?![\w])", re.IGNORECASE)
 
@@ -68,6 +71,10 @@ def release_heading(text: str, names: frozenset[str] = frozenset(), order: str |
             return ReleaseHeading(bare[1])
     if _UNRELEASED.match(text):
         return ReleaseHeading(None, None, "unreleased")
+    if dated := _DATE_FIRST.match(text):  # "2024-01-11 unidecode 1.3.8": the date, then the release alone
+        bare, alone = bare_release(dated.group("rest")), release_alone(dated.group("rest"))
+        version = bare[1] if bare else alone.version if alone is not None else None
+        return ReleaseHeading(version, find_date(dated.group(1))) if version else None
     m = _LEADING.match(text)
     if m is None:
         worded = _WORDED.match(text)
@@ -94,6 +101,8 @@ def release_alone(text: str) -> ReleaseHeading | None:
     if found is None or found.version is None:
         return found
     m = _LEADING.match(text) or _WORDED.match(text)
+    if m is None:
+        return None  # a date, then a name and a version ("2024-01-11 unidecode 1.3.8"): a ChangeLog entry's line
     rest = _PLACEHOLDER_DATE.sub(" ", text[m.end(1):])
     return found if not rest.strip() or _SUFFIX.match(rest) else None
 

@@ -143,3 +143,46 @@ def test_wiki_style_headings_open_releases_and_their_sections(tmp_path: Path) ->
     check_invariants(loaded)
     one = read(tmp_path, "notes.txt", "Sum\n\nx\n= y + z\n\n= 1.0 =\n\nText.\n")  # one at most: no heading
     assert one.releases == ()
+
+
+def test_a_list_of_releases_each_over_its_nested_changes(tmp_path: Path) -> None:
+    # websocket-client's ChangeLog.txt: "- 1.9.2" / "- v0.20.0" alone, the changes nested below
+    text = ("ChangeLog\n============\n\n- 1.9.2\n  - Fix race in close()\n\n\n- 1.9.1\n  - Add Python 3.14\n"
+            "  - Fix close()\n\n- v0.20.0\n\n  - fix a header\n")
+    loaded = read(tmp_path, "ChangeLog.txt", text)
+    assert loaded.releases == ("1.9.2", "1.9.1", "0.20.0") and loaded.warnings == ()
+    assert "Fix close()" in next(s for s in loaded.sections if s.version == "1.9.1").text
+    check_invariants(loaded)
+    # one such item, or items that are mostly changes, stay text
+    assert read(tmp_path, "a.txt", "Notes\n\n- 3.8\n  - tested\n- Drop X\n\nMore text.\n").releases == ()
+    mostly = "- 1.2\n  - a\n- 1.1\n  - b\n- Add X\n- Add Y\n- Add Z\n"
+    assert read(tmp_path, "b.txt", mostly).releases == ()
+
+
+def test_version_items_with_dotted_dates_open_releases(tmp_path: Path) -> None:
+    # pycparser's OLDER_CHANGES.txt: "+ Version 2.21 (2021.11.06)", its items indented under it
+    text = ("+ Starting with version 2.22, please use the GitHub UI\n  to compare tags.\n\n"
+            "+ Version 2.21 (2021.11.06)\n\n  - Much improved support for C11\n\n"
+            "+ Version 2.02 (2010.12.10)\n\n  - Fix a bug\n\n+ Version 2.01 (04.12.2010)\n\n  - Fix another\n\n"
+            "+ Version 1.0 (2008.11.15)\n\n  * Initial release\n")
+    loaded = read(tmp_path, "OLDER_CHANGES.txt", text)
+    assert loaded.releases == ("2.21", "2.02", "2.01", "1.0")
+    assert [s.date for s in loaded.sections if s.version] == ["2021-11-06", "2010-12-10", "2010-12-04", "2008-11-15"]
+    assert "GitHub UI" in loaded.sections[0].text and loaded.sections[0].version is None
+    check_invariants(loaded)
+
+
+def test_changelog_entries_dated_and_naming_a_release_open_releases(tmp_path: Path) -> None:
+    # unidecode's GNU-style ChangeLog: "DATE<TAB>name version" over tab-indented entries (a blank line
+    # between in older ones), the first line too
+    text = ("2025-04-24\tunidecode 1.4.0\n\t* Drop support for Python <3.7.\n\n"
+            "2024-01-11\tunidecode 1.3.8\n\t* Fix replacement for U+1E9E\n\t  (thanks to Thomas Voss)\n\n"
+            "2015-06-13\tunidecode 0.04.18\n\n\t* Add a command line utility.\n")
+    loaded = read(tmp_path, "ChangeLog.txt", text)
+    assert loaded.releases == ("1.4.0", "1.3.8", "0.04.18") and loaded.warnings == ()
+    assert [s.date for s in loaded.sections if s.version] == ["2025-04-24", "2024-01-11", "2015-06-13"]
+    assert "Drop support" in loaded.sections[0].text
+    check_invariants(loaded)
+    # an entry naming its author, not a release, opens none
+    gnu = "2009-03-18  Jane Doe  <jd@example.org>\n\t* foo.c: Fix.\n\n2009-03-17  Jane Doe  <jd@example.org>\n\t* bar.c: New.\n"
+    assert read(tmp_path, "ChangeLog", gnu).releases == ()
