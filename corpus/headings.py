@@ -3,14 +3,16 @@
 A release heading names one version and little else: "v2.1.0", "Version 1.80.0 (2024-07-25)",
 "## [8.2.7] - 2026-05-19", "0.28.0 (28th November, 2024)", "9.1.0 (YANKED)", or a word before
 the number when what follows says it is a release: a date, a status or "release notes" ("pytest
-9.1.0 (2026-06-13)", "NumPy 2.3.0 Release Notes", "pytest 3.9.0 (2018-10-15 - not published ...)");
+9.1.0 (2026-06-13)", "NumPy 2.3.0 Release Notes", "pytest 3.9.0 (2018-10-15 - not published ...)",
+pyasn1's "Revision 0.6.5, released 26-10-2026": dates as ``corpus.dates`` reads them);
 "Python 3.12 support" is a feature heading, not a release. Pallets write the
 date on the line under the title ("Released 2024-11-13", "Unreleased"), bmds-ui in an emphasised
 line ("*Released on 2025-04-25.*"), celery and SQLAlchemy in a field ("  :release-date: 2024-04-17",
 "    :released: June 27, 2026"). "Unreleased", "[UNRELEASED]" or "In development" is a release
 section with no number. A bare "Mypy 2.3" is a release only where the document writes its releases
 so ("Mypy 2.3", "Mypy 2.1", ...: ``bare_release`` and ``corpus.sections``), else a feature heading
-like "Python 3.12".
+like "Python 3.12"; after a date, as a GNU ChangeLog entry names a release ("2024-01-11 unidecode
+1.3.8"), it is one.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .dates import ISO, MONTHS, NUMERIC, SPELLED, find_date
 from .regex import lazy_compile
 from .versions import VERSION
 
@@ -28,16 +31,11 @@ _LEADING = lazy_compile(r"^\s*(?:(?:version|release)\s+|\[)?v?" + VERSION + r"\]
 _RANGE = lazy_compile(r"^\s*(?:and|or)\s+(?:newer|later|above|up|onwards|beyond)\b", re.IGNORECASE)
 # A word before the number ("pytest 9.1.0"): what follows must say release (a date, a status, "release notes").
 _WORDED = lazy_compile(r"^\s*\[?[A-Za-z][\w.+-]*\s+v?" + VERSION + r"\]?(?P<rest>.*)$", re.IGNORECASE)
-_MONTH_NAMES = "january february march april may june july august september october november december".split()
-_MONTH = {**{m: i for i, m in enumerate(_MONTH_NAMES, 1)}, **{m[:3]: i for i, m in enumerate(_MONTH_NAMES, 1)}, "sept": 9}
-_MONTHS = "|".join(sorted(_MONTH, key=len, reverse=True))
 _STATUS = r"released|yanked|unreleased|final|stable|lts|pre-?release|hotfix|security|release\s+notes?|release|notes?"
 _SUFFIX = lazy_compile(
-    r"^(?:[\s\-–—:,.()\[\]/]|\d{4}-\d{2}-\d{2}|\d{1,2}(?:st|nd|rd|th)?\b|\d{4}\b|(?:" + _STATUS + "|" + _MONTHS + r")\b)+$",
+    r"^(?:[\s\-–—:,.()\[\]/]|\d{4}-\d{2}-\d{2}|\d{1,2}(?:st|nd|rd|th)?\b|\d{4}\b|(?:" + _STATUS + "|" + MONTHS + r")\b)+$",
     re.IGNORECASE,
 )
-_ISO = lazy_compile(r"(?<!\d)(\d{4})-(\d{1,2})-(\d{1,2})(?!\d)")
-_SPELLED = lazy_compile(r"(?:(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]+)\.?,?\s+(\d{4}))|(?:([A-Za-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4}))")
 _UNRELEASED = lazy_compile(
     r"^\s*\[?\s*(?:unreleased|upcoming|in\s+development|not\s+yet\s+released|next\s+release)\s*\]?\s*(?:\([^)]*\))?\s*$",
     re.IGNORECASE,
@@ -48,6 +46,8 @@ _EMPHASISED = lazy_compile(r"^\s*(\*{1,2}|_{1,2})(released\b[^*_]*?)\1\s*$", re.
 _DATE_FIELD = lazy_compile(r"^\s*:(?:released|release[-_ ]?date|date):\s*(\S.*?)\s*$", re.IGNORECASE)  # a reST field
 # A name and a number, nothing else ("Mypy 2.3"): a release where the document's releases are written so.
 _BARE = lazy_compile(r"^\s*([A-Za-z][\w+-]*)\s+v?" + VERSION + r"\s*$")
+# A date before the release, as a GNU ChangeLog dates its entries ("2024-01-11<TAB>unidecode 1.3.8").
+_DATE_FIRST = lazy_compile(r"^\s*(\d{4}-\d\d-\d\d)[ \t]+(?P<rest>\S.*)$")
 # A date still to come ("2023-08-xx"): it says the line is a release's, but gives no date.
 _PLACEHOLDER_DATE = lazy_compile(r"(?<!\d)\d{4}-(?:\d{1,2}|xx)-(?:\d{1,2}|xx)(?![\w])", re.IGNORECASE)
 
@@ -61,20 +61,25 @@ class ReleaseHeading:
     status: str | None = None  # "yanked" or "unreleased" when the source says so
 
 
-def release_heading(text: str, names: frozenset[str] = frozenset()) -> ReleaseHeading | None:
+def release_heading(text: str, names: frozenset[str] = frozenset(), order: str | None = None) -> ReleaseHeading | None:
     """The release a heading opens, or None for any other heading; ``names`` are the lower-case
-    words that open the document's bare release headings ("mypy" for "Mypy 2.3")."""
+    words that open the document's bare release headings ("mypy" for "Mypy 2.3"), ``order`` how it
+    writes a numeric date ("dmy": pyasn1's "Revision 0.4.7, released 01-09-2019" is 1 September)."""
     if names:
         bare = bare_release(text)
         if bare is not None and bare[0].lower() in names:
             return ReleaseHeading(bare[1])
     if _UNRELEASED.match(text):
         return ReleaseHeading(None, None, "unreleased")
+    if dated := _DATE_FIRST.match(text):  # "2024-01-11 unidecode 1.3.8": the date, then the release alone
+        bare, alone = bare_release(dated.group("rest")), release_alone(dated.group("rest"))
+        version = bare[1] if bare else alone.version if alone is not None else None
+        return ReleaseHeading(version, find_date(dated.group(1))) if version else None
     m = _LEADING.match(text)
     if m is None:
         worded = _WORDED.match(text)
         rest = worded.group("rest") if worded else ""
-        says_release = find_date(rest) is not None or re.search(
+        says_release = find_date(rest) is not None or NUMERIC.search(rest) is not None or re.search(
             r"release\s+notes|changelog|\(\s*(?:yanked|unreleased|released)\s*\)", rest, re.IGNORECASE) is not None
         dated = re.match(r"\s*[(\[]", rest) is not None and find_date(rest[:40]) is not None  # "(2018-10-15 - ...)"
         if worded is None or not rest.strip() or not ((_SUFFIX.match(rest) and says_release) or dated):
@@ -84,7 +89,7 @@ def release_heading(text: str, names: frozenset[str] = frozenset()) -> ReleaseHe
         return None
     status = "yanked" if re.search(r"\byanked\b", text, re.IGNORECASE) else (
         "unreleased" if re.search(r"\bunreleased\b|in\s+development|not\s+yet\s+released", text, re.IGNORECASE) else None)
-    return ReleaseHeading(m.group(1), find_date(text[m.end(1):]), status)
+    return ReleaseHeading(m.group(1), find_date(text[m.end(1):], order), status)
 
 
 def release_alone(text: str) -> ReleaseHeading | None:
@@ -96,6 +101,8 @@ def release_alone(text: str) -> ReleaseHeading | None:
     if found is None or found.version is None:
         return found
     m = _LEADING.match(text) or _WORDED.match(text)
+    if m is None:
+        return None  # a date, then a name and a version ("2024-01-11 unidecode 1.3.8"): a ChangeLog entry's line
     rest = _PLACEHOLDER_DATE.sub(" ", text[m.end(1):])
     return found if not rest.strip() or _SUFFIX.match(rest) else None
 
@@ -118,19 +125,6 @@ def opens_with_version(text: str) -> bool:
     return _LEADING.match(text) is not None
 
 
-def find_date(text: str) -> str | None:
-    """The first full date in ``text`` as YYYY-MM-DD ("2024-11-13", "28th November, 2024")."""
-    iso = _ISO.search(text)
-    if iso and 1 <= int(iso.group(2)) <= 12 and 1 <= int(iso.group(3)) <= 31:
-        return f"{iso.group(1)}-{int(iso.group(2)):02d}-{int(iso.group(3)):02d}"
-    for m in _SPELLED.finditer(text):
-        day, month, year = (m.group(1), m.group(2), m.group(3)) if m.group(1) else (m.group(5), m.group(4), m.group(6))
-        number = _MONTH.get(month.lower())
-        if number and 1 <= int(day) <= 31:
-            return f"{int(year):04d}-{number:02d}-{int(day):02d}"
-    return None
-
-
 def release_line(text: str) -> ReleaseHeading | None:
     """The line under a release title that dates it ("Released 2024-11-13", "*August 7, 2024*",
     "*Released on 2025-04-25.*", ":release-date: 2024-04-17") or says "Unreleased"."""
@@ -146,6 +140,6 @@ def release_line(text: str) -> ReleaseHeading | None:
         return ReleaseHeading(None, None, "unreleased")
     if m.group(3) is not None:  # a line that is only a date
         alone = m.group(3).strip()
-        return ReleaseHeading(None, find_date(alone), None) if _ISO.fullmatch(alone) or _SPELLED.fullmatch(alone) else None
+        return ReleaseHeading(None, find_date(alone), None) if ISO.fullmatch(alone) or SPELLED.fullmatch(alone) else None
     date = find_date(m.group(1))
     return ReleaseHeading(None, date, None) if date else None

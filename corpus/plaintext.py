@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from .markdown import Heading
 from .regex import lazy_compile
 from .repair import Line
-from .headings import release_heading
+from .headings import opens_with_version, release_heading
+from .release_lines import dated_release_lines, release_bullets, text_release_lines
+from .wiki import wiki_headings
 from .versions import detect_product, parse_version
 
 MAX_HEADING_WORDS = 14
@@ -180,3 +182,34 @@ def release_items(lines: list[Line]) -> list[Heading]:
             found.append(Heading(i, 1, m.group(1).lstrip("v"), None, 0))
     items = sum(1 for ln in lines if _MARGIN_ITEM.match(ln.text))
     return found if len(found) >= 3 and len(found) >= 0.8 * items else []
+
+
+def plain_outline(lines: list[Line], given_title: str | None = None) -> TextOutline:
+    """The outline of a plain-text document: its wiki-style headings (``corpus.wiki``) where it
+    writes two or more, else the inferred ones (``text_outline``), with the releases the document
+    writes in a shape of no heading markup (``_SHAPES``: tabulate's list ``- 0.10.0: ...``,
+    websocket-client's ``- 1.9.2`` over nested items, ruamel.yaml's ``[0.19.0, 2025-12-31]:`` over
+    its list, unidecode's ChangeLog entries ``2024-01-11<TAB>unidecode 1.3.8``) where every inferred
+    release heading is one of them (a ChangeLog entry with a blank line under it is both). A first
+    line that opens a release (simplejson's ``Version 4.3.0 released 2026-11-10``) is the first
+    release, not the title."""
+    if wiki := wiki_headings(lines):
+        return TextOutline(None, None, 0, tuple(wiki))
+    o = text_outline(lines, given_title)
+    headings = o.headings
+    inferred = {h.index for h in headings if release_heading(h.text)}
+    items = next((found for shape in _SHAPES if (found := shape(lines))), [])
+    if items and inferred <= (taken := {i.index for i in items}):  # the inferred releases are of the shape too
+        headings = tuple(sorted((*items, *(h for h in headings if h.index not in taken)), key=lambda h: h.index))
+    read = any(h.index == o.title_index for h in headings)  # the title line read as a release already
+    if o.title_index is not None and given_title is None and (opens_with_version(o.title) or read) \
+            and release_heading(o.title) is not None and any(release_heading(h.text) for h in headings):
+        level = min(h.level for h in headings if release_heading(h.text))
+        first = Heading(o.title_index, level, o.title, None)
+        rest = tuple(h for h in headings if h.index != o.title_index)
+        return TextOutline(None, None, 0, (first, *rest))
+    return TextOutline(o.title, o.title_index, o.content_start, headings)
+
+
+# Releases written with no heading markup, by shape; the first a document writes is read.
+_SHAPES = (release_items, release_bullets, text_release_lines, dated_release_lines)

@@ -4,10 +4,13 @@ Some changelogs have no heading markup for their releases: eslint's Markdown wri
 "v10.9.0 - August 21, 2026" between blank lines; agronholm's reStructuredText (anyio, typeguard,
 apscheduler, cbor2, sqlacodegen) a bold paragraph, ``**4.16.0**`` or ``**4.0.0** (2023-08-01)``,
 with italic lines (``*Bug fixes*``) over the lists inside a release; ruamel.yaml's plain-text
-CHANGES a line over its list, ``[0.19.0, 2025-12-31]:`` then ``- item`` lines. Such a line opens a release
-only where the file writes two or more of them and each says nothing but the release (its
-version, a date, a status: ``headings.release_alone``), so a paragraph that merely starts with a
-version or bold text (sqlacodegen's ``**NOTE**: Both the API ...``) stays text.
+CHANGES a line over its list, ``[0.19.0, 2025-12-31]:`` then ``- item`` lines; websocket-client's
+ChangeLog a list, each release an item ``- 1.9.2`` over its changes nested below; unidecode's
+GNU-style ChangeLog an entry a release, ``2024-01-11<TAB>unidecode 1.3.8`` over its indented
+changes. Such a line opens a release only where the file writes two or more of them and each says
+nothing but the release (its version, a date, a status: ``headings.release_alone``; a ChangeLog
+entry's date and the name and version), so a paragraph that merely starts with a version or bold
+text (sqlacodegen's ``**NOTE**: Both the API ...``) stays text.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ _ITALIC = lazy_compile(r"^\*(?P<text>[^*\s](?:[^*]*[^*\s.,:;!?])?)\*[ \t]*$")  #
 _LIST_ITEM = lazy_compile(r"^[ \t]*(?:[-*+•]|\d+[.)]|#\.)[ \t]+\S")
 _TEXT_RELEASE = lazy_compile(r"^\[?v?\d")  # the version first: "[0.19.0, 2025-12-31]:", "4.1.0 (2026-10-28):"
 _MARGIN_ITEM = lazy_compile(r"^[-*+][ \t]+\S")
+_BULLET_TEXT = lazy_compile(r"^[-*+][ \t]+(\S(?:.*\S)?)[ \t]*$")  # "- 1.9.2" -> "1.9.2"
+_DATED_LINE = lazy_compile(r"^\d{4}-\d\d-\d\d[ \t]+\S")  # a ChangeLog entry's date at the margin
 MAX_SUBSECTION_WORDS = 6  # "*Removals and backward incompatible changes*"; a longer line is a sentence
 
 
@@ -60,6 +65,38 @@ def text_release_lines(lines: list[Line]) -> list[Heading]:
     return found if len(found) >= 2 else []
 
 
+def release_bullets(lines: list[Line]) -> list[Heading]:
+    """A changelog written as one list whose items at the margin each say only a release, the
+    release's changes nested under it (websocket-client's ``- 1.9.2`` / ``- v0.20.0`` over
+    ``  - Fix ...`` items, pycparser's ``+ Version 2.21 (2021.11.06)``): each such item is a heading
+    of level 1, its text the release without the bullet. Two at least, and nearly every item at the
+    margin one (a note such as "+ Starting with version 2.22, see the GitHub UI" stays text)."""
+    found = []
+    for i, ln in enumerate(lines):
+        m = _BULLET_TEXT.match(ln.text)
+        if m and _nested_below(lines, i) and (release := release_alone(m.group(1))) is not None and release.version:
+            found.append(Heading(i, 1, m.group(1), None))
+    items = sum(1 for ln in lines if _MARGIN_ITEM.match(ln.text))
+    return found if len(found) >= 2 and len(found) >= 0.8 * items else []
+
+
+def dated_release_lines(lines: list[Line]) -> list[Heading]:
+    """Entries of a GNU-style ChangeLog, each a line at the margin that dates a release, over its
+    indented changes (unidecode's ``2024-01-11<TAB>unidecode 1.3.8`` then ``<TAB>* Fix ...``; a blank
+    line may come between): each a heading of level 1 (``headings.release_heading`` reads the date
+    and the release). An entry naming no release ("2009-03-18  Jane Doe  <jd@example.org>") is
+    none; two at least."""
+    found = []
+    for i, ln in enumerate(lines):
+        text = ln.text
+        if not _DATED_LINE.match(text) or (i and lines[i - 1].text.strip()):
+            continue
+        release = release_heading(" ".join(text.split()))
+        if release is not None and release.version and _nested_below(lines, i):
+            found.append(Heading(i, 1, " ".join(text.split()), None))
+    return found if len(found) >= 2 else []
+
+
 def emphasised_releases(lines: list[Line], skip: list[bool]) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
     """(line, text) of the releases written as bold paragraphs of their own (``**4.16.0**``,
     ``**4.0.0** (2023-08-01)``, ``**UNRELEASED**``), two with a version at least, and of the italic
@@ -87,6 +124,15 @@ def _paragraph_line(lines: list[Line], i: int) -> bool:
     text = lines[i].text
     return bool(text.strip()) and not text[:1].isspace() and (i == 0 or not lines[i - 1].text.strip()) \
         and (i + 1 == len(lines) or not lines[i + 1].text.strip())
+
+
+def _nested_below(lines: list[Line], i: int) -> bool:
+    """Whether the line after line ``i``, or the one after a blank line, is indented: held by line
+    ``i``'s item or entry ("- 1.9.2" over "  - Fix race ...")."""
+    for ln in lines[i + 1:i + 3]:
+        if ln.text.strip():
+            return ln.text[:1].isspace()
+    return False
 
 
 def _heads_a_list(lines: list[Line], i: int) -> bool:

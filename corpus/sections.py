@@ -8,11 +8,12 @@ from functools import lru_cache
 
 from .markdown import Heading, markdown_headings
 from .model import Document, Section
-from .plaintext import release_items, text_outline
-from .release_lines import markdown_release_lines, text_release_lines
+from .plaintext import plain_outline
+from .release_lines import markdown_release_lines
 from .regex import lazy_compile
 from .repair import Line, as_lines, repair_markdown
 from .rst import link_mask, markup_mask, rst_headings
+from .dates import date_order
 from .headings import ReleaseHeading, bare_release, find_date, opens_with_version, release_heading, release_line
 
 _FIELD = lazy_compile(r"^\s*:\w[\w -]*:(?:\s|$)")  # a reST field: ":release-date: 2024-04-17"
@@ -28,10 +29,11 @@ class Outline:
     content_start: int
     headings: tuple[Heading, ...]
     names: frozenset[str] = frozenset()  # words of bare release headings ("mypy": "Mypy 2.3"), lower case
+    order: str | None = None  # how its headings write a numeric date's day and month ("dmy", "mdy": corpus.dates)
 
     def release(self, heading: Heading) -> ReleaseHeading | None:
         """The release ``heading`` opens in this document, or None."""
-        return release_heading(heading.text, self.names)
+        return release_heading(heading.text, self.names, self.order)
 
     @property
     def releases(self) -> tuple[str, ...]:
@@ -86,22 +88,17 @@ def build_outline(text: str, fmt: str, given_title: str | None, source: str | No
         start = 0
         if title_index is not None:
             start = title_index + (headings_span(lines, title_index) if fmt == "markdown" else h.span)
-        return Outline(tuple(lines), title, title_index, start, tuple(headings), release_names(tuple(headings)))
+        return _outline(lines, title, title_index, start, headings)
     lines = as_lines(text)
-    o = text_outline(lines, given_title)
-    headings = o.headings
-    if not any(release_heading(h.text) for h in headings) \
-            and (items := release_items(lines) or text_release_lines(lines)):
-        headings = tuple(sorted((*items, *(h for h in headings if h.index not in {i.index for i in items})),
-                                key=lambda h: h.index))
-    if o.title_index is not None and given_title is None and opens_with_version(o.title) \
-            and release_heading(o.title) is not None and any(release_heading(h.text) for h in headings):
-        # simplejson's first "Version 4.3.0 released 2026-11-10" opens a release like the ones below it
-        level = min(h.level for h in headings if release_heading(h.text))
-        first = Heading(o.title_index, level, o.title, None)
-        rest = tuple(h for h in headings if h.index != o.title_index)  # a release line read as one already
-        return Outline(tuple(lines), None, None, 0, (first, *rest), release_names((first, *rest)))
-    return Outline(tuple(lines), o.title, o.title_index, o.content_start, headings, release_names(headings))
+    o = plain_outline(lines, given_title)
+    return _outline(lines, o.title, o.title_index, o.content_start, o.headings)
+
+
+def _outline(lines: list[Line], title: str | None, title_index: int | None, start: int, headings) -> Outline:
+    """The outline of these lines and headings, with the names of its bare releases and its date order."""
+    headings = tuple(headings)
+    return Outline(tuple(lines), title, title_index, start, headings, release_names(headings),
+                   date_order(h.text for h in headings))
 
 
 def links_only(o: Outline) -> bool:

@@ -20,8 +20,10 @@ ADORN = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}\s*$")
 RECIPES = {
     "anyio-4.16.0/docs/versionhistory.rst": ("line", r"^\*\*(\d+(?:\.\d+)+\w*)\*\*"),  # "**4.16.0**", "**1.0.0rc1**"
     "arrow-1.4.0/CHANGELOG.rst": ("under", "-"),
+    "beautifulsoup4-4.15.0/NEWS.txt": ("line", r"^= (\d+(?:\.\d+)+\w*) "),  # "= 4.15.0 (20260607)", "= 4.6.0 (20170507) =", "= 3.0.7a ="; not "= Between 1.2 and 2.0 ="
     "bleach-6.4.0/CHANGES.txt": ("under", "-"),
     "cffi-2.1.1/doc/source/whatsnew.rst": ("under", "=-"),
+    "chardet-7.7.0/docs/changelog.rst": ("under", "-"),  # "charade 1.0.1" and "chardet 1.0.1": one 1.0.1
     "charset-normalizer-3.5.3/CHANGELOG.md": ("atx", 2),
     "colorama-0.4.6/CHANGELOG.rst": ("line", r"^(\d+(?:\.\d+)+)(?: |$)"),
     "configobj-5.0.9/CHANGES.rst": ("under", '"'),
@@ -32,21 +34,27 @@ RECIPES = {
     "h11-0.16.0/docs/source/changes.rst": ("under", "-"),
     "html5lib-1.1/CHANGES.rst": ("under", "~"),
     "idna-3.20/HISTORY.md": ("atx", 2),
+    "iniconfig-2.3.1/CHANGELOG.txt": ("under", "="),
     "jedi-0.20.1/CHANGELOG.rst": ("under", "+"),
     "lxml-6.2.0/CHANGES.txt": ("under", "="),
     "lxml-html-clean-0.4.6/CHANGES.rst": ("under", "="),
     "markdown-3.11.3/docs/changelog.md": ("atx", 2),
     "mistune-3.4.0/docs/changes.rst": ("under", "-"),
+    "mock-5.2.0/CHANGELOG.rst": ("under", "-"),  # "2.0.0 and earlier" is 2.0.0's heading
     "multidict-7.2.1/CHANGES.rst": ("under", "="),
     "parso-0.8.7/CHANGELOG.rst": ("under", "+"),
+    "pexpect-4.9.0/doc/history.rst": ("under", "`"),  # "Version 4.9" over backticks
     "prompt_toolkit-3.0.53/CHANGELOG.txt": ("under", "-"),
     "psutil-7.2.2/HISTORY.rst": ("under", "="),
+    "pyasn1-0.6.5/CHANGES.rst": ("under", "-"),  # "Revision 0.6.5, released 26-10-2026", "Revision 0.0.13b"
+    "pycparser-3.12/OLDER_CHANGES.txt": ("line", r"^\+ Version (\d+(?:\.\d+)+) \("),  # "+ Version 2.09.1 (2012.12.29)"
     "pyflakes-4.1.0/NEWS.rst": ("line", r"^(\d+(?:\.\d+)+) \("),
     "pygments-2.21.0/CHANGES.txt": ("under", "-"),
     "pyyaml-6.0.4/CHANGES.txt": ("line", r"^(\d+(?:\.\d+)+) \("),  # "6.0.4 (2026-11-20)" alone, older ones underlined too
     "pyjwt-2.15.1/CHANGELOG.rst": ("under", "-"),
     "python-dateutil-4.0.0/NEWS.txt": ("under", "="),
     "python-dotenv-1.2.4/CHANGELOG.md": ("atx", 2),
+    "python-slugify-9.2.0/CHANGELOG.md": ("atx", 2),  # "## 9.0.0 — unreleased" is 9.0.0's heading
     "ruamel.yaml-0.19.1/CHANGES.txt": ("line", r"^\[(\d+(?:\.\d+)+)[,-]"),  # "[0.19.0, 2025-12-31]:", "[0.10.6-0.10.9, ...]:"
     "semver-3.1.2/CHANGELOG.rst": ("under", "="),
     "simplejson-4.3.0/CHANGES.txt": ("line", r"^Version (\d+(?:\.\d+)+\w*) released"),
@@ -56,9 +64,12 @@ RECIPES = {
     "termcolor-3.3.0/CHANGES.md": ("atx", 2),
     "tomlkit-0.15.3/CHANGELOG.md": ("atx", 2),
     "trio-0.35.0/docs/source/history.rst": ("under", "-"),
+    "unidecode-1.4.0/ChangeLog.txt": ("line", r"^\d{4}-\d\d-\d\d\tunidecode (\d+(?:\.\d+)+)$"),  # "2025-04-24<TAB>unidecode 1.4.0"
     "waitress-3.0.2/CHANGES.txt": ("under", "-"),
     "waitress-3.0.2/HISTORY.txt": ("under", "-"),
+    "watchdog-7.1.1/changelog.rst": ("under", "~"),
     "wcwidth-0.9.4/docs/history.rst": ("line", r"^(\d+(?:\.\d+)+)(?: \.\. \S+)? \*"),  # "0.2.1 .. 0.2.5 *2020-06-23*": its first
+    "websocket-client-1.9.2/ChangeLog.txt": ("line", r"^- v?(\d+(?:\.\d+)+)\s*$"),  # "- 1.9.2", "- v0.20.0", items below
     "wrapt-2.5.2/RELEASE.rst": ("none",),
     "yarl-1.25.1/CHANGES.rst": ("under", "="),
     "zipp-4.1.2/NEWS.rst": ("under", "="),
