@@ -26,7 +26,7 @@ LEXICAL_WEIGHT = 0.5
 RANK_PRIOR = 0.04  # per rank below the first
 # Best sentence score below which no passage answers confidently, set between what on-topic and
 # off-topic questions scored (docs/measurements.md).
-CONFIDENT = {"hybrid": 0.25, "dense": 0.25, "bm25": 0.3}
+CONFIDENT = {"hybrid": 0.275, "dense": 0.275, "bm25": 0.3}
 
 
 Cosines = Callable[[list[str]], Sequence[float]]  # sentences -> their cosines with the question

@@ -18,8 +18,7 @@ def holding(entries: Sequence[Entry], pool: list[int], exact: Sequence[str]) -> 
     first: "descending=true", then "np.sort"; "urllib3", then "2.0": "support for urllib3 2.0" is
     not stated by "now supports urllib3 v1.24"); ``pool`` when nothing is named exactly, or only
     names none of them holds, none when a version named is in none of them."""
-    texts = {i: index_form(item_words(entries[i].text) + " " + " ".join(entries[i].chunk.section[-1:])).lower()
-             for i in pool}
+    texts = {i: _text(entries[i]) for i in pool}
     narrowed = False
     for thing in exact:  # each thing named narrows the pool, when an item of it holds it: "urllib3" and "2.0"
         holding = [i for i in pool if holds(texts[i], thing)]
@@ -28,6 +27,17 @@ def holding(entries: Sequence[Entry], pool: list[int], exact: Sequence[str]) -> 
     # a version asked for ("dropped Python 3.8") that no item names: no item states it; a name
     # written as code in the question ("`Some(x) && ...`") may be worded otherwise in the notes
     return [] if not narrowed and any(_VERSION.fullmatch(thing) or _MAJOR.fullmatch(thing) for thing in exact) else pool
+
+
+def holds_named(entry: Entry, exact: Sequence[str]) -> bool:
+    """Whether the item holds one of the things a question names exactly."""
+    text = _text(entry)
+    return any(holds(text, thing) for thing in exact)
+
+
+def _text(entry: Entry) -> str:
+    """An item's words and its heading, as ``holds`` reads them."""
+    return index_form(item_words(entry.text) + " " + " ".join(entry.chunk.section[-1:])).lower()
 
 
 _VERSION = lazy_compile(r"\d+(?:\.\d+)+")  # "3.8", as a question names it exactly

@@ -18,7 +18,7 @@ from ..model import Digest, Note, ReleaseRange
 from .catalogue import Catalogue
 from .digest import Entry, entries_of, range_digest, release_digest, topic_digest, upgrade_digest
 from .evidence import passage_evidence
-from .holding import holding, holds
+from .holding import holding, holds, holds_named
 from .itemscore import earliest_among, release_order, stating, titled_by
 from .saying import referred, specifics_split, states, topic_words, words_named
 from ..question import Question
@@ -38,6 +38,11 @@ ITEM_ANSWERS = {False: 0.25, True: 0.4}
 # itself weak (its own score below WEAK), none stands out and no release is named (on the sets at hand every
 # such answer named a wrong one); strong items alike in many releases ("Improve parser speed") name the first
 DIFFUSE, WEAK = 4, 0.6
+# and none when the stating item's own score is below this (lexical alone, or with its cosine), unless it holds
+# what the question names exactly: off-topic questions' items ("which release added SAML single sign-on?" ->
+# "Nargs of -1 ... forced to be a single item") scored at most 0.34 with the model, stated ones 0.38 and more
+# (benchmarks/confidence.py)
+ITEM_STATES = {False: 0.25, True: 0.36}
 
 ItemScores = Callable[[str, Sequence[Entry], bool, str], list[float]]  # (topic, entries, dense, query)
 Evidence = Callable[[str, list[Hit]], list[float]]  # (question, hits) -> each passage's evidence
@@ -87,7 +92,8 @@ class ReleaseAnswers:
         strong = stating(entries, scores, question.kind, change=question.change, exact=question.specifics,
                          topic=question.subject)
         at = earliest_among(entries, strong, scores)
-        if at is None or _diffuse(entries, strong, items):
+        if at is None or _diffuse(entries, strong, items) or (
+                items[at] < ITEM_STATES[dense] and not holds_named(entries[at], question.specifics)):
             return hits, None
         at = self._made_in(entries, at, scores, question)
         at = _last_of_major(entries, strong, at, question)

@@ -192,7 +192,8 @@ def _compound_of_held(name: str, held: dict[str, str]) -> bool:
 def _part_written(name: str, written: Callable[[str], bool] | None) -> bool:
     """Whether a name joined to a held product's ("mako-render" beside mako) is a part of it: its notes
     write it and no list knows a package of that name (pydantic-core and lxml-html-clean are packages)."""
-    return written is not None and written(name) and not known(name) and not known(canonical(name))
+    spelled = re.sub(r"[-_.]+", "-", name)  # "lxml_html_clean" as the lists spell it: lxml-html-clean
+    return written is not None and written(name) and not any(known(n) or known(canonical(n)) for n in (name, spelled))
 
 
 def _unlisted(text: str, start: int, end: int, name: str, mentions: Callable[[str], bool] | None,

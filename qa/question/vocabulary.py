@@ -192,13 +192,13 @@ def specifics(topic: str) -> tuple[str, ...]:
     """The exact things ``topic`` names (numbers, identifiers, options), lower case, longest first."""
     found = {m.group(0).strip(".()'\"").lower() or m.group(0) for m in _SPECIFIC.finditer(topic)}
     found |= {m.group(1).lower() for m in _CODE_WORD.finditer(topic)}  # "an `undecorated` attribute": marked as code
-    # a call with a literal, "isoparse('20200728121240')": the function and the literal, as the notes may name them
+    # a call, "isoparse('20200728121240')", "acme.evolve(inst=obj)": the function and a literal, as the notes name them
     found |= {t.lower() for m in _CALL.finditer(topic) for t in m.groups() if t and len(t) > 2}
     return tuple(sorted((f for f in found if (len(f) > 2 or not f.isalnum()) and f not in _ABBREVIATIONS),
                         key=lambda f: (-len(f), f)))
 
 
-_CALL = lazy_compile(r"(?<![\w.])([A-Za-z_][\w.]*)\(\s*(?:'([^'\s]+)'|\"([^\"\s]+)\")")
+_CALL = lazy_compile(r"(?<![\w.])([A-Za-z_][\w.]*)\((?:\s*(?:'([^'\s]+)'|\"([^\"\s]+)\"))?")
 _CODE_WORD = lazy_compile(r"`([A-Za-z_][\w-]*)`")
 _ABBREVIATIONS = frozenset({"e.g", "i.e", "a.m", "p.m", "etc", "vs", "cf", "approx"})
 
