@@ -27,7 +27,7 @@ _LIST_ITEM = lazy_compile(r"^[ \t]*(?:[-*+•]|\d+[.)]|#\.)[ \t]+\S")
 _TEXT_RELEASE = lazy_compile(r"^\[?v?\d")  # the version first: "[0.19.0, 2025-12-31]:", "4.1.0 (2026-10-28):"
 _MARGIN_ITEM = lazy_compile(r"^[-*+][ \t]+\S")
 _BULLET_TEXT = lazy_compile(r"^[-*+][ \t]+(\S(?:.*\S)?)[ \t]*$")  # "- 1.9.2" -> "1.9.2"
-_DATED_LINE = lazy_compile(r"^\d{4}-\d\d-\d\d[ \t]+\S")  # a ChangeLog entry's date at the margin
+_DATED_LINE = lazy_compile(r"^\d{4}-\d\d-\d\d:?[ \t]+\S")  # a ChangeLog entry's date at the margin, a colon after it or not
 MAX_SUBSECTION_WORDS = 6  # "*Removals and backward incompatible changes*"; a longer line is a sentence
 
 

@@ -32,6 +32,7 @@ RECIPES = {
     "configobj-5.0.9/CHANGES.rst": ("under", '"'),
     "cryptography-50.0.2/CHANGELOG.rst": ("under", "~"),
     "decorator-5.3.1/CHANGES.md": ("atx", 2),
+    "esprima-4.0.1/ChangeLog.txt": ("line", r"^\d{4}-\d\d-\d\d: Version (\d+(?:\.\d+)+)$"),  # "2018-06-17: Version 4.0.1" over indented items
     "filelock-4.3.2/docs/changelog.rst": ("under", "*"),
     "greenlet-3.5.6/CHANGES.rst": ("under", "="),
     "h11-0.16.0/docs/source/changes.rst": ("under", "-"),
