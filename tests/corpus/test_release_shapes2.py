@@ -22,3 +22,39 @@ def test_a_date_and_a_colon_before_a_release_opens_it(tmp_path: Path) -> None:
     # a dated line that says more than its release is a sentence
     prose = "2018-06-17: Version 4.0.1 fixes a crash\n\n  * A.\n\n2017-06-10: Version 4.0.0 adds async\n\n  * B.\n"
     assert read(tmp_path, "NEWS.txt", prose).releases == ()
+
+
+def test_lines_at_the_margin_each_a_release_over_indented_text(tmp_path: Path) -> None:
+    # httplib2's CHANGELOG: "0.32.1" alone at the margin over its indented text, a blank line
+    # between or not, its oldest "0.1 Rev 86"
+    text = ("0.32.1\n\n  cacerts: remove a distrusted root CA\n\n0.9\n   Fix a bug in the cache.\n\n"
+            "   And another.\n\n0.2.0\n   Added support for Google Auth.\n\n0.1 Rev 86\n\n    Initial Release\n")
+    loaded = read(tmp_path, "CHANGELOG.txt", text)
+    assert loaded.releases == ("0.32.1", "0.9", "0.2.0", "0.1") and loaded.warnings == ()
+    assert "And another" in next(s for s in loaded.sections if s.version == "0.9").text
+    assert "Initial Release" in loaded.sections[-1].text
+    check_invariants(loaded)
+
+
+def test_release_entries_that_say_more_keep_their_line_as_text(tmp_path: Path) -> None:
+    # feedparser's NEWS: "6.0.14 - 30 July 2026" over its indented list, no blank line between, and
+    # its oldest entries a paragraph each, "3.0fc1 - 4/23/2004 - MAP - made ..." over indented lines
+    text = ("coming in the next release:\n\n6.0.14 - 30 July 2026\n    *   Upgrade to sgmllib 2.0.0.\n\n"
+            "6.0.1 - 15 September 2020 [YANKED]\n    * Remove Python 2 code\n\n"
+            "2.1 - 11/14/2002 - MAP - added gzip support\n\n3.0fc1 - 4/23/2004 - MAP - made links\n  lists\n\n"
+            "4.0 - MAP - support for relative URIs\n")
+    loaded = read(tmp_path, "NEWS.txt", text)
+    assert loaded.releases == ("6.0.14", "6.0.1", "2.1", "3.0fc1", "4.0") and loaded.warnings == ()
+    released = [s for s in loaded.sections if s.version]
+    assert [s.path[-1] for s in released] == ["6.0.14 - 30 July 2026", "6.0.1 - 15 September 2020 [YANKED]",
+                                              "2.1 - 11/14/2002", "3.0fc1 - 4/23/2004", "4.0"]
+    assert released[0].date == "2026-07-30" and released[1].status == "yanked"
+    assert released[3].text.startswith("3.0fc1 - 4/23/2004 - MAP - made links") and "lists" in released[3].text
+    check_invariants(loaded)
+
+
+def test_paragraphs_that_start_with_a_version_among_prose_stay_text(tmp_path: Path) -> None:
+    text = ("Upgrade notes\n\n2.0 is the last release to support Python 2,\n  as said before.\n\n"
+            "1.9 was the first to ship wheels,\n  for every platform.\n\nRead the docs for the rest of it.\n\n"
+            "Ask on the list if in doubt.\n")
+    assert read(tmp_path, "NOTES.txt", text).releases == ()

@@ -33,10 +33,12 @@ RECIPES = {
     "cryptography-50.0.2/CHANGELOG.rst": ("under", "~"),
     "decorator-5.3.1/CHANGES.md": ("atx", 2),
     "esprima-4.0.1/ChangeLog.txt": ("line", r"^\d{4}-\d\d-\d\d: Version (\d+(?:\.\d+)+)$"),  # "2018-06-17: Version 4.0.1" over indented items
+    "feedparser-6.0.14/NEWS.txt": ("line", r"^(\d+(?:\.\d+)+(?:b|fc)?\d*) - "),  # "6.0.14 - 30 July 2026", "3.0fc1 - 4/23/2004 - MAP - made ...", "4.0 - MAP - ..."
     "filelock-4.3.2/docs/changelog.rst": ("under", "*"),
     "greenlet-3.5.6/CHANGES.rst": ("under", "="),
     "h11-0.16.0/docs/source/changes.rst": ("under", "-"),
     "html5lib-1.1/CHANGES.rst": ("under", "~"),
+    "httplib2-0.32.1/CHANGELOG.txt": ("line", r"^(\d+(?:\.\d+)+)(?: Rev \d+)?$"),  # "0.32.1" alone at the margin, "0.1 Rev 86"
     "idna-3.20/HISTORY.md": ("atx", 2),
     "iniconfig-2.3.1/CHANGELOG.txt": ("under", "="),
     "jedi-0.20.1/CHANGELOG.rst": ("under", "+"),
