@@ -58,3 +58,13 @@ def test_paragraphs_that_start_with_a_version_among_prose_stay_text(tmp_path: Pa
             "1.9 was the first to ship wheels,\n  for every platform.\n\nRead the docs for the rest of it.\n\n"
             "Ask on the list if in doubt.\n")
     assert read(tmp_path, "NOTES.txt", text).releases == ()
+
+
+def test_a_numbered_pre_release_is_a_release_of_its_own(tmp_path: Path) -> None:
+    # handlebars' release-notes.md: npm's first pre-release "v4.1.2-0" above "v4.1.2"; a range of
+    # releases ("1.0.6-1.0.9") stays its first
+    text = ("# Release Notes\n\n## v4.1.2-0 - August 25th, 2019\n\n- browser field\n\n"
+            "## v4.1.2 - April 13th, 2019\n\n- fix: prevent RCE\n\n## 1.0.6-1.0.9 - Feb 14 2013\n\n- old\n")
+    loaded = read(tmp_path, "release-notes.md", text)
+    assert loaded.releases == ("4.1.2-0", "4.1.2", "1.0.6") and loaded.warnings == ()
+    assert [s.date for s in loaded.sections if s.version][:2] == ["2019-08-25", "2019-04-13"]

@@ -37,6 +37,7 @@ RECIPES = {
     "filelock-4.3.2/docs/changelog.rst": ("under", "*"),
     "greenlet-3.5.6/CHANGES.rst": ("under", "="),
     "h11-0.16.0/docs/source/changes.rst": ("under", "-"),
+    "handlebars-4.7.10/release-notes.md": ("line", r"^## v?(\d+(?:\.\d+)+(?:-[\w.]+)?) "),  # "## v4.7.10 - October 5th, 2026", "## v4.1.2-0 - ...", "## v1.0.12 / 1.0.0 - ..."
     "html5lib-1.1/CHANGES.rst": ("under", "~"),
     "httplib2-0.32.1/CHANGELOG.txt": ("line", r"^(\d+(?:\.\d+)+)(?: Rev \d+)?$"),  # "0.32.1" alone at the margin, "0.1 Rev 86"
     "idna-3.20/HISTORY.md": ("atx", 2),
