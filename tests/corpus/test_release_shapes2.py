@@ -68,3 +68,19 @@ def test_a_numbered_pre_release_is_a_release_of_its_own(tmp_path: Path) -> None:
     loaded = read(tmp_path, "release-notes.md", text)
     assert loaded.releases == ("4.1.2-0", "4.1.2", "1.0.6") and loaded.warnings == ()
     assert [s.date for s in loaded.sections if s.version][:2] == ["2019-08-25", "2019-04-13"]
+
+
+def test_a_release_s_sections_above_its_level_stay_in_it(tmp_path: Path) -> None:
+    # moment's CHANGELOG.md: "### 2.19.0" and its date line over "## Features" / "## Packaging";
+    # handlebars' "## v4.5.2 - ..." straight over "# Bugfixes"
+    text = ("Changelog\n=========\n\n### 2.19.1\n\n_Released Oct 11, 2017_\n\n- A fix.\n\n### 2.19.0\n\n"
+            "_Released Oct 10, 2017_\n\n## Features\n\n- Ignore NaN in setters\n\n## Packaging\n\n- bower\n\n"
+            "### 2.18.1\n\n_Released Mar 22, 2017_\n\n- Fix whitespace\n")
+    loaded = read(tmp_path, "CHANGELOG.md", text)
+    assert loaded.releases == ("2.19.1", "2.19.0", "2.18.1")
+    assert [s.path[1:] for s in loaded.sections] == [("2.19.1",), ("2.19.0",), ("2.19.0", "Features"),
+                                                     ("2.19.0", "Packaging"), ("2.18.1",)]
+    check_invariants(loaded)
+    # a heading that groups the releases below it, after a release with notes of its own, keeps its place
+    grouped = read(tmp_path, "HISTORY.md", "# History\n\n## 2.0.0\n\n- New.\n\n# 1.x\n\nOld ones.\n\n## 1.9.0\n\n- Old.\n")
+    assert [s.path for s in grouped.sections][-2:] == [("History", "1.x"), ("History", "1.x", "1.9.0")]
