@@ -84,3 +84,17 @@ def test_a_release_s_sections_above_its_level_stay_in_it(tmp_path: Path) -> None
     # a heading that groups the releases below it, after a release with notes of its own, keeps its place
     grouped = read(tmp_path, "HISTORY.md", "# History\n\n## 2.0.0\n\n- New.\n\n# 1.x\n\nOld ones.\n\n## 1.9.0\n\n- Old.\n")
     assert [s.path for s in grouped.sections][-2:] == [("History", "1.x"), ("History", "1.x", "1.9.0")]
+
+
+def test_a_bold_sentence_that_opens_with_a_release_is_no_heading(tmp_path: Path) -> None:
+    # nan's CHANGELOG.md: "**Version 2.30.0: current Node 26.12.0, ...**" above its "### X" releases
+    text = ("# NAN ChangeLog\n\n**Version 2.30.0: current Node 26.12.0, Node 0.12: 0.12.18, iojs: 3.3.1**\n\n"
+            "### 2.30.0 Oct 18 2026\n  - Bugfix: handle big-endian encoding\n\n### 2.29.0 Sep 14 2026\n  - Feature: V8 15.3\n")
+    loaded = read(tmp_path, "CHANGELOG.md", text)
+    assert loaded.releases == ("2.30.0", "2.29.0") and loaded.warnings == ()
+    assert [s.path for s in loaded.sections] == [("NAN ChangeLog",), ("NAN ChangeLog", "2.30.0 Oct 18 2026"),
+                                                 ("NAN ChangeLog", "2.29.0 Sep 14 2026")]
+    assert "current Node" in loaded.sections[0].text
+    # a bold line saying only its release is still one
+    bold = read(tmp_path, "NEWS.md", "# News\n\n**1.1.0 (2024-02-01)**\n\n- B.\n\n**1.0.0 (2024-01-01)**\n\n- A.\n")
+    assert bold.releases == ("1.1.0", "1.0.0")
