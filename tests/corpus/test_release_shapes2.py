@@ -98,3 +98,14 @@ def test_a_bold_sentence_that_opens_with_a_release_is_no_heading(tmp_path: Path)
     # a bold line saying only its release is still one
     bold = read(tmp_path, "NEWS.md", "# News\n\n**1.1.0 (2024-02-01)**\n\n- B.\n\n**1.0.0 (2024-01-01)**\n\n- A.\n")
     assert bold.releases == ("1.1.0", "1.0.0")
+
+
+def test_slash_dates_are_read_where_their_order_is_said(tmp_path: Path) -> None:
+    # feedparser's oldest entries: "2.0 - 10/19/2002" says the month comes first, and so "2.3 -
+    # 6/11/2003" is 11 June; where no date says the order, a slash date stays unread
+    text = ("2.0 - 10/19/2002\n  JD - use inchannel\n\n2.3 - 6/11/2003 - MAP - added USER_AGENT\n  for default\n\n"
+            "2.7.6 - 1/16/2004 - MAP - fixed a bug\n")
+    loaded = read(tmp_path, "NEWS.txt", text)
+    assert [s.date for s in loaded.sections if s.version] == ["2002-10-19", "2003-06-11", "2004-01-16"]
+    unsaid = read(tmp_path, "OLD.txt", "1.1 - 6/11/2003\n  one\n\n1.0 - 5/4/2003\n  two\n")
+    assert unsaid.releases == ("1.1", "1.0") and [s.date for s in unsaid.sections] == [None, None]
