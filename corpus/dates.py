@@ -26,7 +26,8 @@ _MONTH_NAMES = "january february march april may june july august september octo
 MONTH = {**{m: i for i, m in enumerate(_MONTH_NAMES, 1)}, **{m[:3]: i for i, m in enumerate(_MONTH_NAMES, 1)}, "sept": 9}
 MONTHS = "|".join(sorted(MONTH, key=len, reverse=True))  # a regex alternation of month names and abbreviations
 ISO = lazy_compile(r"(?<!\d)(\d{4})-(\d{1,2})-(\d{1,2})(?!\d)")
-SPELLED = lazy_compile(r"(?:(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]+)\.?,?\s+(\d{4}))|(?:([A-Za-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4}))")
+# A space may stand before the comma (moment's "_Released April 12 , 2014_").
+SPELLED = lazy_compile(r"(?:(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]+)\.?\s*,?\s+(\d{4}))|(?:([A-Za-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\s*,?\s+(\d{4}))")
 # The year first with dots or no separator, alone in brackets ("(2021.11.06)", "(20260607)", "(20190720,
 # ..."): bare, "2024.08.30" is a calendar version.
 _BRACKETED = lazy_compile(r"[(\[]\s*(\d{4})(?:\.(\d{1,2})\.(\d{1,2})|(\d\d)(\d\d))\s*[,;)\]]")

@@ -109,3 +109,10 @@ def test_slash_dates_are_read_where_their_order_is_said(tmp_path: Path) -> None:
     assert [s.date for s in loaded.sections if s.version] == ["2002-10-19", "2003-06-11", "2004-01-16"]
     unsaid = read(tmp_path, "OLD.txt", "1.1 - 6/11/2003\n  one\n\n1.0 - 5/4/2003\n  two\n")
     assert unsaid.releases == ("1.1", "1.0") and [s.date for s in unsaid.sections] == [None, None]
+
+
+def test_a_spelled_date_with_a_space_before_its_comma_is_read(tmp_path: Path) -> None:
+    # moment's "### 2.6.0 [See changelog](url)" over "_Released April 12 , 2014_"
+    text = "# Changelog\n\n### 2.6.1\n\n_Released May 1, 2014_\n\n- A.\n\n### 2.6.0\n\n_Released April 12 , 2014_\n\n- B.\n"
+    loaded = read(tmp_path, "CHANGELOG.md", text)
+    assert [s.date for s in loaded.sections if s.version] == ["2014-05-01", "2014-04-12"]
