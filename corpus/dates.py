@@ -4,14 +4,16 @@
     find_date("Revision 0.6.5, released 26-10-2026")    # "2026-10-26": the day first, as 26 is no month
     find_date("released 08-07-2026", order="dmy")       # "2026-07-08": pyasn1 writes its days first
     find_date("= 4.15.0 (20260607)")                    # "2026-06-07"
+    find_date("2.0 - 10/19/2002")                       # "2002-10-19": the month first, as 19 is no month
 
 ISO dates and spelled-out months say which number is which. Numbers joined by hyphens or dots with
 the year last do not always: pyasn1 writes "22-06-2015" (the day first), aiohttp "12-30-2015" (the
 month first), and "08-07-2026" could be either. Such a date is read when a number over 12 says the
 order, or when the document's other dates do (``date_order``: pyasn1's "26-10-2026" says the day
 comes first in all of them; aiohttp writes both ways, so its "08-02-2016" stays undated rather than
-guessed). Dots with no other word are read day first (termcolor's "(dd.mm.yyyy)", pycparser's
-"(04.12.2010)"): a month first is written with slashes, which are never read.
+guessed). Slashes are read the same way (feedparser's "9/27/2002" says the month comes first, and
+so its "6/11/2003" is 11 June). Dots with no other word are read day first (termcolor's
+"(dd.mm.yyyy)", pycparser's "(04.12.2010)").
 """
 
 from __future__ import annotations
@@ -24,12 +26,14 @@ _MONTH_NAMES = "january february march april may june july august september octo
 MONTH = {**{m: i for i, m in enumerate(_MONTH_NAMES, 1)}, **{m[:3]: i for i, m in enumerate(_MONTH_NAMES, 1)}, "sept": 9}
 MONTHS = "|".join(sorted(MONTH, key=len, reverse=True))  # a regex alternation of month names and abbreviations
 ISO = lazy_compile(r"(?<!\d)(\d{4})-(\d{1,2})-(\d{1,2})(?!\d)")
-SPELLED = lazy_compile(r"(?:(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]+)\.?,?\s+(\d{4}))|(?:([A-Za-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4}))")
+# A space may stand before the comma (moment's "_Released April 12 , 2014_").
+SPELLED = lazy_compile(r"(?:(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]+)\.?\s*,?\s+(\d{4}))|(?:([A-Za-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\s*,?\s+(\d{4}))")
 # The year first with dots or no separator, alone in brackets ("(2021.11.06)", "(20260607)", "(20190720,
 # ..."): bare, "2024.08.30" is a calendar version.
 _BRACKETED = lazy_compile(r"[(\[]\s*(\d{4})(?:\.(\d{1,2})\.(\d{1,2})|(\d\d)(\d\d))\s*[,;)\]]")
-# The year last, day and month in either order: "22-06-2015", "04.12.2010"; not inside a version ("1.2.2010.5").
-NUMERIC = lazy_compile(r"(?<![\d.])(\d{1,2})([-.])(\d{1,2})\2(\d{4})(?!\d|\.\d)")
+# The year last, day and month in either order: "22-06-2015", "04.12.2010", "9/27/2002"; not inside a
+# version ("1.2.2010.5").
+NUMERIC = lazy_compile(r"(?<![\d.])(\d{1,2})([-./])(\d{1,2})\2(\d{4})(?!\d|\.\d)")
 
 
 def find_date(text: str, order: str | None = None) -> str | None:

@@ -12,7 +12,7 @@ line ("*Released on 2025-04-25.*"), celery and SQLAlchemy in a field ("  :releas
 section with no number. A bare "Mypy 2.3" is a release only where the document writes its releases
 so ("Mypy 2.3", "Mypy 2.1", ...: ``bare_release`` and ``corpus.sections``), else a feature heading
 like "Python 3.12"; after a date, as a GNU ChangeLog entry names a release ("2024-01-11 unidecode
-1.3.8"), it is one.
+1.3.8", esprima's "2018-06-17: Version 4.0.1"), it is one.
 """
 
 from __future__ import annotations
@@ -46,8 +46,9 @@ _EMPHASISED = lazy_compile(r"^\s*(\*{1,2}|_{1,2})(released\b[^*_]*?)\1\s*$", re.
 _DATE_FIELD = lazy_compile(r"^\s*:(?:released|release[-_ ]?date|date):\s*(\S.*?)\s*$", re.IGNORECASE)  # a reST field
 # A name and a number, nothing else ("Mypy 2.3"): a release where the document's releases are written so.
 _BARE = lazy_compile(r"^\s*([A-Za-z][\w+-]*)\s+v?" + VERSION + r"\s*$")
-# A date before the release, as a GNU ChangeLog dates its entries ("2024-01-11<TAB>unidecode 1.3.8").
-_DATE_FIRST = lazy_compile(r"^\s*(\d{4}-\d\d-\d\d)[ \t]+(?P<rest>\S.*)$")
+# A date before the release, as a GNU ChangeLog dates its entries ("2024-01-11<TAB>unidecode 1.3.8"),
+# or with a colon (esprima's "2018-06-17: Version 4.0.1").
+_DATE_FIRST = lazy_compile(r"^\s*(\d{4}-\d\d-\d\d):?[ \t]+(?P<rest>\S.*)$")
 # A date still to come ("2023-08-xx"): it says the line is a release's, but gives no date.
 _PLACEHOLDER_DATE = lazy_compile(r"(?<!\d)\d{4}-(?:\d{1,2}|xx)-(?:\d{1,2}|xx)(?![\w])", re.IGNORECASE)
 

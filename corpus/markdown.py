@@ -6,6 +6,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from .headings import opens_with_version, release_alone
 from .regex import lazy_compile
 from .repair import Line, fence_mask, is_shell_comment
 
@@ -74,7 +75,7 @@ def markdown_headings(lines: list[Line]) -> list[Heading]:
                 setext_text.add(i)
             continue
         m = _BOLD_HEADING.match(ln.text)
-        if m and _alone(lines, i):
+        if m and _alone(lines, i) and not _bold_sentence(clean_heading(ln.text)):
             found.append((i, 0, ln.text))
     headings: list[Heading] = []
     slugs: dict[str, int] = {}
@@ -108,6 +109,14 @@ def _setext_text_ok(lines: list[Line], skip: list[bool], j: int, found: list) ->
     if found and found[-1][0] == j:
         return False
     return j == 0 or not lines[j - 1].text.strip() or (bool(found) and found[-1][0] == j - 1)
+
+
+def _bold_sentence(text: str) -> bool:
+    """Whether a bold line opens with a release but says more than it: a sentence in bold, not a
+    heading (nan's "**Version 2.30.0: current Node 26.12.0, Node 0.12: 0.12.18, ...**" above its
+    "### 2.30.0 Oct 18 2026"), as a bold reST line opens a release only when it says only the
+    release (``corpus.release_lines``)."""
+    return opens_with_version(text) and release_alone(text) is None
 
 
 def _alone(lines: list[Line], i: int) -> bool:

@@ -9,7 +9,13 @@ from .textform import index_form
 FORMATS = ("markdown", "rst", "text")  # how a document's headings are written
 # How ``corpus.chunking`` makes chunks: an index built by another version is stale. Here, beside the
 # Chunk, so checking an index's freshness does not load the chunker.
-CHUNKER_VERSION = "15"  # 15: numeric dates day or month first ("released 22-06-2015", "(20260607)"),
+CHUNKER_VERSION = "16"  # 16: a date and a colon before a release ("2018-06-17: Version 4.0.1");
+# plain text whose lines at the margin are its releases over indented text ("0.3.0", "2.1 - 11/14/2002 - ...");
+# a numbered pre-release ("v4.1.2-0"); a release's Markdown sections above its level, under a release
+# heading with nothing but its date (moment's "### 2.19.0" over "## Features"), stay in it;
+# a bold Markdown line saying more than the release it opens with is no heading ("**Version 2.30.0: current ...**");
+# slash dates where their order is said ("2.0 - 10/19/2002"), a space before a date's comma ("April 12 , 2014");
+# 15: numeric dates day or month first ("released 22-06-2015", "(20260607)"),
 # wiki-style headings in plain text ("= 4.15.0 (20260607)", "== Parsing =="), a list of releases
 # ("- 1.9.2" over nested items), GNU ChangeLog entries ("2024-01-11<TAB>unidecode 1.3.8");
 # 14: release lines of their own beside underlined releases (PyYAML's CHANGES);

@@ -21,7 +21,7 @@ from .markdown import Heading
 from .regex import lazy_compile
 from .repair import Line
 from .headings import opens_with_version, release_heading
-from .release_lines import dated_release_lines, release_bullets, text_release_lines
+from .release_lines import dated_release_lines, release_bullets, release_entries, text_release_lines
 from .wiki import wiki_headings
 from .versions import detect_product, parse_version
 
@@ -189,7 +189,8 @@ def plain_outline(lines: list[Line], given_title: str | None = None) -> TextOutl
     writes two or more, else the inferred ones (``text_outline``), with the releases the document
     writes in a shape of no heading markup (``_SHAPES``: tabulate's list ``- 0.10.0: ...``,
     websocket-client's ``- 1.9.2`` over nested items, ruamel.yaml's ``[0.19.0, 2025-12-31]:`` over
-    its list, unidecode's ChangeLog entries ``2024-01-11<TAB>unidecode 1.3.8``) where every inferred
+    its list, unidecode's ChangeLog entries ``2024-01-11<TAB>unidecode 1.3.8``, httplib2's and
+feedparser's lines at the margin each a release over its indented text) where every inferred
     release heading is one of them (a ChangeLog entry with a blank line under it is both). A first
     line that opens a release (simplejson's ``Version 4.3.0 released 2026-11-10``) is the first
     release, not the title."""
@@ -211,5 +212,6 @@ def plain_outline(lines: list[Line], given_title: str | None = None) -> TextOutl
     return TextOutline(o.title, o.title_index, o.content_start, headings)
 
 
-# Releases written with no heading markup, by shape; the first a document writes is read.
-_SHAPES = (release_items, release_bullets, text_release_lines, dated_release_lines)
+# Releases written with no heading markup, by shape; the first a document writes is read (releases
+# as the lines at the margin first: they are the whole file's shape where they are found).
+_SHAPES = (release_entries, release_items, release_bullets, text_release_lines, dated_release_lines)

@@ -7,10 +7,13 @@ with italic lines (``*Bug fixes*``) over the lists inside a release; ruamel.yaml
 CHANGES a line over its list, ``[0.19.0, 2025-12-31]:`` then ``- item`` lines; websocket-client's
 ChangeLog a list, each release an item ``- 1.9.2`` over its changes nested below; unidecode's
 GNU-style ChangeLog an entry a release, ``2024-01-11<TAB>unidecode 1.3.8`` over its indented
-changes. Such a line opens a release only where the file writes two or more of them and each says
-nothing but the release (its version, a date, a status: ``headings.release_alone``; a ChangeLog
-entry's date and the name and version), so a paragraph that merely starts with a version or bold
-text (sqlacodegen's ``**NOTE**: Both the API ...``) stays text.
+changes; httplib2's and feedparser's plain text a release at each line at the margin, ``0.3.0`` or
+``6.0.14 - 30 July 2026`` over its indented text. Such a line opens a release only where the file
+writes two or more of them and each says nothing but the release (its version, a date, a status:
+``headings.release_alone``; a ChangeLog entry's date and the name and version), or where nearly every
+line at the margin opens one (feedparser's oldest "2.1 - 11/14/2002 - MAP - added gzip support"), so
+a paragraph that merely starts with a version or bold text (sqlacodegen's ``**NOTE**: Both the API
+...``) stays text.
 """
 
 from __future__ import annotations
@@ -27,7 +30,8 @@ _LIST_ITEM = lazy_compile(r"^[ \t]*(?:[-*+•]|\d+[.)]|#\.)[ \t]+\S")
 _TEXT_RELEASE = lazy_compile(r"^\[?v?\d")  # the version first: "[0.19.0, 2025-12-31]:", "4.1.0 (2026-10-28):"
 _MARGIN_ITEM = lazy_compile(r"^[-*+][ \t]+\S")
 _BULLET_TEXT = lazy_compile(r"^[-*+][ \t]+(\S(?:.*\S)?)[ \t]*$")  # "- 1.9.2" -> "1.9.2"
-_DATED_LINE = lazy_compile(r"^\d{4}-\d\d-\d\d[ \t]+\S")  # a ChangeLog entry's date at the margin
+_ENTRY = lazy_compile(r"^v?\d+\.\d+\S*(?:\s|$)")  # a line at the margin opening with its version: "0.3.0", "3.0b3 - 1/23/2004 - ..."
+_DATED_LINE = lazy_compile(r"^\d{4}-\d\d-\d\d:?[ \t]+\S")  # a ChangeLog entry's date at the margin, a colon after it or not
 MAX_SUBSECTION_WORDS = 6  # "*Removals and backward incompatible changes*"; a longer line is a sentence
 
 
@@ -95,6 +99,37 @@ def dated_release_lines(lines: list[Line]) -> list[Heading]:
         if release is not None and release.version and _nested_below(lines, i):
             found.append(Heading(i, 1, " ".join(text.split()), None))
     return found if len(found) >= 2 else []
+
+
+def release_entries(lines: list[Line]) -> list[Heading]:
+    """A changelog whose lines at the margin are its releases, each opening a paragraph with its
+    version, the release's text indented under it or in the paragraphs below (httplib2's "0.3.0"
+    over "   Calling Http.request() ..."; feedparser's "6.0.14 - 30 July 2026" over "    *   Upgrade
+    ...", and its oldest entries "2.1 - 11/14/2002 - MAP - added gzip support"). A line that says
+    only its release is a heading; one that says more opens its release with no line of its own
+    (span 0: the line stays the release's text), named by the release its start says ("2.1 -
+    11/14/2002"). Two at least, and nearly every line at the margin one, so a paragraph that merely
+    starts with a version among others stays text."""
+    found, margin = [], 0
+    for i, ln in enumerate(lines):
+        text = ln.text
+        if not text.strip() or text[:1].isspace():
+            continue
+        margin += 1
+        below = lines[i + 1].text if i + 1 < len(lines) else ""
+        if not _ENTRY.match(text) or (i and lines[i - 1].text.strip()) or (below.strip() and not below[:1].isspace()):
+            continue
+        line = " ".join(text.split())
+        release = release_heading(line)
+        if release is None or release.version is None:
+            continue
+        if release_alone(line) is not None:
+            found.append(Heading(i, 1, line, None))
+            continue
+        parts = line.split(" - ")
+        named = next((" - ".join(parts[:k]) for k in range(len(parts), 0, -1) if release_alone(" - ".join(parts[:k]))), None)
+        found.append(Heading(i, 1, named or release.version, None, 0))
+    return found if len(found) >= 2 and len(found) >= 0.8 * margin else []
 
 
 def emphasised_releases(lines: list[Line], skip: list[bool]) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .markdown import Heading, markdown_headings
+from .nesting import release_subsections
 from .model import Document, Section
 from .plaintext import plain_outline
 from .release_lines import markdown_release_lines
@@ -72,6 +73,7 @@ def build_outline(text: str, fmt: str, given_title: str | None, source: str | No
             headings = markdown_headings(lines)
             if not any(release_heading(h.text) for h in headings):
                 headings = markdown_release_lines(lines, headings)
+            headings = release_subsections(lines, headings)
             first = next((i for i, ln in enumerate(lines) if ln.text.strip()), None)
         else:
             lines = as_lines(text)

@@ -7,11 +7,13 @@ import re
 from .regex import lazy_compile
 
 # A version, wherever one is read (headings, titles, questions): two or more dotted numbers, then
-# an optional pre-release or post-release tag (b1, rc2, -alpha.2, .dev3, .post1); one group.
-VERSION = r"(\d+(?:\.\d+)+(?:(?:[-.]?(?:a|b|rc|alpha|beta|pre|dev|post)\.?\d*)(?![A-Za-z]))?)"
+# an optional pre-release or post-release tag (b1, rc2, -alpha.2, .dev3, .post1, and the old "final
+# candidate", feedparser's 3.0fc1) or a pre-release number alone, as npm's first pre-release of a
+# version is written (handlebars' 4.1.2-0; not "0.10.6-0.10.9", a range); one group.
+VERSION = r"(\d+(?:\.\d+)+(?:(?:[-.]?(?:a|b|rc|fc|alpha|beta|pre|dev|post)\.?\d*)(?![A-Za-z])|-\d+(?![\w.]))?)"
 _ANY_VERSION = lazy_compile(r"(?<![\w.])v?" + VERSION + r"(?![\w]|\.\d)", re.IGNORECASE)
-_PRE = lazy_compile(r"^[-.]?(a|alpha|b|beta|pre|rc|c|dev|post)\.?(\d*)$", re.IGNORECASE)
-_PRE_RANK = {"dev": -1, "a": 0, "alpha": 0, "b": 1, "beta": 1, "pre": 2, "c": 2, "rc": 2, "post": 9}
+_PRE = lazy_compile(r"^[-.]?(a|alpha|b|beta|pre|rc|fc|c|dev|post)\.?(\d*)$", re.IGNORECASE)
+_PRE_RANK = {"dev": -1, "a": 0, "alpha": 0, "b": 1, "beta": 1, "pre": 2, "c": 2, "rc": 2, "fc": 2, "post": 9}
 
 _PRODUCTS = {
     "pytorch": "PyTorch",

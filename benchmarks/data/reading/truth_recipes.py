@@ -18,8 +18,11 @@ ADORN = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}\s*$")
 
 # file -> ("under", char) | ("atx", level) | ("line", regex with group 1) | ("title",) | ("none",)
 RECIPES = {
+    "acorn-8.19.0/CHANGELOG.md": ("atx", 2),  # "## 8.19.0 (2026-10-05)"
     "anyio-4.16.0/docs/versionhistory.rst": ("line", r"^\*\*(\d+(?:\.\d+)+\w*)\*\*"),  # "**4.16.0**", "**1.0.0rc1**"
     "arrow-1.4.0/CHANGELOG.rst": ("under", "-"),
+    "async-3.2.6/CHANGELOG.md": ("atx", 1),  # "# v3.2.5" over "## Bug fixes"
+    "axios-1.21.1/CHANGELOG.md": ("line", r"^#{1,2} \[?v?(\d+(?:\.\d+)+(?:-beta\.\d+)?)[]\s]"),  # "## v1.21.0 — October 21, 2026", "# [1.13.0](url) (2025-10-27)"; not "## 🚀 New Features"
     "beautifulsoup4-4.15.0/NEWS.txt": ("line", r"^= (\d+(?:\.\d+)+\w*) "),  # "= 4.15.0 (20260607)", "= 4.6.0 (20170507) =", "= 3.0.7a ="; not "= Between 1.2 and 2.0 ="
     "bleach-6.4.0/CHANGES.txt": ("under", "-"),
     "cffi-2.1.1/doc/source/whatsnew.rst": ("under", "=-"),
@@ -29,19 +32,27 @@ RECIPES = {
     "configobj-5.0.9/CHANGES.rst": ("under", '"'),
     "cryptography-50.0.2/CHANGELOG.rst": ("under", "~"),
     "decorator-5.3.1/CHANGES.md": ("atx", 2),
+    "esprima-4.0.1/ChangeLog.txt": ("line", r"^\d{4}-\d\d-\d\d: Version (\d+(?:\.\d+)+)$"),  # "2018-06-17: Version 4.0.1" over indented items
+    "feedparser-6.0.14/NEWS.txt": ("line", r"^(\d+(?:\.\d+)+(?:b|fc)?\d*) - "),  # "6.0.14 - 30 July 2026", "3.0fc1 - 4/23/2004 - MAP - made ...", "4.0 - MAP - ..."
     "filelock-4.3.2/docs/changelog.rst": ("under", "*"),
     "greenlet-3.5.6/CHANGES.rst": ("under", "="),
     "h11-0.16.0/docs/source/changes.rst": ("under", "-"),
+    "handlebars-4.7.10/release-notes.md": ("line", r"^## v?(\d+(?:\.\d+)+(?:-[\w.]+)?) "),  # "## v4.7.10 - October 5th, 2026", "## v4.1.2-0 - ...", "## v1.0.12 / 1.0.0 - ..."
     "html5lib-1.1/CHANGES.rst": ("under", "~"),
+    "httplib2-0.32.1/CHANGELOG.txt": ("line", r"^(\d+(?:\.\d+)+)(?: Rev \d+)?$"),  # "0.32.1" alone at the margin, "0.1 Rev 86"
     "idna-3.20/HISTORY.md": ("atx", 2),
     "iniconfig-2.3.1/CHANGELOG.txt": ("under", "="),
     "jedi-0.20.1/CHANGELOG.rst": ("under", "+"),
     "lxml-6.2.0/CHANGES.txt": ("under", "="),
     "lxml-html-clean-0.4.6/CHANGES.rst": ("under", "="),
     "markdown-3.11.3/docs/changelog.md": ("atx", 2),
+    "markdown-it-py-4.3.0/CHANGELOG.md": ("atx", 2),  # "## 4.3.0 - 2026-11-10"
+    "minimist-1.2.8/CHANGELOG.md": ("atx", 2),  # "## [v1.2.8](compare-url) - 2023-02-09"
     "mistune-3.4.0/docs/changes.rst": ("under", "-"),
     "mock-5.2.0/CHANGELOG.rst": ("under", "-"),  # "2.0.0 and earlier" is 2.0.0's heading
+    "moment-2.31.0/CHANGELOG.md": ("atx", 3),  # "### 2.31.0", "### 2.19.0 [See full changelog](url)"; its "## Features" sit inside releases
     "multidict-7.2.1/CHANGES.rst": ("under", "="),
+    "nan-2.30.0/CHANGELOG.md": ("atx", 3),  # "### 2.30.0 Oct 18 2026"; not the bold "**Version 2.30.0: current Node ...**"
     "parso-0.8.7/CHANGELOG.rst": ("under", "+"),
     "pexpect-4.9.0/doc/history.rst": ("under", "`"),  # "Version 4.9" over backticks
     "prompt_toolkit-3.0.53/CHANGELOG.txt": ("under", "-"),
@@ -50,11 +61,12 @@ RECIPES = {
     "pycparser-3.12/OLDER_CHANGES.txt": ("line", r"^\+ Version (\d+(?:\.\d+)+) \("),  # "+ Version 2.09.1 (2012.12.29)"
     "pyflakes-4.1.0/NEWS.rst": ("line", r"^(\d+(?:\.\d+)+) \("),
     "pygments-2.21.0/CHANGES.txt": ("under", "-"),
-    "pyyaml-6.0.4/CHANGES.txt": ("line", r"^(\d+(?:\.\d+)+) \("),  # "6.0.4 (2026-11-20)" alone, older ones underlined too
     "pyjwt-2.15.1/CHANGELOG.rst": ("under", "-"),
     "python-dateutil-4.0.0/NEWS.txt": ("under", "="),
     "python-dotenv-1.2.4/CHANGELOG.md": ("atx", 2),
     "python-slugify-9.2.0/CHANGELOG.md": ("atx", 2),  # "## 9.0.0 — unreleased" is 9.0.0's heading
+    "pyyaml-6.0.4/CHANGES.txt": ("line", r"^(\d+(?:\.\d+)+) \("),  # "6.0.4 (2026-11-20)" alone, older ones underlined too
+    "qs-6.17.1/CHANGELOG.md": ("atx", 2),  # "## **6.17.1**", "## [**6.17.0**](url)"
     "ruamel.yaml-0.19.1/CHANGES.txt": ("line", r"^\[(\d+(?:\.\d+)+)[,-]"),  # "[0.19.0, 2025-12-31]:", "[0.10.6-0.10.9, ...]:"
     "semver-3.1.2/CHANGELOG.rst": ("under", "="),
     "simplejson-4.3.0/CHANGES.txt": ("line", r"^Version (\d+(?:\.\d+)+\w*) released"),
