@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,7 +64,13 @@ def _answered(service, question: str, mode: str, best: list[float]):
     return answer, (best[-1] if best else 0.0)
 
 
+def _uses(text: str, word: str) -> bool:
+    """Whether the notes' ``text`` (lower case) uses ``word`` as a word ("vat" is not in "private")."""
+    return re.search(r"(?<![\w-])" + re.escape(word) + r"(?:s|es)?(?![\w-])", text) is not None
+
+
 def score(names: list[str], modes: list[str], shared: Path) -> dict[str, list[Scored]]:
+    """Every on-topic and off-topic question of the sets ``names``, answered once a mode with no threshold."""
     from qa.service import AnswerService
 
     best: list[float] = []
@@ -78,7 +85,7 @@ def score(names: list[str], modes: list[str], shared: Path) -> dict[str, list[Sc
             continue
         service = AnswerService.open(paths, notify=lambda message: None)
         text = " ".join(c.text for c in service.chunks).lower()
-        asked = [q for q in offtopic if not any(word in text for word in q["absent"])]
+        asked = [q for q in offtopic if not any(_uses(text, word) for word in q["absent"])]
         for q in load_questions(ROOT / "benchmarks" / "questions" / f"{name}.jsonl"):
             for mode in modes:
                 answer, top = _answered(service, q.question, mode, best)
@@ -93,6 +100,7 @@ def score(names: list[str], modes: list[str], shared: Path) -> dict[str, list[Sc
 
 
 def table(scored: dict[str, list[Scored]]) -> str:
+    """The Markdown table of what each threshold keeps, a row a mode and threshold."""
     lines = ["| mode | threshold | on-topic | gold kept | answered | off-topic | off answered |",
              "|---|---:|---:|---:|---:|---:|---:|"]
     for mode, rows in scored.items():

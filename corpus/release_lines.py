@@ -18,7 +18,7 @@ a paragraph that merely starts with a version or bold text (sqlacodegen's ``**NO
 
 from __future__ import annotations
 
-from .headings import find_date, release_alone, release_heading
+from .headings import find_date, opens_with_version, release_alone, release_heading
 from .markdown import Heading, slugify
 from .regex import lazy_compile
 from .repair import Line
@@ -191,7 +191,8 @@ def lines_beside_titles(lines: list[Line], titled: dict[int, str], skip: list[bo
         if skip[i] or not text.strip() or text[:1].isspace() or (i and lines[i - 1].text.strip()) \
                 or (i + 1 < len(lines) and lines[i + 1].text.strip()):
             continue
-        release = release_alone(text.strip())
-        if release is not None and release.version and release.version not in named and find_date(text) is not None:
+        release = release_alone(text.strip())  # opening with its version: "CPython 3.13.0 (2024-10-07)" is another's
+        if release is not None and release.version and release.version not in named and find_date(text) is not None \
+                and opens_with_version(text):
             found.append(i)
     return found

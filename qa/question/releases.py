@@ -66,10 +66,13 @@ _WHICH_RELEASE = lazy_compile(
     r"|\bwhen\s+(?:did|was|were)\b"
     r"|\bfirst\s+(?:added|introduced|appeared|shipped|supported)\b"
     # "is there a release of the decorator package that supports Python 3.15?": the release that does
-    r"|\b(?:is|was|has)\s+there\s+(?:been\s+)?(?:a|any)\s+(?:[\w.-]+\s+)?(?:release|version)\b(?!\s+notes?\b)"
-    r"(?=(?:\s+of\s+(?:the\s+)?[\w.@/-]+(?:\s+(?:package|library|module|project))?)?,?\s+(?:that|which|where|with)\b)",
+    r"|\b(?:(?:is|was|has)\s+there\s+(?:been\s+)?(?:a|any)|are\s+there\s+any)\s+(?:(?P<there>[\w.-]+)\s+)?"
+    r"(?:release|version)s?\b(?!\s+notes?\b)(?=(?:\s+of\s+(?:the\s+)?[\w.@/-]+(?:\s+(?:package|library|module|project))?)?"
+    r",?\s+(?:that|which|where|with|in\s+which|supporting|adding|dropping)\b)",
     re.IGNORECASE,
 )
+# what stands for the product after "of the" ("what version of the package"): no other thing's version
+_ITSELF = frozenset({"package", "library", "module", "project", "tool", "app", "lib", "crate"})
 # a clause telling of another change before a release it names: "after removing it in", "that was dropped in"
 _CONTEXT = lazy_compile(r"\b(?:after|since|once|that|which|was|were|had\s+been|having\s+been)\s+(?:\w+\s+){0,2}?"
                         + OTHER_CHANGE + r"\s+(?:it\s+|them\s+)?$", re.IGNORECASE)
@@ -96,12 +99,17 @@ def product_words(products: tuple[str, ...]) -> set[str]:
 
 @lru_cache(maxsize=8)
 def called(products: tuple[str, ...]) -> frozenset[str]:
-    """Every name a question may call a held product by before its version or "release": its own,
-    its aliases and parts (``products.held_names``: "which dateutil release", "dateutil 2.8.1" of
-    python-dateutil); the topic keeps a part ("cargo's lockfile handling")."""
+    """Every name a question may call a held product by before its version or "release": its own and
+    the other names that are part of it (``products.held_names``: "which dateutil release", "dateutil
+    2.8.1" of python-dateutil, "xdist" of pytest-xdist, "rustc" of Rust), not a tool of it with versions
+    of its own ("cargo 0.72", "clippy 0.1.70" are no Rust releases)."""
     from .products import held_names  # the well-known names' lists, read only when a question is
 
-    return frozenset(product_words(products)) | frozenset(held_names(products))
+    def part_of(name: str, product: str) -> bool:
+        bare, whole = re.sub(r"[-_. ]", "", name), re.sub(r"[-_. ]", "", product.lower())
+        return bare in whole or whole in bare
+
+    return frozenset(product_words(products)) | frozenset(n for n, p in held_names(products).items() if part_of(n, p))
 
 
 def named_products(question: str, products: tuple[str, ...]) -> tuple[str, ...]:
@@ -115,7 +123,13 @@ def named_products(question: str, products: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _product_pattern(products: tuple[str, ...]) -> re.Pattern | None:
-    names = sorted(called(tuple(products)), key=len, reverse=True)
+    return _pattern_of(tuple(products))
+
+
+@lru_cache(maxsize=8)
+def _pattern_of(products: tuple[str, ...]) -> re.Pattern | None:
+    """A held product's name and a release after it ("dateutil 2.8.1"), compiled once a corpus."""
+    names = sorted(called(products), key=len, reverse=True)
     if not names:
         return None
     alternatives = "|".join(re.escape(n) for n in names)
@@ -232,10 +246,11 @@ def asks_which_release(question: str, products: tuple[str, ...]) -> bool:
         return True
     names = called(tuple(products))
     for m in _WHICH_RELEASE.finditer(question):
-        word = (m.group("word") or "").lower()
-        of = re.match(r"\s+of\s+([\w.@/-]+)", question[m.end():])  # "what version of python"
-        # "what version of pypa/build" names the product by its repository ("owner/name")
-        if of and of.group(1).lower().rstrip("/").rsplit("/", 1)[-1] not in names | {"the", "this", "that"}:
+        word = (m.group("word") or m.group("there") or "").lower()
+        # "what version of python", "... of the docs": another thing's; "of pypa/build" names the product by
+        # its repository ("owner/name"), "of the decorator package" by its name
+        of = re.match(r"\s+of\s+(?:(?:the|this|that)\s+)?([\w.@/-]+)", question[m.end():])
+        if of and of.group(1).lower().rstrip("/").rsplit("/", 1)[-1] not in names | _ITSELF:
             continue
         if not word or word in names or word in _RELEASE_WORDS or _SERIES.fullmatch(word):
             return True

@@ -71,9 +71,9 @@ def topic_of(text: str, products: tuple[str, ...], typed: frozenset[str] = froze
     names = product_words(products) | typed
     words = []
     text = _WHERE.sub(" ", text)
-    if names:  # "the decorator module", "the attrs package": the product, not a module of it
+    if names:  # "the decorator module", "the attrs package": the product, not a module of it ("webpack module federation")
         named = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-        text = re.sub(rf"(?<![\w.-])({named})\s+{_WHAT_IT_IS}", r"\1", text, flags=re.IGNORECASE)
+        text = re.sub(rf"\b(the|a|an|this|that)\s+({named})\s+{_WHAT_IT_IS}", r"\1 \2", text, flags=re.IGNORECASE)
     for word in _WORD.findall(text):
         bare = word.strip(".'’-+").lower()
         if not bare or bare in names or bare in SHARED_WORDS or bare in QUESTION_WORDS or SHARED_STEMS.match(bare):

@@ -193,12 +193,20 @@ def specifics(topic: str) -> tuple[str, ...]:
     found = {m.group(0).strip(".()'\"").lower() or m.group(0) for m in _SPECIFIC.finditer(topic)}
     found |= {m.group(1).lower() for m in _CODE_WORD.finditer(topic)}  # "an `undecorated` attribute": marked as code
     # a call, "isoparse('20200728121240')", "acme.evolve(inst=obj)": the function and a literal, as the notes name them
-    found |= {t.lower() for m in _CALL.finditer(topic) for t in m.groups() if t and len(t) > 2}
+    found |= {t.lower() for m in _CALL.finditer(topic) if _a_call(m) for t in m.group(1, 3, 4) if t and len(t) > 2}
     return tuple(sorted((f for f in found if (len(f) > 2 or not f.isalnum()) and f not in _ABBREVIATIONS),
                         key=lambda f: (-len(f), f)))
 
 
-_CALL = lazy_compile(r"(?<![\w.])([A-Za-z_][\w.]*)\((?:\s*(?:'([^'\s]+)'|\"([^\"\s]+)\"))?")
+_CALL = lazy_compile(r"(?<![\w.])([A-Za-z_][\w.]*)\(([^()]*?)(?:\s*(?:'([^'\s]+)'|\"([^\"\s]+)\"))?[^()]*\)")
+
+
+def _a_call(m: re.Match) -> bool:
+    """Whether ``name(...)`` is code: a dotted or snake_case name, or a call with no, literal or keyword
+    arguments ("yaml.load(f)", "isoparse('2020')", "f()", "dumps(sort_keys=True)"); not "release(s)"."""
+    name, inside = m.group(1), m.group(0)[len(m.group(1)) + 1:-1].strip()
+    return ("." in name or "_" in name or not inside or "=" in inside or bool(m.group(3) or m.group(4))) \
+        and inside not in ("s", "es")
 _CODE_WORD = lazy_compile(r"`([A-Za-z_][\w-]*)`")
 _ABBREVIATIONS = frozenset({"e.g", "i.e", "a.m", "p.m", "etc", "vs", "cf", "approx"})
 

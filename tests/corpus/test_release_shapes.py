@@ -105,9 +105,11 @@ def test_release_lines_beside_underlined_releases_open_releases(tmp_path: Path) 
     assert loaded.releases == ("6.0.4", "6.0", "5.2", "5.1") and loaded.warnings == ()
     six = next(s for s in loaded.sections if s.version == "6.0")
     assert "require `Loader`" in six.text and six.path == ("CHANGES", "6.0 (2021-10-13)") and six.date == "2021-10-13"
-    # a line naming a titled release again, or one with no date, stays text
+    # a line naming a titled release again, one with no date, or another thing's release stays text
     again = text.replace("6.0 (2021-10-13)", "5.2 (2019-12-02)", 1).replace("6.0.4 (2026-11-20)", "6.0.4")
     assert read(tmp_path, "CHANGES.txt", again).releases == ("5.2", "5.1")
+    other = text.replace("6.0 (2021-10-13)", "CPython 3.13.0 (2024-10-07)", 1)
+    assert read(tmp_path, "CHANGES.txt", other).releases == ("6.0.4", "5.2", "5.1")
 
 
 def test_a_worded_release_dated_day_first_opens_a_release(tmp_path: Path) -> None:

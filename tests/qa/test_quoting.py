@@ -21,6 +21,15 @@ KEYRING = DATA / "keyring" / "CHANGES.rst"
 FETCHY = DATA / "fetchy" / "CHANGELOG.md"
 
 
+@pytest.fixture(autouse=True)
+def _any_score_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fake encoder's cosines are noise: what these tests check is what is quoted, not whether a
+    hybrid score clears ``CONFIDENT`` (measured with the real model: benchmarks/confidence.py)."""
+    import qa.answer.engine as engine
+
+    monkeypatch.setitem(engine.CONFIDENT, "hybrid", 0.0)
+
+
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory: pytest.TempPathFactory) -> Engine:
     chunks = load_chunks([CorpusInput(KEYRING, "keyring"), CorpusInput(FETCHY, "fetchy")])
@@ -33,7 +42,7 @@ def lines_of(path: Path, lines: tuple[int, int]) -> str:
 
 @pytest.mark.parametrize("mode", ["bm25", "hybrid"])
 def test_an_item_is_quoted_whole_not_cut_at_its_first_sentence(engine: Engine, mode: str) -> None:
-    answer = engine.ask("how do I set up key rotation for secret keys in keyring?", mode=mode)
+    answer = engine.ask("how do I rotate secret keys with keyring?", mode=mode)
     quoted = " ".join(" ".join(s.text.split()) for s in answer.sentences)
     assert "Added support for key rotation." in quoted
     assert "A list of keys can be passed as ``secret_key``, oldest to newest." in quoted  # the item goes on
@@ -43,7 +52,7 @@ def test_an_item_is_quoted_whole_not_cut_at_its_first_sentence(engine: Engine, m
 
 @pytest.mark.parametrize("mode", ["bm25", "hybrid"])
 def test_a_quote_cites_its_own_items_lines_not_its_sections(engine: Engine, mode: str) -> None:
-    answer = engine.ask("how do I set up key rotation for secret keys in keyring?", mode=mode)
+    answer = engine.ask("how do I rotate secret keys with keyring?", mode=mode)
     first = next(s for s in answer.sentences if "key rotation" in s.text)
     cited, passage = first.citation, answer.passages[first.passage - 1].citation
     assert cited is not None and cited.source == passage.source and cited.version == "2.0.0"
@@ -53,7 +62,7 @@ def test_a_quote_cites_its_own_items_lines_not_its_sections(engine: Engine, mode
 
 
 def test_the_quotes_citation_in_json_and_markdown(engine: Engine) -> None:
-    answer = engine.ask("how do I set up key rotation for secret keys in keyring?", mode="bm25")
+    answer = engine.ask("how do I rotate secret keys with keyring?", mode="bm25")
     record = json.loads(json.dumps(answer_record(answer, "q1")))
     first = record["answer"]["sentences"][0]
     assert first["citation"]["lines"] == [17, 19] and first["citation"]["source"].endswith("CHANGES.rst")
@@ -93,6 +102,6 @@ def test_the_terminal_says_where_each_quote_is(engine: Engine) -> None:
     from qa.present.terminal import render_answer
 
     out = Console(record=True, width=400, color_system=None)
-    render_answer(engine.ask("how do I set up key rotation for secret keys in keyring?", mode="bm25"), out)
+    render_answer(engine.ask("how do I rotate secret keys with keyring?", mode="bm25"), out)
     text = out.export_text()
     assert "Quoted from: [1] " in text and "CHANGES.rst:17-19" in text.split("Quoted from:", 1)[1].split("\n")[0]
