@@ -43,6 +43,7 @@ _UNRELEASED = lazy_compile(
 _RELEASED_LINE = lazy_compile(
     r"^\s*(?:released|release\s+date)\s*:?\s*(.+?)\s*$|^\s*(unreleased)\s*$|^\s*\*?([^*]{6,40}?)\*?\s*$", re.IGNORECASE)
 _EMPHASISED = lazy_compile(r"^\s*(\*{1,2}|_{1,2})(released\b[^*_]*?)\1\s*$", re.IGNORECASE)  # "*Released on 2025-04-25.*"
+_QUOTED = lazy_compile(r"^\s*>[ \t]?")  # a Markdown quote's marker: "> 4 September 2026"
 _DATE_FIELD = lazy_compile(r"^\s*:(?:released|release[-_ ]?date|date):\s*(\S.*?)\s*$", re.IGNORECASE)  # a reST field
 # A name and a number, nothing else ("Mypy 2.3"): a release where the document's releases are written so.
 _BARE = lazy_compile(r"^\s*([A-Za-z][\w+-]*)\s+v?" + VERSION + r"\s*$")
@@ -128,11 +129,12 @@ def opens_with_version(text: str) -> bool:
 
 def release_line(text: str) -> ReleaseHeading | None:
     """The line under a release title that dates it ("Released 2024-11-13", "*August 7, 2024*",
-    "*Released on 2025-04-25.*", ":release-date: 2024-04-17") or says "Unreleased"."""
+    "*Released on 2025-04-25.*", ":release-date: 2024-04-17", "> 4 September 2026") or says "Unreleased"."""
     field = _DATE_FIELD.match(text)
     if field:
         date = find_date(field.group(1))
         return ReleaseHeading(None, date, None) if date else None
+    text = _QUOTED.sub("", text)  # a quoted line (auto-changelog's "> 4 September 2026") says the same
     emphasised = _EMPHASISED.match(text)
     m = _RELEASED_LINE.match(emphasised.group(2) if emphasised else text)
     if m is None:

@@ -9,8 +9,11 @@ from .regex import lazy_compile
 # A version, wherever one is read (headings, titles, questions): two or more dotted numbers, then
 # an optional pre-release or post-release tag (b1, rc2, -alpha.2, .dev3, .post1, and the old "final
 # candidate", feedparser's 3.0fc1) or a pre-release number alone, as npm's first pre-release of a
-# version is written (handlebars' 4.1.2-0; not "0.10.6-0.10.9", a range); one group.
-VERSION = r"(\d+(?:\.\d+)+(?:(?:[-.]?(?:a|b|rc|fc|alpha|beta|pre|dev|post)\.?\d*)(?![A-Za-z])|-\d+(?![\w.]))?)"
+# version is written (handlebars' 4.1.2-0; not "0.10.6-0.10.9", a range), or a semver tag of other
+# words ending in a dot and its number (rxjs' 0.0.0-prealpha.3 and 6.0.0-uncanny-rc.7, each a
+# release of its own; "3.8-only" stays 3.8); one group.
+VERSION = (r"(\d+(?:\.\d+)+(?:(?:[-.]?(?:a|b|rc|fc|alpha|beta|pre|dev|post)\.?\d*)(?![A-Za-z])|-\d+(?![\w.])"
+           r"|-[A-Za-z][A-Za-z-]*\.\d+(?![\w.]))?)")
 _ANY_VERSION = lazy_compile(r"(?<![\w.])v?" + VERSION + r"(?![\w]|\.\d)", re.IGNORECASE)
 _PRE = lazy_compile(r"^[-.]?(a|alpha|b|beta|pre|rc|fc|c|dev|post)\.?(\d*)$", re.IGNORECASE)
 _PRE_RANK = {"dev": -1, "a": 0, "alpha": 0, "b": 1, "beta": 1, "pre": 2, "c": 2, "rc": 2, "fc": 2, "post": 9}
@@ -49,8 +52,9 @@ def _split(v: str) -> tuple[tuple[int, ...], tuple[int, int] | None]:
     if not tail:
         return nums, None
     pm = _PRE.match(tail)
-    if not pm:
-        return nums, (-2, 0)
+    if not pm:  # a tag of other words ("-prealpha.3"): before every known one, in its number's order
+        last = re.search(r"(\d+)$", tail)
+        return nums, (-2, int(last.group(1)) if last else 0)
     return nums, (_PRE_RANK[pm.group(1).lower()], int(pm.group(2) or 0))
 
 

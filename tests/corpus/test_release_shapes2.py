@@ -116,3 +116,29 @@ def test_a_spelled_date_with_a_space_before_its_comma_is_read(tmp_path: Path) ->
     text = "# Changelog\n\n### 2.6.1\n\n_Released May 1, 2014_\n\n- A.\n\n### 2.6.0\n\n_Released April 12 , 2014_\n\n- B.\n"
     loaded = read(tmp_path, "CHANGELOG.md", text)
     assert [s.date for s in loaded.sections if s.version] == ["2014-05-01", "2014-04-12"]
+
+
+def test_a_semver_tag_of_other_words_is_a_release_of_its_own(tmp_path: Path) -> None:
+    # rxjs' conventional-changelog: "# [6.0.0-uncanny-rc.7](url) (date)" after "# [6.0.0](url)",
+    # its oldest "# [0.0.0-prealpha.3](url)": each a release, not a repeated 6.0.0 or 0.0.0
+    text = ("# [6.0.0](https://x/compare/a...b) (2018-04-24)\n\n### Bug Fixes\n\n- A.\n\n"
+            "<a name=\"6.0.0-uncanny-rc.7\"></a>\n\n# [6.0.0-uncanny-rc.7](https://x/c) (2018-04-13)\n\n- B.\n\n"
+            "# [0.0.0-prealpha.3](https://x/d) (2015-06-01)\n\n- C.\n\n# [0.0.0-prealpha.2](https://x/e) (2015-05-30)\n\n- D.\n")
+    loaded = read(tmp_path, "CHANGELOG.md", text)
+    assert loaded.releases == ("6.0.0", "6.0.0-uncanny-rc.7", "0.0.0-prealpha.3", "0.0.0-prealpha.2")
+    assert loaded.warnings == ()
+    assert "B." in next(s for s in loaded.sections if s.version == "6.0.0-uncanny-rc.7").text
+    check_invariants(loaded)
+    # "3.8-only" in a heading is still 3.8
+    assert read(tmp_path, "NEWS.md", "# News\n\n## 1.1.0\n\n- A.\n\n## 1.0.0 (3.8-only)\n\n- B.\n").releases == ("1.1.0", "1.0.0")
+
+
+def test_a_quoted_date_under_a_release_dates_it(tmp_path: Path) -> None:
+    # auto-changelog: "#### [v2.6.1](compare-url)" over "> 4 September 2026"
+    text = ("### Changelog\n\n#### [v2.7.0](https://x/compare/v2.6.1...v2.7.0)\n\n- A.\n\n"
+            "#### [v2.6.1](https://x/compare/v2.6.0...v2.6.1)\n\n> 4 September 2026\n\n- B.\n\n"
+            "### [v2.0.0](https://x/compare/v1.0.0...v2.0.0)\n\n> 10 April 2020\n\n- C.\n")
+    loaded = read(tmp_path, "CHANGELOG.md", text)
+    assert loaded.releases == ("2.7.0", "2.6.1", "2.0.0")
+    assert [s.date for s in loaded.sections if s.version] == [None, "2026-09-04", "2020-04-10"]
+    check_invariants(loaded)

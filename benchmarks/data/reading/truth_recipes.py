@@ -22,6 +22,7 @@ RECIPES = {
     "anyio-4.16.0/docs/versionhistory.rst": ("line", r"^\*\*(\d+(?:\.\d+)+\w*)\*\*"),  # "**4.16.0**", "**1.0.0rc1**"
     "arrow-1.4.0/CHANGELOG.rst": ("under", "-"),
     "async-3.2.6/CHANGELOG.md": ("atx", 1),  # "# v3.2.5" over "## Bug fixes"
+    "auto-changelog-2.7.0/CHANGELOG.md": ("line", r"^#{3,4} \[?v(\d+(?:\.\d+)+)"),  # "#### [v2.7.0](compare-url)", majors "### [v2.0.0](url)", "#### v0.0.1"; not "### Changelog"
     "axios-1.21.1/CHANGELOG.md": ("line", r"^#{1,2} \[?v?(\d+(?:\.\d+)+(?:-beta\.\d+)?)[]\s]"),  # "## v1.21.0 — October 21, 2026", "# [1.13.0](url) (2025-10-27)"; not "## 🚀 New Features"
     "beautifulsoup4-4.15.0/NEWS.txt": ("line", r"^= (\d+(?:\.\d+)+\w*) "),  # "= 4.15.0 (20260607)", "= 4.6.0 (20170507) =", "= 3.0.7a ="; not "= Between 1.2 and 2.0 ="
     "bleach-6.4.0/CHANGES.txt": ("under", "-"),
@@ -33,6 +34,7 @@ RECIPES = {
     "cryptography-50.0.2/CHANGELOG.rst": ("under", "~"),
     "decorator-5.3.1/CHANGES.md": ("atx", 2),
     "esprima-4.0.1/ChangeLog.txt": ("line", r"^\d{4}-\d\d-\d\d: Version (\d+(?:\.\d+)+)$"),  # "2018-06-17: Version 4.0.1" over indented items
+    "feathersjs-feathers-5.0.50/CHANGELOG.md": ("line", r"^#{1,2} \[v?(\d+(?:\.\d+)+(?:-[\w.]+)?)\]"),  # lerna: "## [5.0.50](url) (date)", "# [5.0.0-pre.34](url) (date)", "## [v4.5.11](url)"
     "feedparser-6.0.14/NEWS.txt": ("line", r"^(\d+(?:\.\d+)+(?:b|fc)?\d*) - "),  # "6.0.14 - 30 July 2026", "3.0fc1 - 4/23/2004 - MAP - made ...", "4.0 - MAP - ..."
     "filelock-4.3.2/docs/changelog.rst": ("under", "*"),
     "greenlet-3.5.6/CHANGES.rst": ("under", "="),
@@ -67,14 +69,19 @@ RECIPES = {
     "python-slugify-9.2.0/CHANGELOG.md": ("atx", 2),  # "## 9.0.0 — unreleased" is 9.0.0's heading
     "pyyaml-6.0.4/CHANGES.txt": ("line", r"^(\d+(?:\.\d+)+) \("),  # "6.0.4 (2026-11-20)" alone, older ones underlined too
     "qs-6.17.1/CHANGELOG.md": ("atx", 2),  # "## **6.17.1**", "## [**6.17.0**](url)"
+    "react-router-7.18.7/CHANGELOG.md": ("atx", 2),  # changesets: "## 7.18.7", "## v7.0.0" over "### Patch Changes"
     "ruamel.yaml-0.19.1/CHANGES.txt": ("line", r"^\[(\d+(?:\.\d+)+)[,-]"),  # "[0.19.0, 2025-12-31]:", "[0.10.6-0.10.9, ...]:"
+    "rxjs-7.8.2/CHANGELOG.md": ("line", r"^#{1,3} \[(\d+(?:\.\d+)+(?:-[\w.-]+)?)\]"),  # "# [7.0.0](url) (date)", "## [7.8.2](url) (date)", "# [7.0.0-beta.15](url)", "# [6.0.0-uncanny-rc.7](url)", "# [0.0.0-prealpha.3](url)", after <a name>
+    "scriv-1.8.0/CHANGELOG.rst": ("under", "-"),  # scriv: ".. _changelog-1.8.0:" over "1.8.0 — 2025-12-29"; "Unreleased" is none
     "semver-3.1.2/CHANGELOG.rst": ("under", "="),
     "simplejson-4.3.0/CHANGES.txt": ("line", r"^Version (\d+(?:\.\d+)+\w*) released"),
     "six-1.17.0/CHANGES.txt": ("under", "-"),
+    "standard-version-9.5.0/CHANGELOG.md": ("line", r"^#{1,3} \[?(\d+(?:\.\d+)+)\]?[ (]"),  # "## [9.5.0](url) (2022-05-15)", "### [9.3.1](url) (date)" beside "### Bug Fixes", "# 1.0.0 (2016-04-04)"
     "starlette-1.10.0/docs/release-notes.md": ("atx", 2),
     "tabulate-0.10.0/CHANGELOG.txt": ("line", r"^- (\d+(?:\.\d+)+):"),
     "termcolor-3.3.0/CHANGES.md": ("atx", 2),
     "tomlkit-0.15.3/CHANGELOG.md": ("atx", 2),
+    "towncrier-26.9.0/NEWS.rst": ("under", "="),  # "towncrier 26.9.0 (2026-09-04)", "Towncrier 24.8.0 (...)", "towncrier 17.1.0"; title "Release notes" over "#"
     "trio-0.35.0/docs/source/history.rst": ("under", "-"),
     "unidecode-1.4.0/ChangeLog.txt": ("line", r"^\d{4}-\d\d-\d\d\tunidecode (\d+(?:\.\d+)+)$"),  # "2025-04-24<TAB>unidecode 1.4.0"
     "waitress-3.0.2/CHANGES.txt": ("under", "-"),
