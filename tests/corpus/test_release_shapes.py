@@ -7,7 +7,7 @@ from pathlib import Path
 
 from corpus.dates import date_order, find_date
 from corpus.headings import release_heading
-from tests.support.fakes import read_written as read
+from tests.support.fakes import read_releases, read_written as read
 from tests.support.invariants import check_invariants
 
 
@@ -138,11 +138,9 @@ def test_wiki_style_headings_open_releases_and_their_sections(tmp_path: Path) ->
     text = ('= 4.15.0 (20260607)\n\n* Last release for Python 3.7.\n\n= 4.0.0b3 (20120203) =\n\nA rewrite.\n\n'
             '=== The module name has changed ===\n\nNow bs4.\n\n= 3.0.0 "Who would not give all" (20060528) =\n\n'
             'Old.\n\n= Between 1.2 and 2.0 =\n\nPython 1.5.\n')
-    loaded = read(tmp_path, "NEWS.txt", text)
-    assert loaded.releases == ("4.15.0", "4.0.0b3", "3.0.0") and loaded.warnings == ()
+    loaded = read_releases(tmp_path, "NEWS.txt", text, ("4.15.0", "4.0.0b3", "3.0.0"))
     assert [s.date for s in loaded.sections[:3]] == ["2026-06-07", "2012-02-03", "2012-02-03"]
     assert loaded.sections[2].path == ("NEWS", "4.0.0b3 (20120203)", "The module name has changed")
-    check_invariants(loaded)
     one = read(tmp_path, "notes.txt", "Sum\n\nx\n= y + z\n\n= 1.0 =\n\nText.\n")  # one at most: no heading
     assert one.releases == ()
 
@@ -151,10 +149,8 @@ def test_a_list_of_releases_each_over_its_nested_changes(tmp_path: Path) -> None
     # websocket-client's ChangeLog.txt: "- 1.9.2" / "- v0.20.0" alone, the changes nested below
     text = ("ChangeLog\n============\n\n- 1.9.2\n  - Fix race in close()\n\n\n- 1.9.1\n  - Add Python 3.14\n"
             "  - Fix close()\n\n- v0.20.0\n\n  - fix a header\n")
-    loaded = read(tmp_path, "ChangeLog.txt", text)
-    assert loaded.releases == ("1.9.2", "1.9.1", "0.20.0") and loaded.warnings == ()
+    loaded = read_releases(tmp_path, "ChangeLog.txt", text, ("1.9.2", "1.9.1", "0.20.0"))
     assert "Fix close()" in next(s for s in loaded.sections if s.version == "1.9.1").text
-    check_invariants(loaded)
     # one such item, or items that are mostly changes, stay text
     assert read(tmp_path, "a.txt", "Notes\n\n- 3.8\n  - tested\n- Drop X\n\nMore text.\n").releases == ()
     mostly = "- 1.2\n  - a\n- 1.1\n  - b\n- Add X\n- Add Y\n- Add Z\n"
@@ -180,11 +176,8 @@ def test_changelog_entries_dated_and_naming_a_release_open_releases(tmp_path: Pa
     text = ("2025-04-24\tunidecode 1.4.0\n\t* Drop support for Python <3.7.\n\n"
             "2024-01-11\tunidecode 1.3.8\n\t* Fix replacement for U+1E9E\n\t  (thanks to Thomas Voss)\n\n"
             "2015-06-13\tunidecode 0.04.18\n\n\t* Add a command line utility.\n")
-    loaded = read(tmp_path, "ChangeLog.txt", text)
-    assert loaded.releases == ("1.4.0", "1.3.8", "0.04.18") and loaded.warnings == ()
-    assert [s.date for s in loaded.sections if s.version] == ["2025-04-24", "2024-01-11", "2015-06-13"]
+    loaded = read_releases(tmp_path, "ChangeLog.txt", text, ("1.4.0", "1.3.8", "0.04.18"), ["2025-04-24", "2024-01-11", "2015-06-13"])
     assert "Drop support" in loaded.sections[0].text
-    check_invariants(loaded)
     # an entry naming its author, not a release, opens none
     gnu = "2009-03-18  Jane Doe  <jd@example.org>\n\t* foo.c: Fix.\n\n2009-03-17  Jane Doe  <jd@example.org>\n\t* bar.c: New.\n"
     assert read(tmp_path, "ChangeLog", gnu).releases == ()

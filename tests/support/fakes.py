@@ -87,3 +87,16 @@ def read_written(folder: Path, name: str, text: str):
     path.write_text(text, encoding="utf-8")
     (loaded,) = load_corpus([path]).documents
     return loaded
+
+
+def read_releases(folder: Path, name: str, text: str, releases: tuple[str, ...], dates: list[str] | None = None):
+    """``text`` read as ``read_written`` reads it, and checked: its releases are ``releases`` with no
+    warning, its release sections dated ``dates`` (when given), no text lost (``check_invariants``)."""
+    from tests.support.invariants import check_invariants
+
+    loaded = read_written(folder, name, text)
+    assert loaded.releases == releases and loaded.warnings == ()
+    if dates is not None:
+        assert [s.date for s in loaded.sections if s.version] == dates
+    check_invariants(loaded)
+    return loaded
