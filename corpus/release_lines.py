@@ -176,15 +176,14 @@ def _heads_a_list(lines: list[Line], i: int) -> bool:
     return _LIST_ITEM.match(nxt) is not None
 
 
-def lines_beside_titles(lines: list[Line], titled: dict[int, str], skip: list[bool]) -> list[int]:
+def lines_beside_titles(lines: list[Line], named: set[str], skip: list[bool]) -> list[int]:
     """Releases written as lines of their own in a file whose other releases are titled (PyYAML's
     CHANGES.txt: its newest ``6.0.4 (2026-11-20)`` over its list, the older ``5.2 (2019-12-02)``
     underlined): a line at the margin between blank lines that says only a release and its date, of
-    a version no title names. ``titled``: the versions of the release titles by their first line;
-    ``skip``: lines that hold no such line (titles, explicit markup)."""
-    if not titled:
+    a version no title names. ``named``: the versions of the release titles; ``skip``: lines that
+    hold no such line (titles, explicit markup)."""
+    if not named:
         return []
-    named = set(titled.values())
     found = []
     for i, ln in enumerate(lines):
         text = ln.text

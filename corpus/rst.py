@@ -109,13 +109,14 @@ def rst_headings(lines: list[Line], source: str | None = None) -> list[Heading]:
     styles: list[tuple[str, bool]] = []
     headings: list[Heading] = []
     slugs: dict[str, int] = {}
+    mask = markup_mask(lines)
     titles = [(index, span, (char, over), title_text(lines[index + (1 if over else 0)].text))
-              for index, span, char, over in _titles(lines, markup_mask(lines), source)]
-    titles += _untitled(lines, titles)
+              for index, span, char, over in _titles(lines, mask, source)]
+    titles += _untitled(lines, titles, mask)
     releases = [(index, 1, _RELEASE_STYLE, version) for index, version in _release_directives(lines)]
     if not releases and not any(release_heading(text) for _, _, _, text in titles):
         releases = [(index, 1, _TERM_STYLE, title_text(lines[index].text)) for index in _release_terms(lines)]
-        releases = releases or _emphasised(lines)
+        releases = releases or _emphasised(lines, mask)
     for index, span, style, text in sorted(titles + releases):
         if style not in styles:
             styles.append(style)
@@ -129,24 +130,24 @@ def rst_headings(lines: list[Line], source: str | None = None) -> list[Heading]:
     return headings
 
 
-def _untitled(lines: list[Line], titles: list) -> list:
+def _untitled(lines: list[Line], titles: list, mask: list[bool]) -> list:
     """Releases written as lines of their own beside the titled ones (``release_lines.lines_beside_titles``),
-    in the adornment style of the first release title."""
-    released = [(index, style, found.version) for index, _, style, text in titles
+    in the adornment style of the first release title; ``mask``: the lines of explicit markup."""
+    released = [(style, found.version) for _, _, style, text in titles
                 if (found := release_heading(text)) is not None and found.version]
     if not released:
         return []
-    skip = markup_mask(lines)
+    skip = list(mask)
     for index, span, _, _ in titles:
         skip[index:index + span] = [True] * span
-    found = lines_beside_titles(lines, {index: version for index, _, version in released}, skip)
-    return [(i, 1, released[0][1], title_text(lines[i].text)) for i in found]
+    found = lines_beside_titles(lines, {version for _, version in released}, skip)
+    return [(i, 1, released[0][0], title_text(lines[i].text)) for i in found]
 
 
-def _emphasised(lines: list[Line]) -> list[tuple[int, int, tuple[str, bool], str]]:
+def _emphasised(lines: list[Line], mask: list[bool]) -> list[tuple[int, int, tuple[str, bool], str]]:
     """Bold release paragraphs and the italic sub-sections under them (``corpus.release_lines``),
     as titles of their own two styles: a release one level below the title, its sub-sections below it."""
-    opened, inside = emphasised_releases(lines, markup_mask(lines))
+    opened, inside = emphasised_releases(lines, mask)
     return [(i, 1, _BOLD_STYLE, text) for i, text in opened] + [(i, 1, _ITALIC_STYLE, text) for i, text in inside]
 
 
