@@ -24,8 +24,7 @@ class Catalogue:
         """``mentions(word)``: what reading a question asks to tell a dependency the notes talk about
         from a product they never name (``Engine._mentions``)."""
         self.mentions = mentions
-        self._words: Counter | None = None
-        self._joined: Counter | None = None
+        self._counted: dict[str, Counter] = {}  # what ``_in_chunks`` counted, by what it counts
         by_product: dict[str | None, set[str]] = {}  # product (None: unknown) -> its releases
         products: set[str] = set()
         others: dict[str, dict[str, None]] = {}  # product -> the other names its metadata gives it
@@ -47,22 +46,23 @@ class Catalogue:
 
     def uses(self, word: str) -> bool:
         """Whether the notes' prose uses ``word`` (lower case, not in code) in USED_IN chunks or more:
-        a slip in a question is mended to such a word (``question.typos``); counted on first use."""
-        if self._words is None:
-            self._words = Counter()
-            for chunk in self.chunks:
-                self._words.update(set(_PROSE_WORD.findall(chunk.text)))
-        return self._words[word] >= USED_IN
+        a slip in a question is mended to such a word (``question.typos``)."""
+        return self._in_chunks("prose words", _PROSE_WORD)[word] >= USED_IN
 
     def writes(self, name: str) -> bool:
         """Whether the notes write the joined name ``name`` ("mako-render": mako's command), any case, in
-        USED_IN chunks or more (a plugin named once, "a crash when pytest-twisted is installed", is none);
-        the names are gathered on first use (a question naming a joined name asks: one pass, ~0.04 s a MB)."""
-        if self._joined is None:
-            self._joined = Counter()
+        USED_IN chunks or more (a plugin named once, "a crash when pytest-twisted is installed", is none)."""
+        return self._in_chunks("joined names", _JOINED_NAME)[name.lower()] >= USED_IN
+
+    def _in_chunks(self, what: str, pattern) -> Counter:
+        """How many chunks hold each match of ``pattern`` (lower case), counted on first use: one pass over
+        the notes (~0.04 s a MB), made only when a question asks (``what`` names the count)."""
+        if what not in self._counted:
+            counts: Counter = Counter()
             for chunk in self.chunks:
-                self._joined.update({m.group(0).lower() for m in _JOINED_NAME.finditer(chunk.text)})
-        return self._joined[name.lower()] >= USED_IN
+                counts.update({m.group(0).lower() for m in pattern.finditer(chunk.text)})
+            self._counted[what] = counts
+        return self._counted[what]
 
     def held(self, wanted: str, products: Sequence[str] = ()) -> bool:
         """Whether the corpus holds release ``wanted`` (of one of ``products``, when given)."""
