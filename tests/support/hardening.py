@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import shutil
 import subprocess
 import sys
@@ -73,7 +74,17 @@ def spawn(args: list[str], *, env: dict[str, str] | None = None, cwd: Path = REP
     return subprocess.Popen(
         [sys.executable, str(RUNNER), *[str(a) for a in args]],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=full, cwd=cwd,
+        preexec_fn=_default_sigint,
     )
+
+
+def _default_sigint() -> None:
+    """In the child before exec: SIGINT back to its default, as a terminal's foreground job has it.
+
+    A shell starts a background job (``pytest ... &``) with SIGINT ignored, and an ignored SIGINT
+    stays ignored across exec: Python then installs no KeyboardInterrupt handler and the signal
+    tests would test nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def run_child(args: list[str], *, env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
