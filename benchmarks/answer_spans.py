@@ -56,7 +56,11 @@ SETS = {"answers-bundled": None, "answers-zoo": "zoo", "answers-changelogs": "ch
         # its fifth round's, written blind at the end of the fourth (no change made after): fresh5-dev to tune
         # on, fresh5-held to score before any change and at the end only
         "fresh5-dev": ROOT / "benchmarks" / "data" / "fresh5-dev",
-        "fresh5-held": ROOT / "benchmarks" / "data" / "fresh5-held"}
+        "fresh5-held": ROOT / "benchmarks" / "data" / "fresh5-held",
+        # its sixth round's, written blind by helpers at its start (867229a, before any change): fresh6-dev to
+        # tune on, fresh6-held to score before any change and at the end only (fresh5-held tuned on since)
+        "fresh6-dev": ROOT / "benchmarks" / "data" / "fresh6-dev",
+        "fresh6-held": ROOT / "benchmarks" / "data" / "fresh6-held"}
 
 
 @dataclass
