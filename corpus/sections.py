@@ -15,7 +15,8 @@ from .regex import lazy_compile
 from .repair import Line, as_lines, repair_markdown
 from .rst import link_mask, markup_mask, rst_headings
 from .dates import date_order
-from .headings import ReleaseHeading, bare_release, find_date, opens_with_version, release_heading, release_line
+from .headings import (ReleaseHeading, bare_release, find_date, opens_with_version, parts_of_one_release, release_heading,
+                       release_line)
 
 _FIELD = lazy_compile(r"^\s*:\w[\w -]*:(?:\s|$)")  # a reST field: ":release-date: 2024-04-17"
 
@@ -249,15 +250,17 @@ def release_warnings(doc: Document) -> tuple[str, ...]:
     o = outline(doc)
     out: list[str] = []
     seen: dict[str, int] = {}
+    texts: dict[str, str] = {}
     for h in o.headings:
         line = o.lines[h.index + (1 if doc.format == "rst" and h.span == 3 else 0)].start
         found = o.release(h)
         if found is None and _RELEASE_WORD.match(h.text):
             out.append(f"line {line}: {h.text!r} looks like a release heading but names no version")
         elif found is not None and found.version:
-            if found.version in seen:
+            if found.version in seen and not parts_of_one_release(texts[found.version], h.text):
                 out.append(f"line {line}: release {found.version} again (first at line {seen[found.version]})")
             seen.setdefault(found.version, line)
+            texts.setdefault(found.version, h.text)
     if not doc.version and not seen:
         out.append("no release found: no version in the title, the headings, the file name or a release tag")
     unread = _unread_releases(o)

@@ -90,6 +90,7 @@ RECIPES = {
     "tomlkit-0.15.3/CHANGELOG.md": ("atx", 2),
     "towncrier-26.9.0/NEWS.rst": ("under", "="),  # "towncrier 26.9.0 (2026-09-04)", "Towncrier 24.8.0 (...)", "towncrier 17.1.0"; title "Release notes" over "#"
     "trio-0.35.0/docs/source/history.rst": ("under", "-"),
+    "twisted-26.10.0/NEWS.rst": ("under", "="),  # towncrier: "twisted 26.10.0 (2026-10-30)", "Twisted 23.8.0. (date)", "Twisted Core 17.1.0 (date)" then "Twisted Conch 17.1.0 (date)"...: one 17.1.0
     "unidecode-1.4.0/ChangeLog.txt": ("line", r"^\d{4}-\d\d-\d\d\tunidecode (\d+(?:\.\d+)+)$"),  # "2025-04-24<TAB>unidecode 1.4.0"
     "waitress-3.0.2/CHANGES.txt": ("under", "-"),
     "waitress-3.0.2/HISTORY.txt": ("under", "-"),
