@@ -25,3 +25,17 @@ def test_a_product_and_its_part_before_a_dated_release_open_it(tmp_path: Path) -
     twice = read(tmp_path, "AGAIN.rst", "News\n====\n\nFoo Bar 1.0.0 (2020-01-01)\n==========================\n\n- A.\n\n"
                  "Foo Bar 1.0.0 (2020-01-01)\n==========================\n\n- B.\n")
     assert twice.releases == ("1.0.0",) and len(twice.warnings) == 1
+
+
+def test_a_release_role_item_opens_the_release_of_the_items_below_it(tmp_path: Path) -> None:
+    # the Sphinx "releases" extension (invoke's sites/www/changelog.rst): one list under the title,
+    # "- :release:`3.0.3 <2026-04-07>`" items over the ":bug:" / ":feature:" items of that release
+    text = ("=========\nChangelog\n=========\n\n- :release:`3.0.3 <2026-04-07>`\n- :support:`- backported` Reverted the\n"
+            "  type hint change.\n- :release:`3.0.2 <2026-04-06>`\n- :bug:`742` Define a custom ``__repr__``.\n"
+            "- :release:`0.7.0 <2014.01.28>`\n- :feature:`57` Optional-value flags.\n")
+    loaded = read_releases(tmp_path, "changelog.rst", text, ("3.0.3", "3.0.2", "0.7.0"), ["2026-04-07", "2026-04-06", "2014-01-28"])
+    text_of = {s.version: s.text for s in loaded.sections}
+    assert "Reverted the" in text_of["3.0.3"] and "__repr__" in text_of["3.0.2"] and "flags" in text_of["0.7.0"]
+    # a release role inside a sentence, or one alone, opens nothing
+    prose = read(tmp_path, "notes.rst", "Notes\n=====\n\n- See :release:`1.0.0 <2020-01-01>` for more.\n- :release:`0.9.0`\n")
+    assert prose.releases == ()

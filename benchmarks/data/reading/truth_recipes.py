@@ -49,6 +49,7 @@ RECIPES = {
     "httplib2-0.32.1/CHANGELOG.txt": ("line", r"^(\d+(?:\.\d+)+)(?: Rev \d+)?$"),  # "0.32.1" alone at the margin, "0.1 Rev 86"
     "idna-3.20/HISTORY.md": ("atx", 2),
     "iniconfig-2.3.1/CHANGELOG.txt": ("under", "="),
+    "invoke-3.0.3/sites/www/changelog.rst": ("line", r"^- :release:`(\d+(?:\.\d+)+) <"),  # Sphinx releases: "- :release:`3.0.3 <2026-04-07>`" items over "- :bug:`742` ..."; "<2014.01.28>"
     "jedi-0.20.1/CHANGELOG.rst": ("under", "+"),
     "lxml-6.2.0/CHANGES.txt": ("under", "="),
     "lxml-html-clean-0.4.6/CHANGES.rst": ("under", "="),
