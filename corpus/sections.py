@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .markdown import Heading, markdown_headings
-from .nesting import release_subsections
+from .nesting import release_subsections, series_headings
 from .model import Document, Section
 from .plaintext import plain_outline
 from .release_lines import markdown_release_lines
@@ -32,10 +32,11 @@ class Outline:
     headings: tuple[Heading, ...]
     names: frozenset[str] = frozenset()  # words of bare release headings ("mypy": "Mypy 2.3"), lower case
     order: str | None = None  # how its headings write a numeric date's day and month ("dmy", "mdy": corpus.dates)
+    series: frozenset[int] = frozenset()  # line indexes of headings that group a series ("## 5.0" over "### 5.0.1")
 
     def release(self, heading: Heading) -> ReleaseHeading | None:
-        """The release ``heading`` opens in this document, or None."""
-        return release_heading(heading.text, self.names, self.order)
+        """The release ``heading`` opens in this document, or None (a series' heading opens none)."""
+        return None if heading.index in self.series else release_heading(heading.text, self.names, self.order)
 
     @property
     def releases(self) -> tuple[str, ...]:
@@ -101,7 +102,7 @@ def _outline(lines: list[Line], title: str | None, title_index: int | None, star
     """The outline of these lines and headings, with the names of its bare releases and its date order."""
     headings = tuple(headings)
     return Outline(tuple(lines), title, title_index, start, headings, release_names(headings),
-                   date_order(h.text for h in headings))
+                   date_order(h.text for h in headings), series_headings(lines, headings))
 
 
 def links_only(o: Outline) -> bool:
@@ -206,6 +207,8 @@ def parse_sections(doc: Document) -> list[Section]:
         # The release a heading sits in: "### Acknowledgements" after "### Mypy 2.3.1" is 2.3's, as its
         # heading path says; under no release heading, the last one seen.
         version, date, status = next((r for _, r in reversed(stack) if r), carried)
+        if h.index in o.series:  # "## 5.0" over "### 5.0.1": its heading is no release's text
+            version, date, status = None, None, None
         if body is None:
             body = ("", lines[h.index].start, lines[h.index + h.span - 1].end)
         path = (doc.title,) + tuple(x.text for x, _ in stack)

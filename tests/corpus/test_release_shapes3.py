@@ -39,3 +39,16 @@ def test_a_release_role_item_opens_the_release_of_the_items_below_it(tmp_path: P
     # a release role inside a sentence, or one alone, opens nothing
     prose = read(tmp_path, "notes.rst", "Notes\n=====\n\n- See :release:`1.0.0 <2020-01-01>` for more.\n- :release:`0.9.0`\n")
     assert prose.releases == ()
+
+
+def test_a_release_heading_over_only_its_series_is_no_release(tmp_path: Path) -> None:
+    # jupyter_client's CHANGELOG.md (github-activity): "## 5.2" over its own notes, but "## 5.0"
+    # straight over "### 5.0.1" and "### 5.0.0", and "## 4.0" over its own text again
+    text = ("# Changes in Jupyter Client\n\n## 5.2\n\n- Fix A.\n\n## 5.0\n\n### 5.0.1\n\n- Fix B.\n\n### 5.0.0\n\n"
+            "New features:\n\n- C.\n\n## 4.0\n\nThe first release of Jupyter Client as its own package.\n")
+    loaded = read_releases(tmp_path, "CHANGELOG.md", text, ("5.2", "5.0.1", "5.0.0", "4.0"))
+    series = next(s for s in loaded.sections if s.path[-1] == "5.0")
+    assert series.version is None and next(s for s in loaded.sections if s.path[-1] == "5.0.1").version == "5.0.1"
+    # a release with notes of its own over its point releases stays one (mypy's "## Mypy 2.3" over "### Mypy 2.3.1")
+    own = read(tmp_path, "NEWS.md", "# News\n\n## 2.3\n\nWe are happy.\n\n### 2.3.1\n\n- Fix.\n\n## 2.2\n\n- Old.\n")
+    assert own.releases == ("2.3", "2.3.1", "2.2")

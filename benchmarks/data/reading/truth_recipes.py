@@ -51,6 +51,7 @@ RECIPES = {
     "iniconfig-2.3.1/CHANGELOG.txt": ("under", "="),
     "invoke-3.0.3/sites/www/changelog.rst": ("line", r"^- :release:`(\d+(?:\.\d+)+) <"),  # Sphinx releases: "- :release:`3.0.3 <2026-04-07>`" items over "- :bug:`742` ..."; "<2014.01.28>"
     "jedi-0.20.1/CHANGELOG.rst": ("under", "+"),
+    "jupyter_client-8.10.0/CHANGELOG.md": ("series", 2),  # github-activity: "## 8.10.0" over "([Full Changelog](url))"; "## 5.0" over "### 5.0.1", "### 5.0.0" is a series
     "lxml-6.2.0/CHANGES.txt": ("under", "="),
     "lxml-html-clean-0.4.6/CHANGES.rst": ("under", "="),
     "markdown-3.11.3/docs/changelog.md": ("atx", 2),
