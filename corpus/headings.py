@@ -31,6 +31,9 @@ _LEADING = lazy_compile(r"^\s*(?:(?:version|release)\s+|\[)?v?" + VERSION + r"\]
 _RANGE = lazy_compile(r"^\s*(?:and|or)\s+(?:newer|later|above|up|onwards|beyond)\b", re.IGNORECASE)
 # A word before the number ("pytest 9.1.0"): what follows must say release (a date, a status, "release notes").
 _WORDED = lazy_compile(r"^\s*\[?[A-Za-z][\w.+-]*\s+v?" + VERSION + r"\]?(?P<rest>.*)$", re.IGNORECASE)
+# Two words before it, a product and its part (Twisted's "Twisted Conch 17.1.0 (2017-02-04)", each
+# part's notes of one release): a release only when a date follows.
+_TWO_WORDED = lazy_compile(r"^\s*\[?[A-Za-z][\w.+-]*\s+[A-Za-z][\w.+-]*\s+v?" + VERSION + r"\]?(?P<rest>.*)$", re.IGNORECASE)
 _STATUS = r"released|yanked|unreleased|final|stable|lts|pre-?release|hotfix|security|release\s+notes?|release|notes?"
 _SUFFIX = lazy_compile(
     r"^(?:[\s\-–—:,.()\[\]/]|\d{4}-\d{2}-\d{2}|\d{1,2}(?:st|nd|rd|th)?\b|\d{4}\b|(?:" + _STATUS + "|" + MONTHS + r")\b)+$",
@@ -80,6 +83,8 @@ def release_heading(text: str, names: frozenset[str] = frozenset(), order: str |
     m = _LEADING.match(text)
     if m is None:
         worded = _WORDED.match(text)
+        if worded is None and (two := _TWO_WORDED.match(text)) and find_date(two.group("rest")):
+            worded = two
         rest = worded.group("rest") if worded else ""
         says_release = find_date(rest) is not None or NUMERIC.search(rest) is not None or re.search(
             r"release\s+notes|changelog|\(\s*(?:yanked|unreleased|released)\s*\)", rest, re.IGNORECASE) is not None
@@ -113,6 +118,13 @@ def bare_release(text: str) -> tuple[str, str] | None:
     """The name and version of a heading that is only those two ("Mypy 2.3" -> ("Mypy", "2.3"))."""
     m = _BARE.match(text)
     return (m.group(1), m.group(2)) if m and m.group(1).lower() not in ("version", "release", "v") else None
+
+
+def parts_of_one_release(first: str, again: str) -> bool:
+    """Whether two headings of one version are parts of one product's release, each its notes
+    ("Twisted Core 17.1.0 (...)", "Twisted Conch 17.1.0 (...)"), not a release written twice."""
+    a, b = _TWO_WORDED.match(first), _TWO_WORDED.match(again)
+    return a is not None and b is not None and first.split()[0].lower() == again.split()[0].lower() and first != again
 
 
 def release_version(heading: str) -> str | None:

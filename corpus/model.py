@@ -9,7 +9,10 @@ from .textform import index_form
 FORMATS = ("markdown", "rst", "text")  # how a document's headings are written
 # How ``corpus.chunking`` makes chunks: an index built by another version is stale. Here, beside the
 # Chunk, so checking an index's freshness does not load the chunker.
-CHUNKER_VERSION = "17"  # 17: a semver tag of other words ("6.0.0-uncanny-rc.7", "0.0.0-prealpha.3"), a quoted
+CHUNKER_VERSION = "18"  # 18: a product and its part before a dated release ("Twisted Conch 17.1.0 (...)"),
+# a release role item in reST ("- :release:`3.0.3 <2026-04-07>`"), a release heading over only its series
+# ("## 5.0" over "### 5.0.1") no release;
+# 17: a semver tag of other words ("6.0.0-uncanny-rc.7", "0.0.0-prealpha.3"), a quoted
 # date under a release ("> 4 September 2026"); 16: a date and a colon before a release ("2018-06-17: Version 4.0.1");
 # plain text whose lines at the margin are its releases over indented text ("0.3.0", "2.1 - 11/14/2002 - ...");
 # a numbered pre-release ("v4.1.2-0"); a release's Markdown sections above its level, under a release

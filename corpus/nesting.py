@@ -7,6 +7,10 @@ levels, such a heading would close the release and hold every release after it (
 v4.0.0 - September 1st, 2015"). It is the release's section where the release heading has nothing
 under it but its date, so a heading that groups the releases below it ("# 1.x series" after a
 release with notes of its own) keeps its place.
+
+A release heading with nothing under it but the releases of its series one level below
+(jupyter_client's ``## 5.0`` straight over ``### 5.0.1`` and ``### 5.0.0``) names the series,
+not a release of its own: ``series_headings``.
 """
 
 from __future__ import annotations
@@ -49,3 +53,20 @@ def _date_only(lines: list[Line], h: Heading, after: list[Heading]) -> bool:
     end = after[0].index if after else len(lines)
     own = [ln.text for ln in lines[h.index + h.span:end] if ln.text.strip()]
     return not own or (len(own) == 1 and release_line(own[0]) is not None)
+
+
+def series_headings(lines: list[Line], headings: tuple[Heading, ...]) -> frozenset[int]:
+    """The line indexes of release headings that only group their series (jupyter_client's ``## 4.2``
+    over ``### 4.2.2``, ``### 4.2.1``, ``### 4.2.0``): nothing under the heading but blank lines
+    before the next heading, a release one level deeper whose version continues its own ("4.2" ->
+    "4.2.2"). ``## 5.2`` over its own notes is a release."""
+    out = set()
+    for h, nxt in zip(headings, headings[1:]):
+        mine = release_heading(h.text)
+        if mine is None or mine.version is None or nxt.level != h.level + 1:
+            continue
+        theirs = release_heading(nxt.text)
+        if theirs is not None and theirs.version and theirs.version.startswith(mine.version + ".") \
+                and not any(ln.text.strip() for ln in lines[h.index + h.span:nxt.index]):
+            out.add(h.index)
+    return frozenset(out)

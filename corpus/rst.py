@@ -9,7 +9,9 @@ that a directive with a ``:version:`` option opens that release (SQLAlchemy's, A
 Mako's ``.. changelog::`` blocks): a heading named by the version, one level below the title
 styles seen before it. Where no title is a release, a definition-list term can open one
 (wcwidth's), else a bold paragraph of its own (agronholm's ``**4.16.0**``, with ``*Bug fixes*``
-sub-sections: ``corpus.release_lines``).
+sub-sections: ``corpus.release_lines``), else a list item that is a ``:release:`` role alone (the
+Sphinx "releases" extension's ``- :release:`3.0.3 <2026-04-07>```, invoke's and paramiko's, over
+the ``- :bug:`` and ``- :feature:`` items of that release).
 
 Why not docutils: it is the reference parser, but it reports every Sphinx role and
 directive it does not know (``:pr:``, ``.. towncrier release notes start``) as an error, gives
@@ -41,6 +43,9 @@ _RELEASE_STYLE = ("..", False)  # the "adornment style" of release directives, f
 _TERM_STYLE = ("dl", False)  # and of release terms (wcwidth's "0.9.4 *2026-10-24*" over its indented items)
 _BOLD_STYLE = ("**", False)  # and of bold release paragraphs (agronholm's "**4.16.0**")
 _ITALIC_STYLE = ("*", False)  # and of the italic sub-sections inside them ("*Bug fixes*")
+_ROLE_STYLE = (":release:", False)  # and of release roles ("- :release:`3.0.3 <2026-04-07>`")
+# A list item at the margin that is a release role alone: the version, and its date in angle brackets.
+_RELEASE_ROLE = lazy_compile(r"^[-*+][ \t]+:release:`[ \t]*v?" + VERSION + r"[ \t]*(?:<(?P<date>[^>`]*)>)?[ \t]*`[ \t]*$")
 _TITLE_MARKUP = lazy_compile(r"``([^`]+)``|`([^`<]+?)\s*<[^>]*>`__?|`([^`]+)`_{0,2}|\*\*([^*]+)\*\*|\*([^*]+)\*")
 
 
@@ -116,7 +121,7 @@ def rst_headings(lines: list[Line], source: str | None = None) -> list[Heading]:
     releases = [(index, 1, _RELEASE_STYLE, version) for index, version in _release_directives(lines)]
     if not releases and not any(release_heading(text) for _, _, _, text in titles):
         releases = [(index, 1, _TERM_STYLE, title_text(lines[index].text)) for index in _release_terms(lines)]
-        releases = releases or _emphasised(lines, mask)
+        releases = releases or _emphasised(lines, mask) or _release_roles(lines, mask)
     for index, span, style, text in sorted(titles + releases):
         if style not in styles:
             styles.append(style)
@@ -149,6 +154,17 @@ def _emphasised(lines: list[Line], mask: list[bool]) -> list[tuple[int, int, tup
     as titles of their own two styles: a release one level below the title, its sub-sections below it."""
     opened, inside = emphasised_releases(lines, mask)
     return [(i, 1, _BOLD_STYLE, text) for i, text in opened] + [(i, 1, _ITALIC_STYLE, text) for i, text in inside]
+
+
+def _release_roles(lines: list[Line], mask: list[bool]) -> list[tuple[int, int, tuple[str, bool], str]]:
+    """List items that are a release role alone (``- :release:`3.0.3 <2026-04-07>```), two at
+    least, as release titles "Release 3.0.3 (2026-04-07)" one level below the title: the items after each,
+    up to the next, are that release's, as the "releases" extension reads them."""
+    found = [(i, m) for i, ln in enumerate(lines) if not mask[i] and (m := _RELEASE_ROLE.match(ln.text))]
+    if len(found) < 2:
+        return []
+    return [(i, 1, _ROLE_STYLE, f"Release {m.group(1)}" + (f" ({m.group('date').strip()})" if m.group("date") else ""))
+            for i, m in found]
 
 
 def _titles(lines: list[Line], markup: list[bool], source: str | None) -> list[tuple[int, int, str, bool]]:

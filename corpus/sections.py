@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .markdown import Heading, markdown_headings
-from .nesting import release_subsections
+from .nesting import release_subsections, series_headings
 from .model import Document, Section
 from .plaintext import plain_outline
 from .release_lines import markdown_release_lines
@@ -15,7 +15,8 @@ from .regex import lazy_compile
 from .repair import Line, as_lines, repair_markdown
 from .rst import link_mask, markup_mask, rst_headings
 from .dates import date_order
-from .headings import ReleaseHeading, bare_release, find_date, opens_with_version, release_heading, release_line
+from .headings import (ReleaseHeading, bare_release, find_date, opens_with_version, parts_of_one_release, release_heading,
+                       release_line)
 
 _FIELD = lazy_compile(r"^\s*:\w[\w -]*:(?:\s|$)")  # a reST field: ":release-date: 2024-04-17"
 
@@ -31,10 +32,11 @@ class Outline:
     headings: tuple[Heading, ...]
     names: frozenset[str] = frozenset()  # words of bare release headings ("mypy": "Mypy 2.3"), lower case
     order: str | None = None  # how its headings write a numeric date's day and month ("dmy", "mdy": corpus.dates)
+    series: frozenset[int] = frozenset()  # line indexes of headings that group a series ("## 5.0" over "### 5.0.1")
 
     def release(self, heading: Heading) -> ReleaseHeading | None:
-        """The release ``heading`` opens in this document, or None."""
-        return release_heading(heading.text, self.names, self.order)
+        """The release ``heading`` opens in this document, or None (a series' heading opens none)."""
+        return None if heading.index in self.series else release_heading(heading.text, self.names, self.order)
 
     @property
     def releases(self) -> tuple[str, ...]:
@@ -100,7 +102,7 @@ def _outline(lines: list[Line], title: str | None, title_index: int | None, star
     """The outline of these lines and headings, with the names of its bare releases and its date order."""
     headings = tuple(headings)
     return Outline(tuple(lines), title, title_index, start, headings, release_names(headings),
-                   date_order(h.text for h in headings))
+                   date_order(h.text for h in headings), series_headings(lines, headings))
 
 
 def links_only(o: Outline) -> bool:
@@ -205,6 +207,8 @@ def parse_sections(doc: Document) -> list[Section]:
         # The release a heading sits in: "### Acknowledgements" after "### Mypy 2.3.1" is 2.3's, as its
         # heading path says; under no release heading, the last one seen.
         version, date, status = next((r for _, r in reversed(stack) if r), carried)
+        if h.index in o.series:  # "## 5.0" over "### 5.0.1": its heading is no release's text
+            version, date, status = None, None, None
         if body is None:
             body = ("", lines[h.index].start, lines[h.index + h.span - 1].end)
         path = (doc.title,) + tuple(x.text for x, _ in stack)
@@ -249,15 +253,17 @@ def release_warnings(doc: Document) -> tuple[str, ...]:
     o = outline(doc)
     out: list[str] = []
     seen: dict[str, int] = {}
+    texts: dict[str, str] = {}
     for h in o.headings:
         line = o.lines[h.index + (1 if doc.format == "rst" and h.span == 3 else 0)].start
         found = o.release(h)
         if found is None and _RELEASE_WORD.match(h.text):
             out.append(f"line {line}: {h.text!r} looks like a release heading but names no version")
         elif found is not None and found.version:
-            if found.version in seen:
+            if found.version in seen and not parts_of_one_release(texts[found.version], h.text):
                 out.append(f"line {line}: release {found.version} again (first at line {seen[found.version]})")
             seen.setdefault(found.version, line)
+            texts.setdefault(found.version, h.text)
     if not doc.version and not seen:
         out.append("no release found: no version in the title, the headings, the file name or a release tag")
     unread = _unread_releases(o)

@@ -16,7 +16,9 @@ HERE = Path(__file__).parent
 VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+(?:[.-]?(?:alpha|beta|a|b|rc|c|post|dev)\d*)*|\d{1,3}(?=\s|$|:|\)))")
 ADORN = re.compile(r"^([!-/:-@\[-`{-~])\1{2,}\s*$")
 
-# file -> ("under", char) | ("atx", level) | ("line", regex with group 1) | ("title",) | ("none",)
+# file -> ("under", char) | ("atx", level) | ("line", regex with group 1) | ("series", level) | ("title",) | ("none",)
+# ("series", L): ATX headings of level L and L + 1 that are a version alone; a level-L one whose next
+# non-blank line is such a level-(L + 1) heading names a series of releases, not a release.
 RECIPES = {
     "acorn-8.19.0/CHANGELOG.md": ("atx", 2),  # "## 8.19.0 (2026-10-05)"
     "anyio-4.16.0/docs/versionhistory.rst": ("line", r"^\*\*(\d+(?:\.\d+)+\w*)\*\*"),  # "**4.16.0**", "**1.0.0rc1**"
@@ -37,24 +39,31 @@ RECIPES = {
     "feathersjs-feathers-5.0.50/CHANGELOG.md": ("line", r"^#{1,2} \[v?(\d+(?:\.\d+)+(?:-[\w.]+)?)\]"),  # lerna: "## [5.0.50](url) (date)", "# [5.0.0-pre.34](url) (date)", "## [v4.5.11](url)"
     "feedparser-6.0.14/NEWS.txt": ("line", r"^(\d+(?:\.\d+)+(?:b|fc)?\d*) - "),  # "6.0.14 - 30 July 2026", "3.0fc1 - 4/23/2004 - MAP - made ...", "4.0 - MAP - ..."
     "filelock-4.3.2/docs/changelog.rst": ("under", "*"),
+    "git-cliff-2.14.2/CHANGELOG.md": ("line", r"^## \[(\d+(?:\.\d+)+)\]"),  # git-cliff: "## [2.14.2](compare-url) - 2026-09-18", "## [0.1.0] - 2021-08-12"; not "## ❤️ New Contributors" beside them
     "greenlet-3.5.6/CHANGES.rst": ("under", "="),
     "h11-0.16.0/docs/source/changes.rst": ("under", "-"),
     "handlebars-4.7.10/release-notes.md": ("line", r"^## v?(\d+(?:\.\d+)+(?:-[\w.]+)?) "),  # "## v4.7.10 - October 5th, 2026", "## v4.1.2-0 - ...", "## v1.0.12 / 1.0.0 - ..."
+    "hatch-1.18.2/docs/history/hatch.md": ("line", r"^## \[(\d+(?:\.\d+)+)\]\("),  # MkDocs: "## [1.18.2](url) - 2026-10-27 ## {: #hatch-v1.18.2 }"; "## Unreleased" is none
+    "hatch-1.18.2/docs/history/hatchling.md": ("line", r"^## \[(\d+(?:\.\d+)+)\]\("),  # "## [1.29.0](url) - date ## {: #hatchling-v1.29.0 }"; "## Unreleased" is none
     "html5lib-1.1/CHANGES.rst": ("under", "~"),
     "httplib2-0.32.1/CHANGELOG.txt": ("line", r"^(\d+(?:\.\d+)+)(?: Rev \d+)?$"),  # "0.32.1" alone at the margin, "0.1 Rev 86"
     "idna-3.20/HISTORY.md": ("atx", 2),
     "iniconfig-2.3.1/CHANGELOG.txt": ("under", "="),
+    "invoke-3.0.3/sites/www/changelog.rst": ("line", r"^- :release:`(\d+(?:\.\d+)+) <"),  # Sphinx releases: "- :release:`3.0.3 <2026-04-07>`" items over "- :bug:`742` ..."; "<2014.01.28>"
     "jedi-0.20.1/CHANGELOG.rst": ("under", "+"),
+    "jupyter_client-8.10.0/CHANGELOG.md": ("series", 2),  # github-activity: "## 8.10.0" over "([Full Changelog](url))"; "## 5.0" over "### 5.0.1", "### 5.0.0" is a series
     "lxml-6.2.0/CHANGES.txt": ("under", "="),
     "lxml-html-clean-0.4.6/CHANGES.rst": ("under", "="),
     "markdown-3.11.3/docs/changelog.md": ("atx", 2),
     "markdown-it-py-4.3.0/CHANGELOG.md": ("atx", 2),  # "## 4.3.0 - 2026-11-10"
     "minimist-1.2.8/CHANGELOG.md": ("atx", 2),  # "## [v1.2.8](compare-url) - 2023-02-09"
     "mistune-3.4.0/docs/changes.rst": ("under", "-"),
+    "mkdocstrings-1.0.8/CHANGELOG.md": ("line", r"^## \[(\d+(?:\.\d+)+)\]\("),  # git-changelog: "## [1.0.8](url) - 2026-10-19" over "<small>[Compare with 1.0.7](url)</small>"; not "## Packaging" in 0.13.5
     "mock-5.2.0/CHANGELOG.rst": ("under", "-"),  # "2.0.0 and earlier" is 2.0.0's heading
     "moment-2.31.0/CHANGELOG.md": ("atx", 3),  # "### 2.31.0", "### 2.19.0 [See full changelog](url)"; its "## Features" sit inside releases
     "multidict-7.2.1/CHANGES.rst": ("under", "="),
     "nan-2.30.0/CHANGELOG.md": ("atx", 3),  # "### 2.30.0 Oct 18 2026"; not the bold "**Version 2.30.0: current Node ...**"
+    "openai-3.63.0/CHANGELOG.md": ("line", r"^## \[?(\d+(?:\.\d+)+)[] ]"),  # release-please: "## [3.63.0](compare-url) (2026-12-03)", older "## 1.1.2 (2023-11-08)" over "Full Changelog: [v1.1.1...v1.1.2](url)"
     "parso-0.8.7/CHANGELOG.rst": ("under", "+"),
     "pexpect-4.9.0/doc/history.rst": ("under", "`"),  # "Version 4.9" over backticks
     "prompt_toolkit-3.0.53/CHANGELOG.txt": ("under", "-"),
@@ -83,6 +92,7 @@ RECIPES = {
     "tomlkit-0.15.3/CHANGELOG.md": ("atx", 2),
     "towncrier-26.9.0/NEWS.rst": ("under", "="),  # "towncrier 26.9.0 (2026-09-04)", "Towncrier 24.8.0 (...)", "towncrier 17.1.0"; title "Release notes" over "#"
     "trio-0.35.0/docs/source/history.rst": ("under", "-"),
+    "twisted-26.10.0/NEWS.rst": ("under", "="),  # towncrier: "twisted 26.10.0 (2026-10-30)", "Twisted 23.8.0. (date)", "Twisted Core 17.1.0 (date)" then "Twisted Conch 17.1.0 (date)"...: one 17.1.0
     "unidecode-1.4.0/ChangeLog.txt": ("line", r"^\d{4}-\d\d-\d\d\tunidecode (\d+(?:\.\d+)+)$"),  # "2025-04-24<TAB>unidecode 1.4.0"
     "waitress-3.0.2/CHANGES.txt": ("under", "-"),
     "waitress-3.0.2/HISTORY.txt": ("under", "-"),
@@ -111,6 +121,13 @@ def headings(path: Path, recipe: tuple) -> list[str]:
             m = re.match(r"^(#+) (.*)", line)
             if m and len(m.group(1)) == recipe[1]:
                 text = m.group(2)
+        elif kind == "series":
+            m = re.match(r"^(#+) v?(\d+(?:\.\d+)+\w*)$", line)
+            if m and len(m.group(1)) in (recipe[1], recipe[1] + 1):
+                after = next((x for x in lines[i + 1:] if x.strip()), "")
+                if len(m.group(1)) == recipe[1] and re.match("#" * (recipe[1] + 1) + r" v?\d+(?:\.\d+)+\w*$", after):
+                    continue  # a series heading over its releases
+                found.append(m.group(2))
         elif kind == "line":
             m = re.match(recipe[1], line)
             if m:
