@@ -38,6 +38,7 @@ _CAMEL = lazy_compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+")
 # A directive line and its options (".. change::" / ":tags: bug, orm"): a record that stays with its content.
 _DIRECTIVE_HEAD = lazy_compile(r"\.\.[ \t]+[\w:+-]+::[^\n]*(?:\n[ \t]*:[\w-]+:[^\n]*)+")
 _MARKUP_START = lazy_compile(r"\.\.[ \t]|:\w[\w -]*:(?:\s|$)")  # a directive, a comment or a field
+_BULLET_START = lazy_compile(r"(?:[-*+•]|\d+[.)]|#\.)[ \t]+(?=\S)")  # a list item's marker (``items._BULLET``'s)
 _SENTENCE_END = lazy_compile(r"(?<=[.!?])[\"”')\]]*\s+(?=[A-Z0-9\"“(\[`*])")
 
 
@@ -273,8 +274,12 @@ def _markup_indent(text: str, start: int) -> int:
     """How far the chunk starting at ``text[start]`` is indented in a section that is directive
     content (it opens with explicit markup or a field: SQLAlchemy's ":version: 2.0.51" and
     ".. change::" blocks), so its items are that content's blocks, siblings at their depth; in any
-    other section a chunk's first line is the margin (0)."""
-    if not _MARKUP_START.match(text, len(text) - len(text.lstrip())):
-        return 0
+    other section a chunk's first line is the margin (0), unless it opens with a bullet indented in its source:
+    isort's "### 5.10.0" over "  - Implemented #1796 ..." and "  - Fixed #1801 ...", siblings at that depth
+    (read from the margin, the second would be a sub-item of the first)."""
     lead = text[text.rfind("\n", 0, start) + 1 : start]
-    return len(lead) if not lead.strip() else 0
+    if lead.strip():
+        return 0
+    if _MARKUP_START.match(text, len(text) - len(text.lstrip())) or _BULLET_START.match(text, start):
+        return len(lead)
+    return 0

@@ -173,3 +173,21 @@ def test_a_bullet_naming_a_subject_stays_one_item_with_its_list():
     # a bullet naming two kinds is no label of one: its list stays with it
     mixed = "- General changes/fixes:\n  - Exception messages can now be customized\n"
     assert texts(mixed) == [mixed.rstrip("\n")]
+
+
+def test_a_list_indented_under_its_heading_is_items_of_one_depth(tmp_path) -> None:
+    # isort's CHANGELOG.md: "### 5.10.0 November 3 2021" over "  - Implemented #1796 ..." and
+    # "  - Fixed #1801 ...": read from the chunk's margin, every bullet after the first was its sub-item
+    from tests.support.fakes import read_written
+
+    text = ("# Changelog\n\n### 5.10.0 November 3 2021\n  - Implemented #1796: Switch to `tomli` for pyproject.toml.\n"
+            "  - Fixed #1801: CLI bug (--exend-skip-glob, overrides instead of extending).\n"
+            "    - a sub-item of the fix\n  - Added official support for Python 3.10\n")
+    (chunk,) = read_written(tmp_path, "CHANGELOG.md", text).chunks
+    items = [chunk.item_text(i).strip() for i in chunk.items]
+    assert [i.splitlines()[0] for i in items] == ["- Implemented #1796: Switch to `tomli` for pyproject.toml.",
+                                                  "- Fixed #1801: CLI bug (--exend-skip-glob, overrides instead of extending).",
+                                                  "- Added official support for Python 3.10"]
+    assert "a sub-item of the fix" in items[1]
+    assert [i.lines for i in chunk.items] == [(4, 4), (5, 6), (7, 7)]
+    assert [i.kind for i in chunk.items] == ["added", "fixed", "added"]
