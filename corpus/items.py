@@ -218,6 +218,19 @@ def item_words(text: str) -> str:
     return _LEAD.sub("", body).strip()
 
 
+_PLAIN_REF = lazy_compile(r"^(?:\(?#\d+\)?:\s*)+")
+
+
+def item_quoted(text: str) -> str:
+    """The item's words as a quote shows them: ``item_words``, but a plain issue number it opens with
+    stays ("#11363: Remove the Setuptools integration ...", the number a reader looks up); link markup
+    ("`#14220 <url>`_:") and bold labels go."""
+    words = item_words(text)
+    body = _DIRECTIVE_HEAD.sub("", _BULLET.sub("", text, count=1).strip(), count=1)
+    ref = _PLAIN_REF.match(body)
+    return body.strip() if ref and body[ref.end():].strip() == words else words
+
+
 def item_kind(text: str, section: str | None, label: str | None = None) -> str | None:
     """The kind of change of one item: a precise kind its section or its tags name (fixed,
     removed, ...; SQLAlchemy's ``:tags: bug, orm``) wins, except that an item that says it

@@ -19,7 +19,7 @@ import time
 from dataclasses import replace
 from typing import Sequence
 
-from corpus.items import item_words
+from corpus.items import item_quoted
 from corpus.kinds import check_kinds
 from corpus.sentences import split_sentences
 from index import Hit, LoadedIndex, Searcher, check_mode, tokenize
@@ -230,7 +230,9 @@ class Engine:
         said = unnamed(topic, question.products or question.named, question.releases[:1] if len(question.releases) == 1 else ())
         texts = [h.chunk.text for h in hits[:PASSAGES]]
         candidates = score_sentences(said, texts, **self._scoring(topic, dense))
-        sentences, confident = pick(candidates, CONFIDENT[mode], functools.partial(units.bonus, question.asks))
+        names = units.code_names(question.specifics)
+        sentences, confident = pick(candidates, CONFIDENT[mode],
+                                    lambda text: units.bonus(question.asks, text) + units.named_bonus(names, text))
         sentences = units.carried(sentences, texts, self._split, question.asks, self._relevant(question))
         sentences = units.instructed(sentences, candidates, question.asks, MAX_SENTENCES)
         chunks = [h.chunk for h in hits[:PASSAGES]]
@@ -273,7 +275,7 @@ class Engine:
     def _quote(self, topic: str, entry: Entry, dense: bool, passage: int) -> tuple[AnswerSentence, ...]:
         """An item (of passage ``passage``) that states what a which-release question asks: whole
         when it is short, else its sentences that answer ``topic`` best, however they score."""
-        words, cited = item_words(entry.text).strip(), replace(entry.shown().citation)  # the item's own lines
+        words, cited = item_quoted(entry.text), replace(entry.shown().citation)  # the item's own lines
         if len(words.split()) <= WHOLE_ITEM_WORDS:
             return (AnswerSentence(words, passage, citation=cited),)
         said = units.prose(pick(score_sentences(topic, [entry.text], **self._scoring(topic, dense)), 0.0)[0])

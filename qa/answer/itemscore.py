@@ -21,11 +21,12 @@ from ..question.changes import CHANGES_REQUIRED, CHANGES_STATED
 from ..question.vocabulary import content_words
 from .digest import Entry, worth_showing
 from .evidence import LEXICAL_WEIGHT, coverage_scorer
-from .holding import holding
+from .holding import holding, holds_named
 from .saying import (DENIES, OWN, SAYS, announces, credited_words, qualifiers_of, says, specifics_split, topic_words,
-                     words_named)
+                     worded, words_named)
 
 STRONG = 0.85  # an item within this share of the best one states the fact
+TIED = 0.95  # items of two releases within this share of each other, read loosely (``_worded_best``): unsure
 KINDS_NAMED = frozenset({"added", "changed", "deprecated", "removed", "fixed", "security", "performance", "docs", "other"})
 # a removal announced, not made: "will be removed in a future release", "to be dropped in 2.0"
 _TO_COME = lazy_compile(r"\b(?:will|would|shall|is\s+going\s+to)\s+be\s+(?:removed|dropped|deleted)|\bto\s+be\s+"
@@ -106,6 +107,8 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
         done = [i for i in saying if entries[i].item.kind != "deprecated" or not _TO_COME.search(entries[i].text)]
         if change == "removed" and any(entries[i].item.kind == "removed" for i in done):
             saying = done
+        if not saying and change in CHANGES_REQUIRED:  # the best items worded with the change, naming a third of it
+            saying = _worded_best(entries, [i for i in pool if said[i][0] != DENIES], scores, change, about, exact)
         if not saying and change in CHANGES_REQUIRED:
             return []  # "which release stabilized X": no item says it was stabilized; say nothing of a release
         pool = saying or [i for i in pool if said[i][0] != DENIES]  # never one saying the thing is not there
@@ -118,6 +121,27 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
         strong = [i for i in strong if not announces(entries[i], topic)] or strong
     of_kind = [i for i in strong if kind and entries[i].item.kind == kind]
     return of_kind or strong  # "which release dropped X": the removal, not an earlier mention
+
+
+def _worded_best(entries: Sequence[Entry], pool: Sequence[int], scores: Sequence[float], change: str,
+                 about: frozenset[str], exact: Sequence[str] = ()) -> list[int]:
+    """Of the items within STRONG of the best score with a sentence worded with ``change`` that names a third of
+    the topic's words or more, the best scoring: "Remove DayOfWeek alias 7 to DayOfWeek 0" for "croniter stopped
+    treating 7 as sunday in the day of week field ... which release dropped that alias?", which no item says in two
+    thirds; read so loosely, only the best (not the earliest: cryptography 0.5's "Deprecated
+    ``create_dsa_signature_ctx``" names DSA too, for "which release deprecated DSA altogether?"). An item holding
+    what the question names exactly needs to name no more ("Removed `--old-finders` and `--magic-placement` flags"
+    for "isort now fails with 'unrecognized arguments: --magic-placement' ... which version dropped that flag?").
+    Items of two releases scoring alike (within TIED) leave it unsure: none."""
+    best = max((scores[i] for i in pool), default=0.0)
+    third = max(1, -(-len(topic_words(about)) // 3))
+    worded_so = [i for i in pool if best > 0 and scores[i] >= STRONG * best
+                 and worded(entries[i], change, about) >= (1 if holds_named(entries[i], exact) else third)]
+    if not worded_so:
+        return []
+    top = max(worded_so, key=lambda i: scores[i])  # ... and only when no item of another release is as good
+    rivals = [i for i in worded_so if entries[i].chunk.version != entries[top].chunk.version and scores[i] >= TIED * scores[top]]
+    return [] if rivals else [top]
 
 
 def _titled_otherwise(entry: Entry, pattern, about: frozenset[str], qualifiers: dict[str, frozenset[str]]) -> bool:

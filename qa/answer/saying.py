@@ -90,6 +90,15 @@ def says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False,
     return (DENIES if negated > stated else SILENT), 0
 
 
+def worded(entry: Entry, change: str, about: frozenset[str]) -> int:
+    """How many words of ``about`` the item's most naming sentence worded with ``change`` as made names
+    ("Switch to `tomli` for pyproject.toml configuration loader": 3 of "old toml package tomli reading
+    pyproject.toml settings"), 0 when no sentence words it; looser than ``says``, which wants two thirds."""
+    pattern, about = CHANGES_STATED[change], topic_words(about)
+    return max((words_named(s, about, camel=True) for s in SENTENCE_END.split(item_words(entry.text))
+                if _worded_now(s, pattern)), default=0)
+
+
 def _only_supported(sentences: Sequence[str], versions: Sequence[str], pattern) -> bool:
     """Whether every sentence naming one of ``versions`` says it is supported, none that it is removed."""
     naming = [s for s in sentences if any(holds(index_form(s).lower(), v) for v in versions)]
@@ -197,20 +206,25 @@ _PLUGIN = lazy_compile(r"\bplug-?ins?\b|\bthird[- ]party\b", re.IGNORECASE)
 SENTENCE_END = lazy_compile(r"(?<=[.!?])\s+|\n\s*\n")
 
 
-def words_named(sentence: str, about: frozenset[str]) -> int:
+def words_named(sentence: str, about: frozenset[str], camel: bool = False) -> int:
     """How many words of ``about`` ``sentence`` names, stem for stem ("selection" is "select"); a
     compound asked ("let-else") is named by its parts ("`let else`"), and a compound of the
     sentence names its parts ("C-string" names "string") unless it is a product's name
     ("pytest-subtests" does not name "subtests"), and a name with a version against it names the
-    name ("Python3.8" names "python")."""
+    name ("Python3.8" names "python"); ``camel``: a CamelCase name its words too ("DayOfWeek" names
+    "day" and "week"; read so only loosely: "TypeError" would name the "types" of "custom types")."""
     said = content_words(sentence)
     words = {stem(w) for w in said}
     words |= {stem(p) for w in said if "-" in w and not known(w) for p in w.split("-") if len(p) > 1}
     words |= {stem(m.group(1)) for m in _VERSIONED.finditer(sentence.lower())}
+    if camel:
+        words |= {stem(p.lower()) for m in _CAMEL.finditer(sentence) for p in _HUMP.findall(m.group(0)) if len(p) > 2}
     return sum(1 for w in about if stem(w) in words or ("-" in w and all(stem(p) in words for p in w.split("-"))))
 
 
 _VERSIONED = lazy_compile(r"\b([a-z]{2,})\d+(?:\.\d+)*\b")
+_CAMEL = lazy_compile(r"\b[A-Z][a-z]+(?:[A-Z][a-z]+)+\b")  # "DayOfWeek" names "day" and "week"
+_HUMP = lazy_compile(r"[A-Z][a-z]+")
 
 
 @functools.lru_cache(maxsize=8192)

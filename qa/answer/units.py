@@ -31,6 +31,7 @@ from ..model import AnswerSentence
 
 BONUS = 0.1  # what a sentence of the unit asked for gains over others, in ranking only
 HOWTO_BONUS = 0.08  # what a sentence that says how gains for a how-to question
+NAMED_BONUS = 0.05  # what a sentence holding a code name the question names gains
 
 _MONTHS = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 _DATE = lazy_compile(
@@ -104,6 +105,19 @@ def bonus(asks: str | None, text: str) -> float:
     if asks == "howto":
         return HOWTO_BONUS if says_how(text) else 0.0
     return 0.0
+
+
+def named_bonus(names: Sequence[str], text: str) -> float:
+    """What a sentence gains in ranking for holding a code name the question names exactly ("get_peer_certificate",
+    "--magic-placement", "proxy="), as written: of several sentences on the topic, the one about that name."""
+    lowered = text.lower()
+    return NAMED_BONUS if any(re.search(r"(?<![\w-])" + re.escape(n) + r"(?![\w])", lowered) for n in names) else 0.0
+
+
+def code_names(specifics: Sequence[str]) -> tuple[str, ...]:
+    """The things a question names exactly that are code (a dotted or snake_case name, an option, a keyword
+    argument, a call), not versions or words with a number."""
+    return tuple(s for s in specifics if re.search(r"[_.=(]|^--?[a-z]", s) and not re.fullmatch(r"[\d.]+|\S+ \d+\.x", s))
 
 
 def carried(sentences: Sequence[AnswerSentence], passages: Sequence[str], split: Callable[[str], Sequence[Span]],

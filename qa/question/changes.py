@@ -18,6 +18,8 @@ _REMOVAL_ASKED = (r"\b(?:remov|drop|delet|no\s+longer|got\s+rid|get\s+rid|discon
                   r"|stopp?(?:ed|s)?\s+(?:support|working|running)\b|" + STOPPED_PROVIDING
                   + r"|(?:first|release|version|one)\s+without\s+(?:\S+\s+){0,3}?support)")  # not "without the GIL"
 
+_DEFAULT = r"(?<![-\w])default(?:s|ed)?(?![-\w])|\bout\s+of\s+the\s+box\b"  # not "default_factory", "--default-timeout"
+
 _ASKED_KINDS = (
     ("deprecated", lazy_compile(r"\bdeprecat", re.IGNORECASE)),
     ("removed", lazy_compile(_REMOVAL_ASKED, re.IGNORECASE)),
@@ -35,6 +37,8 @@ CHANGES_ASKED = (
     ("deprecated", lazy_compile(r"\bdeprecat", re.IGNORECASE)),
     ("removed", lazy_compile(_REMOVAL_ASKED, re.IGNORECASE)),
     ("fixed", lazy_compile(r"\bfix(?!tur)", re.IGNORECASE)),
+    # "which release switched the default?", "started scrubbing them out of the box": the item says "by default"
+    ("defaulted", lazy_compile(_DEFAULT, re.IGNORECASE)),
     ("added", lazy_compile(r"\b(?:switch(?:ed|es)?|turn(?:ed|s)?)\s+on\b|\benabled?\s+by\s+default\b", re.IGNORECASE)),
     ("switched", lazy_compile(r"\b(?:switch|migrat|moved?\b)", re.IGNORECASE)),
     ("added", lazy_compile(r"\b(?:add|introduc|first\s+(?:shipped|supported|appeared)|gain|support|accept|allow|let"
@@ -42,7 +46,8 @@ CHANGES_ASKED = (
 )
 # The changes an item must be seen to state when asked about (no item of the pool saying it: not
 # sure, nothing stated); "added" is worded too many ways ("Support for X", a bare API link) to require.
-CHANGES_REQUIRED = frozenset({"restored", "renamed", "stabilized", "deprecated", "removed", "fixed", "switched"})
+CHANGES_REQUIRED = frozenset({"restored", "renamed", "stabilized", "deprecated", "removed", "fixed", "switched",
+                              "defaulted"})
 CHANGES_STATED = {
     "restored": lazy_compile(r"\brestor|\breinstat|\bre-?(?:add|introduc|enabl)|\bbrought\s+back|\bback\s+again\b"
                              r"|\brevert|\bun-?deprecat|\bagain\b", re.IGNORECASE),
@@ -55,18 +60,23 @@ CHANGES_STATED = {
     "removed": lazy_compile(r"\b(?:remov|drop|delet|no\s+longer|discontinu|not\s[^.;!?]{0,60}?\bany\s*more\b"
                             r"|(?:is|are|now|became|become)\s+unsupported|" + STOPPED_PROVIDING + r")"
                             r"|n't\s[^.;!?]{0,60}?\bany\s*more\b", re.IGNORECASE),
-    # a fix is told by what went wrong too: "Removed an assert ... that caused compatibility issues with Sentry"
-    "fixed": lazy_compile(r"\bfix(?!tur)|\bresolv|\bcaus(?:ed|ing)\s+(?:\w+\s+){0,3}?(?:issues?|errors?|crash(?:es)?"
+    # a fix is told by what went wrong too: "Removed an assert ... that caused compatibility issues with Sentry",
+    # or by a sentence opening on doing it right: "Properly raise an error if a DTLS cookie callback ..."
+    "fixed": lazy_compile(r"\bfix(?!tur)|\bresolv|^\W*(?:properly|correctly)\s+\w|\bcaus(?:ed|ing)\s+(?:\w+\s+){0,3}?(?:issues?|errors?|crash(?:es)?"
                           r"|problems?|failures?|bugs?)\b|\bregression|\bno\s+longer\s+(?:crash|fail|raise|error|hang)",
                           re.IGNORECASE),
     "switched": lazy_compile(r"\b(?:switch|migrat|mov(?:e|ed|es)\b|replac|instead)", re.IGNORECASE),
+    "defaulted": lazy_compile(_DEFAULT, re.IGNORECASE),
     "added": lazy_compile(r"\b(?:add|new\b|introduc|support|now\b|allow|accept|enabl)", re.IGNORECASE),
 }
 
 
-def change_asked(question: str) -> str | None:
-    """The change a which-release question asks about (``CHANGES_ASKED``), if it names one."""
-    return next((name for name, pattern in CHANGES_ASKED if pattern.search(question)), None)
+def change_asked(question: str, asking: str = "") -> str | None:
+    """The change a which-release question asks about (``CHANGES_ASKED``), if it names one; a default
+    only when the sentence ``asking`` which release names it, if another tells its context ("... fails with
+    a required positional argument following defaults. which release changed how kw_only works?")."""
+    return next((name for name, pattern in CHANGES_ASKED
+                 if pattern.search(asking if asking and name == "defaulted" else question)), None)
 
 
 def asked_kind(question: str) -> str | None:
@@ -86,10 +96,13 @@ def asks_last(question: str) -> bool:
 
 _SUPPORTED = r"(?:support|work|run|ran|ship|includ|allow|accept|install)\w*"
 _LAST_WITH = lazy_compile(
-    # "the last Babel version that still supported Python 3.7", "the latest release which still works on py2"
-    r"\b(?:last|latest|final)\s+(?:\w+\s+){0,2}?(?:version|release)s?\b(?:\s+of\s+\S+)?\s+(?:that|which)\s+still\s+\w+"
+    # "the last Babel version that still supported Python 3.7", "the latest release which still works on py2",
+    # "the last sphinx release line that still ran on python 3.7"
+    r"\b(?:last|latest|final)\s+(?:\w+\s+){0,2}?(?:version|release)s?\b(?:\s+(?:line|series|branch)\b)?(?:\s+of\s+\S+)?"
+    r"\s+(?:that|which)\s+still\s+\w+"
     # "the last version to support python 3.6", "the final release supporting py2", "last release still supporting"
-    r"|\b(?:last|final)\s+(?:\w+\s+){0,2}?(?:version|release)s?\b(?:\s+of\s+\S+)?\s+(?:(?:(?:that|which)\s+|to\s+)(?:still\s+)?"
+    r"|\b(?:last|final)\s+(?:\w+\s+){0,2}?(?:version|release)s?\b(?:\s+(?:line|series|branch)\b)?(?:\s+of\s+\S+)?"
+    r"\s+(?:(?:(?:that|which)\s+|to\s+)(?:still\s+)?"
     + _SUPPORTED + r"|(?:still\s+)?(?:support|work|runn|shipp|includ|allow|accept|install)ing)\s+(?!(?:fine|well|ok|okay)\b)\w"
     # "the last release with python 2 support", "which release was the last to support python 2"
     r"|\b(?:last|final)\s+(?:\w+\s+){0,2}?(?:version|release)s?\s+with\s+(?:\S+\s+){1,3}?support\b"

@@ -157,9 +157,21 @@ def _understood(shown: str, seen: Scan, catalogue: Catalogue, given: Sequence[st
     focus = topic_of(without_contrast(part), held, frozenset(seen.typed)) if part else ""
     own_names = {p.lower() for p in held}  # "ruamel.yaml" names the product, not a thing its items must hold
     return Question(typed=shown, text=seen.text, asked_as=asked_as, releases=wanted, range=span, products=products,
-                    shape=shape, kind="removed" if last else asked_kind(rest), change="removed" if last else change_asked(rest),
-                    specifics=(*(s for s in specifics(parsed.topic) if s not in own_names),
+                    shape=shape, kind="removed" if last else asked_kind(rest), change="removed" if last else change_asked(rest, part),
+                    specifics=(*_unqualified(specifics(parsed.topic), own_names),
                                *majors(parsed.topic, frozenset(own_names))),
                     howto=is_howto(seen.text), asks=asks(seen.text),
                     named=seen.named, foreign=seen.foreign if held else (), follow=follow, pin=pin,
                     still=asks_still(seen.text) and not last, focus=focus, last=last)
+
+
+def _unqualified(found: Sequence[str], own_names: set[str]) -> tuple[str, ...]:
+    """The exact things a question names, the product's own name left out ("ruamel.yaml") and taken
+    off a name it qualifies ("blinker.__version__" -> "__version__": notes write the attribute bare)."""
+    out = []
+    for name in found:
+        owner = next((p for p in own_names if name.startswith(p + ".") and len(name) > len(p) + 1), None)
+        name = name[len(owner) + 1:] if owner else name
+        if name not in own_names and name not in out:
+            out.append(name)
+    return tuple(out)

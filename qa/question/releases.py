@@ -252,9 +252,17 @@ def asks_which_release(question: str, products: tuple[str, ...]) -> bool:
         of = re.match(r"\s+of\s+(?:(?:the|this|that)\s+)?([\w.@/-]+)", question[m.end():])
         if of and of.group(1).lower().rstrip("/").rsplit("/", 1)[-1] not in names | _ITSELF:
             continue
-        if not word or word in names or word in _RELEASE_WORDS or _SERIES.fullmatch(word):
+        if not word or word in names or word in _RELEASE_WORDS or _SERIES.fullmatch(word) or _joined(word, names):
             return True
     return False
+
+
+def _joined(word: str, names: frozenset[str]) -> bool:
+    """Whether ``word`` joins a held product's name to another word and is no package of its own: "which
+    hyper-h2 release" (h2's old name), "which mako-render version" (mako's tool); not "pytest-xdist"."""
+    from .products import known
+
+    return "-" in word and any(part in names for part in word.split("-")) and not known(word)
 
 
 # where a question's sentences part: "... from source. which psutil release ...", "... is gone - which release ..."
@@ -275,4 +283,5 @@ def asking_part(question: str, products: tuple[str, ...]) -> str:
 
 
 # an asking sentence ending on what the context told: "which release changed that?", "... introduced that warning?"
-_POINTS_BACK = lazy_compile(r"\b(?:that|this|it|these|those|them)(?:\s+[\w-]+)?\W*$", re.IGNORECASE)
+# or on a default the context told of: "Which release switched the default?"
+_POINTS_BACK = lazy_compile(r"\b(?:that|this|it|these|those|them)(?:\s+[\w-]+)?\W*$|\bthe\s+defaults?\W*$", re.IGNORECASE)

@@ -61,6 +61,9 @@ _WHERE = lazy_compile(r"\b(?:in|to|for|of|on|with)\s+(?:my|our|the|your)\s+(?:ow
                     r"|apps?|application|project|repo|build|ci|setup|stack|service)\b", re.IGNORECASE)
 
 
+# "the last release line / version series that ...": the releases themselves, not a "line" of the topic
+_LINE = lazy_compile(r"\b((?:release|version)s?)\s+(?:lines?|series|branch(?:es)?)\b", re.IGNORECASE)
+
 _WHAT_IT_IS = r"(?:python\s+|js\s+)?(?:package|module|library|lib|project|crate|distribution)(?![\w-])"
 
 
@@ -70,7 +73,7 @@ def topic_of(text: str, products: tuple[str, ...], typed: frozenset[str] = froze
     every release question shares."""
     names = product_words(products) | typed
     words = []
-    text = _WHERE.sub(" ", text)
+    text = _LINE.sub(r"\1", _WHERE.sub(" ", text))
     if names:  # "the decorator module", "the attrs package": the product, not a module of it ("webpack module federation")
         named = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
         text = re.sub(rf"\b(the|a|an|this|that)\s+({named})\s+{_WHAT_IT_IS}", r"\1 \2", text, flags=re.IGNORECASE)

@@ -119,6 +119,7 @@ _HOWTO = lazy_compile(r"(?:^|[.!?,;:]\s+|\s[-\u2013\u2014]\s+)\s*(?:how\s+(?:do|
 # What a question names exactly and an item must hold to state the same thing: a version-like
 # number ("Python 3.8"), an identifier or option ("descending=True", "Select.BLANK", "--max-warnings").
 _SPECIFIC = lazy_compile(r"(?<![\w.])(?:\d+(?:\.\d+)+|-{1,2}[a-z][\w-]+|[A-Za-z_][\w]*(?:[.=(][\w\[\]\"'=.()-]+|_\w+)"
+                       r"|[A-Za-z_]\w*=(?=[\s,;)]|$)"  # ... or a keyword argument named bare: "a proxy= argument"
                        r"|[a-z]+\d+[a-z]*\d*)(?![\w])"  # ... or a word with a number in it: socks5h, cu130
                        # ... or a sigil's word: a YAML tag "!!set", "@typechecked", "@app.before_first_request"
                        r"|(?<![\w!@$%])[!@$%]{1,2}[A-Za-z_](?:[\w.-]*\w)?"
@@ -149,7 +150,7 @@ _NOT_CONTENT = QUESTION_WORDS | frozenset(
     # function words and the framing of a change ("marked as deprecated", "stopped working on")
     "as so but if than then just also only very still even yet again any some such via per along together too "
     "either neither both "
-    "marked mark flagged considered started starting working work works discontinued discontinue "
+    "marked mark flagged considered started starting working work works ran discontinued discontinue "
     # "the first one without python 2 support", "finally dropped python 3.8 for good"
     "one without anymore finally actually really eventually good last".split()
 )
@@ -191,6 +192,7 @@ _CONTRAST = lazy_compile(r"[,;]?\s*\b(?:(?:and|but)\s+)?(?:not\s+(?:just|only|me
 def specifics(topic: str) -> tuple[str, ...]:
     """The exact things ``topic`` names (numbers, identifiers, options), lower case, longest first."""
     found = {m.group(0).strip(".()'\"").lower() or m.group(0) for m in _SPECIFIC.finditer(topic)}
+    found = {f for f in found if f.count("(") == f.count(")")}  # "float('nan" of "float('nan')": its parts below
     found |= {m.group(1).lower() for m in _CODE_WORD.finditer(topic)}  # "an `undecorated` attribute": marked as code
     # a call, "isoparse('20200728121240')", "acme.evolve(inst=obj)": the function and a literal, as the notes name them
     found |= {t.lower() for m in _CALL.finditer(topic) if _a_call(m) for t in m.group(1, 3, 4) if t and len(t) > 2}
