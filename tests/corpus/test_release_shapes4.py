@@ -90,3 +90,13 @@ def test_a_release_entry_first_in_the_file_is_no_title(tmp_path: Path) -> None:
     loaded = read_releases(tmp_path, "ChangeLog", text, ("0.15.1", "0.15"))
     assert loaded.document.title == "ChangeLog"
     assert [s.version for s in loaded.sections if "Fix a regression" in s.text] == ["0.15.1"]
+
+
+def test_a_c_candidate_is_a_release_of_its_own(tmp_path: Path) -> None:
+    # dnspython's "* (Version 1.1.0c1 released)", PIL's "1.1.7c1" titles: "c", PEP 440's other
+    # spelling of rc, is a candidate before 1.1.0, not 1.1.0 itself
+    text = ("2003-08-09  Bob Halley  <halley@dnspython.org>\n\n\t* (Version 1.1.0 released)\n\n"
+            "2003-08-02  Bob Halley  <halley@dnspython.org>\n\n\t* (Version 1.1.0c1 released)\n\n"
+            "2003-08-01  Bob Halley  <halley@dnspython.org>\n\n\t* Node and all rdata types have been slotted.\n")
+    loaded = read_releases(tmp_path, "ChangeLog", text, ("1.1.0", "1.1.0c1"))
+    assert [s.version for s in loaded.sections if "slotted" in s.text] == ["1.1.0c1"]
