@@ -53,6 +53,13 @@ _BARE = lazy_compile(r"^\s*([A-Za-z][\w+-]*)\s+v?" + VERSION + r"\s*$")
 # A date before the release, as a GNU ChangeLog dates its entries ("2024-01-11<TAB>unidecode 1.3.8"),
 # or with a colon (esprima's "2018-06-17: Version 4.0.1").
 _DATE_FIRST = lazy_compile(r"^\s*(\d{4}-\d\d-\d\d):?[ \t]+(?P<rest>\S.*)$")
+# A GNU ChangeLog entry's bullet that marks a release (pyOpenSSL's "* Release 0.15", "* Released version
+# 0.6.", "* Version 0.5. Yay!", "* Initial release (0.1, ...)"; dnspython's "* (Version 1.14.0 released)";
+# Emacs' "* Version 21.1 released."; GCC's "* GCC 9.1.0 released."): a release word, or a name and
+# "released" after, then what may follow the release: "released", a remark in parentheses, a new sentence.
+_MARKER = lazy_compile(r"^\(?\s*(?:(?:initial\s+)?(?:release[ds]?|releasing|version)(?:\s+version)?\s+(?P<open>\()?"
+                       r"|[A-Za-z][\w+-]*\s+(?=v?\d[\w.+-]*\s+released\b))v?(?P<v>" + VERSION + r")(?P<rest>.*)$", re.IGNORECASE)
+_MARKER_REST = lazy_compile(r"^(?:\s*released)?\s*(?:\([^()]*\))?\s*[.!]?\s*\)?\s*[.!]?\s*$|^\.\s+\S", re.IGNORECASE)
 # A date still to come ("2023-08-xx"): it says the line is a release's, but gives no date.
 _PLACEHOLDER_DATE = lazy_compile(r"(?<!\d)\d{4}-(?:\d{1,2}|xx)-(?:\d{1,2}|xx)(?![\w])", re.IGNORECASE)
 
@@ -112,6 +119,19 @@ def release_alone(text: str) -> ReleaseHeading | None:
         return None  # a date, then a name and a version ("2024-01-11 unidecode 1.3.8"): a ChangeLog entry's line
     rest = _PLACEHOLDER_DATE.sub(" ", text[m.end(1):])
     return found if not rest.strip() or _SUFFIX.match(rest) else None
+
+
+def release_marker(text: str) -> str | None:
+    """The version a ChangeLog entry's bullet marks as released, when it says only that ("Release
+    0.15", "Released version 0.6.", "(Version 1.14.0 released)", "Version 0.5. Yay!", "Initial release
+    (0.1, don't expect much ...)"), else None: "Fix a regression present in 0.15", "Preparing release
+    2.0.5." and "Version 1.2 adds a flag." mark none."""
+    m = _MARKER.match(text.strip())
+    if m is None:
+        return None
+    rest = m.group("rest")
+    aside = m.group("open") is not None and rest[:1] in (",", ")")  # "(0.1, don't expect much ...)"
+    return m.group("v") if aside or _MARKER_REST.match(rest) else None
 
 
 def bare_release(text: str) -> tuple[str, str] | None:

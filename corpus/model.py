@@ -9,7 +9,9 @@ from .textform import index_form
 FORMATS = ("markdown", "rst", "text")  # how a document's headings are written
 # How ``corpus.chunking`` makes chunks: an index built by another version is stale. Here, beside the
 # Chunk, so checking an index's freshness does not load the chunker.
-CHUNKER_VERSION = "19"  # 19: a chunk opening with a bullet indented in its source reads its items from that
+CHUNKER_VERSION = "20"  # 20: a GNU ChangeLog entry whose first bullet marks a release ("* Release 0.15",
+# "* (Version 1.14.0 released)") opens it, the entries below it its changes, nested under it; a "c" candidate
+# ("1.1.0c1", PIL's "1.1.7c1") a release of its own; 19: a chunk opening with a bullet indented in its source reads its items from that
 # depth (isort's "  - Implemented ..." then "  - Fixed ...": siblings, not the second a sub-item); 18: a product and its part before a dated release ("Twisted Conch 17.1.0 (...)"),
 # a release role item in reST ("- :release:`3.0.3 <2026-04-07>`"), a release heading over only its series
 # ("## 5.0" over "### 5.0.1") no release;

@@ -203,6 +203,8 @@ feedparser's lines at the margin each a release over its indented text) where ev
     if items and inferred <= (taken := {i.index for i in items}):  # the inferred releases are of the shape too
         headings = tuple(sorted((*items, *(h for h in headings if h.index not in taken)), key=lambda h: h.index))
     read = any(h.index == o.title_index for h in headings)  # the title line read as a release already
+    if read and given_title is None and release_heading(o.title) is None:  # a ChangeLog entry marking one
+        return TextOutline(None, None, 0, headings)
     if o.title_index is not None and given_title is None and (opens_with_version(o.title) or read) \
             and release_heading(o.title) is not None and any(release_heading(h.text) for h in headings):
         level = min(h.level for h in headings if release_heading(h.text))

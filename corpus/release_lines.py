@@ -7,7 +7,8 @@ with italic lines (``*Bug fixes*``) over the lists inside a release; ruamel.yaml
 CHANGES a line over its list, ``[0.19.0, 2025-12-31]:`` then ``- item`` lines; websocket-client's
 ChangeLog a list, each release an item ``- 1.9.2`` over its changes nested below; unidecode's
 GNU-style ChangeLog an entry a release, ``2024-01-11<TAB>unidecode 1.3.8`` over its indented
-changes; httplib2's and feedparser's plain text a release at each line at the margin, ``0.3.0`` or
+changes, and pyOpenSSL's an entry whose first bullet marks one, ``<TAB>* Release 0.15``, over the older
+entries that are its changes; httplib2's and feedparser's plain text a release at each line at the margin, ``0.3.0`` or
 ``6.0.14 - 30 July 2026`` over its indented text. Such a line opens a release only where the file
 writes two or more of them and each says nothing but the release (its version, a date, a status:
 ``headings.release_alone``; a ChangeLog entry's date and the name and version), or where nearly every
@@ -18,7 +19,7 @@ a paragraph that merely starts with a version or bold text (sqlacodegen's ``**NO
 
 from __future__ import annotations
 
-from .headings import find_date, opens_with_version, release_alone, release_heading
+from .headings import find_date, opens_with_version, release_alone, release_heading, release_marker
 from .markdown import Heading, slugify
 from .regex import lazy_compile
 from .repair import Line
@@ -85,20 +86,39 @@ def release_bullets(lines: list[Line]) -> list[Heading]:
 
 
 def dated_release_lines(lines: list[Line]) -> list[Heading]:
-    """Entries of a GNU-style ChangeLog, each a line at the margin that dates a release, over its
-    indented changes (unidecode's ``2024-01-11<TAB>unidecode 1.3.8`` then ``<TAB>* Fix ...``; a blank
-    line may come between): each a heading of level 1 (``headings.release_heading`` reads the date
-    and the release). An entry naming no release ("2009-03-18  Jane Doe  <jd@example.org>") is
-    none; two at least."""
-    found = []
+    """Entries of a GNU-style ChangeLog, each a line at the margin that dates its indented changes,
+    that name a release: in the date line (unidecode's ``2024-01-11<TAB>unidecode 1.3.8`` then
+    ``<TAB>* Fix ...``; a blank line may come between), a heading of that line at level 1
+    (``headings.release_heading`` reads the date and the release); or in the entry's first bullet
+    (pyOpenSSL's ``2015-04-14  Hynek Schlawack  <hs@ox.cx>`` over ``<TAB>* Release 0.15``, dnspython's
+    ``* (Version 1.14.0 released)``: ``headings.release_marker``), a heading at level 1 named
+    "Release 0.15 (2015-04-14)" with no line of its own (span 0: the entry stays its text). Newest
+    first, the entries below a release, down to the next, are its changes: each a heading at level 2
+    under it. An entry naming no release ("2009-03-18  Jane Doe  <jd@example.org>") is none; two at least."""
+    found, entries = [], []
     for i, ln in enumerate(lines):
         text = ln.text
-        if not _DATED_LINE.match(text) or (i and lines[i - 1].text.strip()):
+        if not _DATED_LINE.match(text) or (i and lines[i - 1].text.strip()) or not _nested_below(lines, i):
             continue
-        release = release_heading(" ".join(text.split()))
-        if release is not None and release.version and _nested_below(lines, i):
-            found.append(Heading(i, 1, " ".join(text.split()), None))
-    return found if len(found) >= 2 else []
+        line = " ".join(text.split())
+        release = release_heading(line)
+        if release is not None and release.version:
+            found.append(Heading(i, 1, line, None))
+        elif (marked := _marked_release(lines, i)) is not None:
+            found.append(Heading(i, 1, f"Release {marked} ({line.split()[0].rstrip(':')})", None, 0))
+        else:
+            entries.append(Heading(i, 2, line, None))
+    if len(found) < 2:
+        return []
+    return sorted([*found, *(h for h in entries if h.index > found[0].index)], key=lambda h: h.index)
+
+
+def _marked_release(lines: list[Line], i: int) -> str | None:
+    """The version the first bullet of the ChangeLog entry dated at line ``i`` marks as released
+    ("* Release 0.15"), else None."""
+    first = next((ln.text for ln in lines[i + 1:i + 3] if ln.text.strip()), "")
+    m = _BULLET_TEXT.match(first.strip())
+    return release_marker(m.group(1)) if m else None
 
 
 def release_entries(lines: list[Line]) -> list[Heading]:

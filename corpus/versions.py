@@ -8,11 +8,11 @@ from .regex import lazy_compile
 
 # A version, wherever one is read (headings, titles, questions): two or more dotted numbers, then
 # an optional pre-release or post-release tag (b1, rc2, -alpha.2, .dev3, .post1, and the old "final
-# candidate", feedparser's 3.0fc1) or a pre-release number alone, as npm's first pre-release of a
+# candidate", feedparser's 3.0fc1, and "c", PEP 440's other spelling of rc, dnspython's 1.1.0c1) or a pre-release number alone, as npm's first pre-release of a
 # version is written (handlebars' 4.1.2-0; not "0.10.6-0.10.9", a range), or a semver tag of other
 # words ending in a dot and its number (rxjs' 0.0.0-prealpha.3 and 6.0.0-uncanny-rc.7, each a
 # release of its own; "3.8-only" stays 3.8); one group.
-VERSION = (r"(\d+(?:\.\d+)+(?:(?:[-.]?(?:a|b|rc|fc|alpha|beta|pre|dev|post)\.?\d*)(?![A-Za-z])|-\d+(?![\w.])"
+VERSION = (r"(\d+(?:\.\d+)+(?:(?:[-.]?(?:a|b|rc|fc|c|alpha|beta|pre|dev|post)\.?\d*)(?![A-Za-z])|-\d+(?![\w.])"
            r"|-[A-Za-z][A-Za-z-]*\.\d+(?![\w.]))?)")
 _ANY_VERSION = lazy_compile(r"(?<![\w.])v?" + VERSION + r"(?![\w]|\.\d)", re.IGNORECASE)
 _PRE = lazy_compile(r"^[-.]?(a|alpha|b|beta|pre|rc|fc|c|dev|post)\.?(\d*)$", re.IGNORECASE)

@@ -1,4 +1,4 @@
-"""The reading check: every release heading of 89 real notes files (80 packages, in
+"""The reading check: every release heading of 91 real notes files (82 packages, in
 benchmarks/data/reading with their provenance) is read, in order, nothing more. TRUTH was written
 from the files (truth_recipes.py), never from this reader; benchmarks/reading.py prints the table."""
 

@@ -35,6 +35,7 @@ RECIPES = {
     "configobj-5.0.9/CHANGES.rst": ("under", '"'),
     "cryptography-50.0.2/CHANGELOG.rst": ("under", "~"),
     "decorator-5.3.1/CHANGES.md": ("atx", 2),
+    "dnspython-1.15.0/ChangeLog.txt": ("line", r"^\s+\* \(Version (\d+(?:\.\d+)+\w*) released\)$"),  # GNU ChangeLog: an entry's "<TAB>* (Version 1.14.0 released)", older ones indented by spaces
     "esprima-4.0.1/ChangeLog.txt": ("line", r"^\d{4}-\d\d-\d\d: Version (\d+(?:\.\d+)+)$"),  # "2018-06-17: Version 4.0.1" over indented items
     "feathersjs-feathers-5.0.50/CHANGELOG.md": ("line", r"^#{1,2} \[v?(\d+(?:\.\d+)+(?:-[\w.]+)?)\]"),  # lerna: "## [5.0.50](url) (date)", "# [5.0.0-pre.34](url) (date)", "## [v4.5.11](url)"
     "feedparser-6.0.14/NEWS.txt": ("line", r"^(\d+(?:\.\d+)+(?:b|fc)?\d*) - "),  # "6.0.14 - 30 July 2026", "3.0fc1 - 4/23/2004 - MAP - made ...", "4.0 - MAP - ..."
@@ -76,6 +77,7 @@ RECIPES = {
     "python-dateutil-4.0.0/NEWS.txt": ("under", "="),
     "python-dotenv-1.2.4/CHANGELOG.md": ("atx", 2),
     "python-slugify-9.2.0/CHANGELOG.md": ("atx", 2),  # "## 9.0.0 — unreleased" is 9.0.0's heading
+    "pyopenssl-26.4.0/doc/ChangeLog_old.txt": ("line", r"^\t\* (?:Release |Released version |Version |Initial release \()(\d+(?:\.\d+)+\w*)"),  # GNU ChangeLog: an entry's "<TAB>* Release 0.15", "* Released version 0.6.", "* Version 0.5. Yay!", "* Initial release (0.1, ...)"; not "* Fix a regression present in 0.15"
     "pyyaml-6.0.4/CHANGES.txt": ("line", r"^(\d+(?:\.\d+)+) \("),  # "6.0.4 (2026-11-20)" alone, older ones underlined too
     "qs-6.17.1/CHANGELOG.md": ("atx", 2),  # "## **6.17.1**", "## [**6.17.0**](url)"
     "react-router-7.18.7/CHANGELOG.md": ("atx", 2),  # changesets: "## 7.18.7", "## v7.0.0" over "### Patch Changes"
