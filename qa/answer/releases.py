@@ -38,6 +38,7 @@ ITEM_ANSWERS = {False: 0.25, True: 0.4}
 # itself weak (its own score below WEAK), none stands out and no release is named (on the sets at hand every
 # such answer named a wrong one); strong items alike in many releases ("Improve parser speed") name the first
 DIFFUSE, WEAK = 4, 0.6
+RICH = 100  # chunks: notes this long write the common words a question is made of
 # and none when the stating item's own score is below this (lexical alone, or with its cosine), unless it holds
 # what the question names exactly: off-topic questions' items ("which release added SAML single sign-on?" ->
 # "Nargs of -1 ... forced to be a single item") scored at most 0.34 with the model, stated ones 0.38 and more
@@ -74,11 +75,26 @@ class ReleaseAnswers:
         """The hits with the passage of the item that answers first, and that item: the earliest stating
         it (which release), the latest answering it (how things stand now: "does X still ...?")."""
         if hits and question.shape.name == "which":
+            if self.unheld_name(question):
+                return hits, None
             said_last = self.said_last(question, hits, dense) if question.last else None
             return said_last or self.earliest_first(question, hits, dense)
         if hits and question.still and question.shape.name == "search":
             return self.latest_first(question, hits, dense)
         return hits, None
+
+    def unheld_name(self, question: Question) -> str | None:
+        """A proper name the question asks about that no passage of the notes holds ("SAML" of "which release
+        added SAML single sign-on?", "iPhone", "Bluetooth"), or half the words of its topic (two at least): no item
+        of them can state its release (the words only in notes of RICH chunks or more)."""
+        proper = next((w for w in _PROPER.findall(question.subject)
+                       if not _RAISED.search(w) and not self.catalogue.names(w.lower())), None)
+        words = [w for w in content_words(question.subject) if "-" not in w]
+        absent = [w for w in words if not self.catalogue.names(w)]
+        # ... or half its words or more, two at least ("offline maps for hiking trails"), in notes of RICH chunks or
+        # more (in a few, words as common as "reads" may be missing)
+        rich = len(self.catalogue.chunks) >= RICH
+        return proper or (absent[0] if rich and len(absent) >= 2 and 2 * len(absent) >= len(words) else None)
 
     def earliest_first(self, question: Question, hits: list[Hit], dense: bool) -> tuple[list[Hit], Entry | None]:
         """Put first the passage of the earliest release whose item states the fact
@@ -224,6 +240,11 @@ def _last_of_major(entries: Sequence[Entry], strong: Sequence[int], at: int, que
              and all(holds(item_words(entries[i].text).lower(), t) for t in major)]
     return max(of_it, key=lambda i: release_order(entries[i].chunk.version or "0"), default=at)
 
+
+# a name written with a capital past its first letter or opening with one ("SAML", "iPhone", "Bluetooth"), letters
+# only (code names, "SECRET_KEY_FALLBACKS", "Draft7Validator", are matched exactly elsewhere); the topic has no product
+_RAISED = lazy_compile(r"(?:Error|Warning|Exception|Exit|Interrupt)$")  # "DeprecationWarning": what a user saw raised
+_PROPER = lazy_compile(r"(?<![\w.-])(?:[A-Z][a-z]*[A-Z][A-Za-z]*|[a-z]+[A-Z][A-Za-z]*|[A-Z][a-z]{2,})(?![\w.-])")
 
 # an item saying its release is the last with something: "is the last version of Babel to support Python 3.7"
 # (of its own release: not "(3.2.0 was the last version to support it)")

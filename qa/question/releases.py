@@ -62,7 +62,10 @@ _PREPOSITION = lazy_compile(
 _BEFORE_WORD = lazy_compile(r"(?<![\w.])v?" + RELEASE_NUMBER + r"\s+(?:release|version)s?\b", re.IGNORECASE)  # "the 2.13 release"
 _LEADING = lazy_compile(r"^\s*v?" + RELEASE_NUMBER + NOT_A_QUANTITY, re.IGNORECASE)
 _WHICH_RELEASE = lazy_compile(
-    r"\b(?:which|what)\s+(?:(?P<word>[\w.-]+)\s+)?(?:v?\d+\.x\s+)?(?:release|version)s?\b|\bsince when\b"
+    r"\b(?:which|what)\s+(?:(?:old|older|oldest|early|earlier|new|newer|newest|recent)\s+)?(?:(?P<word>[\w.-]+)\s+)?"
+    r"(?:v?\d+\.x\s+)?(?:release|version)s?\b|\bsince when\b"
+    # "what was the first pyopenssl release that could negotiate TLS 1.1?"
+    r"|\b(?:which|what)\s+(?:was|is)\s+the\s+(?:first|earliest)\s+(?:(?P<first>[\w.-]+)\s+)?(?:release|version)\b"
     r"|\bwhen\s+(?:did|was|were)\b"
     r"|\bfirst\s+(?:added|introduced|appeared|shipped|supported)\b"
     # "is there a release of the decorator package that supports Python 3.15?": the release that does
@@ -179,7 +182,7 @@ def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[st
             found.append((m.start(), _normal(m.group(1))))
             spans.append(m.span())
     majors = {k.split(".")[0] for k in known}
-    platform = _platform_spans(text)
+    platform = _platform_spans(text, products)
     which = asks_which_release(question, products)
     for m in [*_PREPOSITION.finditer(text), *_BEFORE_WORD.finditer(text)]:
         value = _normal(m.group(1))
@@ -224,14 +227,20 @@ _PLATFORM_RUN = lazy_compile(
     + RELEASE_NUMBER + r")*", re.IGNORECASE)
 
 
-def _platform_spans(text: str) -> list[tuple[int, int]]:
-    """Where ``text`` names a platform's versions ("Python 3.8 and 3.9"): no release of the product."""
+def _platform_spans(text: str, products: tuple[str, ...] = ()) -> list[tuple[int, int]]:
+    """Where ``text`` names a platform's versions ("Python 3.8 and 3.9"), or another thing's (a known
+    product's, "Django 4.2 and 5.0", or an acronym's, "TLS 1.1 and 1.2"): no release of the product."""
     found = [m for m in _PLATFORM_RUN.finditer(text)]
     if not found:
         return []
-    from .products import is_platform
+    from .products import is_platform, known
 
-    return [m.span() for m in found if is_platform(m.group(1).lower())]
+    names = called(tuple(products)) if products else frozenset()
+    return [m.span() for m in found if is_platform(m.group(1).lower()) or (
+        m.group(1).lower() not in names and (known(m.group(1).lower()) or _ACRONYM.fullmatch(m.group(1))))]
+
+
+_ACRONYM = lazy_compile(r"[A-Z]{2,6}")  # "TLS", "HTTP", "SSL"
 
 
 def series_named(question: str) -> tuple[str, ...]:
@@ -246,7 +255,7 @@ def asks_which_release(question: str, products: tuple[str, ...]) -> bool:
         return True
     names = called(tuple(products))
     for m in _WHICH_RELEASE.finditer(question):
-        word = (m.group("word") or m.group("there") or "").lower()
+        word = (m.group("word") or m.group("there") or m.group("first") or "").lower()
         # "what version of python", "... of the docs": another thing's; "of pypa/build" names the product by
         # its repository ("owner/name"), "of the decorator package" by its name
         of = re.match(r"\s+of\s+(?:(?:the|this|that)\s+)?([\w.@/-]+)", question[m.end():])

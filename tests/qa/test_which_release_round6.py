@@ -167,3 +167,54 @@ def test_a_name_the_product_qualifies_is_the_name_alone(h2: Engine) -> None:
     assert _unqualified(("h2.__version__", "h2", "pytest.approx"), {"h2"}) == ("__version__", "pytest.approx")
     answer = h2.ask("h2 started emitting a DeprecationWarning when my code reads h2.__version__. since when?", mode="bm25")
     assert answer.earliest_release == "3.0.0" and "``__version__``" in answer.sentences[0].text
+
+
+def test_which_release_asked_with_an_age_or_as_the_first() -> None:
+    from qa.question.releases import asks_which_release
+
+    assert asks_which_release("which old pyOpenSSL version added recv_into on Connection?", ("pyopenssl",))
+    assert asks_which_release("what was the first pyopenssl release that could negotiate TLS 1.1?", ("pyopenssl",))
+    assert asks_which_release("what was the earliest version that shipped wheels?", ("pyopenssl",))
+    assert not asks_which_release("which old python version does it still run on?", ("pyopenssl",))
+    assert not asks_which_release("what was the first django release with async views?", ("pyopenssl",))
+
+
+def test_versions_of_an_acronym_or_a_known_product_are_no_releases() -> None:
+    from qa.question.releases import find_releases
+
+    known = ("0.14", "1.1", "1.2", "2.1", "2.2", "23.1", "23.2")
+    assert find_releases("the first pyopenssl release that could negotiate TLS 1.1 and 1.2?", known=known,
+                         products=("pyopenssl",)).releases == ()
+    assert find_releases("does it work with django 4.2 and 5.0 in 2.1?", known=known, products=("pyopenssl",)).releases == ("2.1",)
+    assert find_releases("does pyopenssl 23.1 and 23.2 support it?", known=known, products=("pyopenssl",)).releases == ("23.1", "23.2")
+    assert find_releases("what changed in 2.1 and 2.2?", known=known, products=("pyopenssl",)).releases == ("2.1", "2.2")
+
+
+@pytest.mark.parametrize("question", [
+    "which release added SAML single sign-on?",          # a name no passage holds
+    "when was the mobile app for iPhone released?",
+])
+def test_a_which_release_question_of_what_the_notes_never_name_states_no_release(h2: Engine, question: str) -> None:
+    for mode in ("bm25", "hybrid"):
+        assert h2.ask(question, mode=mode).earliest_release is None
+
+
+def test_a_name_the_notes_hold_or_code_named_exactly_is_no_unheld_name(h2: Engine) -> None:
+    assert h2.ask("which h2 release let close_connection attach debug data to GOAWAY frames?", mode="bm25").earliest_release == "3.0.0"
+    assert h2.ask("which h2 release deprecated the __version__ attribute of H2Connection?", mode="bm25").earliest_release == "3.0.0"
+
+
+def test_half_the_words_held_nowhere_in_long_notes_state_no_release(tmp_path) -> None:
+    from qa.answer.releases import RICH
+
+    words = "parser reader writer cache socket stream buffer timer logger config".split()
+    notes = "# Changelog\n\n" + "".join(
+        f"## 1.{n}.0\n\n- Fix the {words[n % 10]} when it reads files of size {n}.\n"
+        f"- Add a {words[(n + 3) % 10]} option for the {words[(n + 5) % 10]}.\n\n" for n in range(RICH + 20, 0, -1))
+    notes = notes.replace("## 1.50.0\n\n", "## 1.50.0\n\n- Add zstandard compression of the logger's files.\n")
+    notes = notes.replace("## 1.60.0\n\n", "## 1.60.0\n\n- Add an export of offline maps.\n")  # half of what is asked
+    engine = notes_engine(tmp_path, "CHANGELOG.md", notes, "tool")
+    assert len(engine.catalogue.chunks) >= RICH
+    assert engine.ask("which version added offline maps for hiking trails?", mode="bm25").earliest_release is None
+    assert engine.ask("which tool version started compressing logger files with zstandard?",
+                      mode="bm25").earliest_release == "1.50.0"
