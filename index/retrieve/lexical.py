@@ -94,6 +94,10 @@ class LexicalIndex:
         weights = term_weights(params, idf[term_ids], tfs, doc_len.astype(np.float64)[rows], avgdl)
         return cls(params, list(vocab), indptr, rows, weights, idf, doc_len)
 
+    def knows(self, token: str) -> bool:
+        """Whether any document holds ``token`` (as ``index.tokenize`` gives it)."""
+        return token in self._vocab
+
     def idf(self, tokens: Sequence[str], missing: float | None = 0.0) -> list[float]:
         """The idf of each token; ``missing`` for a token not in the vocabulary (None: the highest idf)."""
         if missing is None:

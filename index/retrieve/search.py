@@ -61,6 +61,11 @@ class Searcher:
         mode = check_mode(mode)
         return mode if mode == "bm25" or self.index.complete else "bm25"
 
+    def knows(self, token: str) -> bool:
+        """Whether any passage holds ``token`` (stemmed as ``index.tokenize`` stems it: "ciphersuite" is known
+        from "ciphersuites")."""
+        return self.index.lexical.knows(token)
+
     def idf(self, tokens: Sequence[str]) -> list[float]:
         """BM25 idf of each token; a word the corpus never uses gets the highest weight."""
         return self.index.lexical.idf(tokens, missing=None)

@@ -14,7 +14,6 @@ from ..model import Note
 
 USED_IN = 2  # chunks a word of the notes' prose must be in to mend a slip to it
 _PROSE_WORD = lazy_compile(r"(?<![\w`.-])[a-z]{4,}(?![\w`(-])")
-_ANY_WORD = lazy_compile(r"[A-Za-z][A-Za-z0-9]*")  # "iPhone", "SAML", the parts of "sign-on" and "recv_into"
 _JOINED_NAME = lazy_compile(r"(?<![\w.-])\w+(?:[-_]\w+)+(?![\w-])")  # "mako-render", "lxml_html_clean"
 
 
@@ -54,10 +53,6 @@ class Catalogue:
         """Whether the notes write the joined name ``name`` ("mako-render": mako's command), any case, in
         USED_IN chunks or more (a plugin named once, "a crash when pytest-twisted is installed", is none)."""
         return self._in_chunks("joined names", _JOINED_NAME)[name.lower()] >= USED_IN
-
-    def names(self, word: str) -> bool:
-        """Whether any chunk of the notes holds ``word`` (lower case) as a word, in prose or code."""
-        return self._in_chunks("words", _ANY_WORD)[word] > 0
 
     def _in_chunks(self, what: str, pattern) -> Counter:
         """How many chunks hold each match of ``pattern`` (lower case), counted on first use: one pass over

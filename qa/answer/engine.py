@@ -58,7 +58,8 @@ class Engine:
         self.searcher = Searcher(index)
         self.rerank = rerank_config
         self.catalogue = Catalogue(index.chunks, self._mentions)
-        self.release_answers = ReleaseAnswers(self.catalogue, self._item_scores, self._evidence)
+        written = lambda word: all(map(self.searcher.knows, tokenize(word)))  # noqa: E731 (stem for stem)
+        self.release_answers = ReleaseAnswers(self.catalogue, self._item_scores, self._evidence, written)
         self.releases: tuple[str, ...] = self.catalogue.releases
         self.products: tuple[str, ...] = self.catalogue.products
         self._split = functools.lru_cache(maxsize=PASSAGE_CACHE)(lambda text: tuple(split_sentences(text)))
@@ -230,9 +231,7 @@ class Engine:
         said = unnamed(topic, question.products or question.named, question.releases[:1] if len(question.releases) == 1 else ())
         texts = [h.chunk.text for h in hits[:PASSAGES]]
         candidates = score_sentences(said, texts, **self._scoring(topic, dense))
-        names = units.code_names(question.specifics)
-        sentences, confident = pick(candidates, CONFIDENT[mode],
-                                    lambda text: units.bonus(question.asks, text) + units.named_bonus(names, text))
+        sentences, confident = pick(candidates, CONFIDENT[mode], units.ranking(question.asks, question.specifics))
         sentences = units.carried(sentences, texts, self._split, question.asks, self._relevant(question))
         sentences = units.instructed(sentences, candidates, question.asks, MAX_SENTENCES)
         chunks = [h.chunk for h in hits[:PASSAGES]]

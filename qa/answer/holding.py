@@ -47,7 +47,8 @@ _MAJOR = lazy_compile(r"(\S+) (\d+)\.x")  # "python 2" (``vocabulary.majors``)
 def holds(text: str, thing: str) -> bool:
     """Whether an item's text (and heading) holds ``thing``: as written, or a dotted name by its
     parts ("monkeypatch.context" in "``monkeypatch`` now supports a ``context()`` function") or by
-    its last one ("np.cov" in "*cov* has new ``fweights``")."""
+    its last one ("np.cov" in "*cov* has new ``fweights``"), a keyword argument as code ("proxies=" in "The
+    deprecated `proxies` argument has now been removed")."""
     if _VERSION.fullmatch(thing):  # a version, whole: "Python3.8" holds 3.8, "3.18" and "13.8" do not
         return bool(re.search(r"(?<![\d.])" + re.escape(thing) + r"(?![\w])", text))
     if major := _MAJOR.fullmatch(thing):  # "Python 2.7", "python2", "Python-2", "Python 2 support" hold "python 2.x"
@@ -55,6 +56,8 @@ def holds(text: str, thing: str) -> bool:
                               text))
     if re.search(r"(?<![\w])" + re.escape(thing) + r"(?![\w])", text):  # "validate" in "ParserElement.validate()"
         return True
+    if thing.endswith("="):  # a keyword argument named bare: "proxies=" in "the `proxies` argument" too
+        return bool(re.search(r"`" + re.escape(thing[:-1]) + r"`", text))
     parts = [p for p in re.split(r"[.:]+", thing) if p]
     if len(parts) < 2:
         return False

@@ -52,10 +52,13 @@ Evidence = Callable[[str, list[Hit]], list[float]]  # (question, hits) -> each p
 class ReleaseAnswers:
     """Scopes, digests and which-release over one corpus's catalogue."""
 
-    def __init__(self, catalogue: Catalogue, item_scores: ItemScores, evidence: Evidence) -> None:
+    def __init__(self, catalogue: Catalogue, item_scores: ItemScores, evidence: Evidence,
+                 written: Callable[[str], bool] = lambda word: True) -> None:
+        """``written(word)``: whether some passage of the notes holds the word, stem for stem."""
         self.catalogue = catalogue
         self.item_scores = item_scores
         self.evidence = evidence
+        self.written = written
 
     def scope(self, wanted: Sequence[str], span: ReleaseRange | None,
               products: Sequence[str]) -> tuple[tuple[str, ...], Note | None]:
@@ -85,16 +88,19 @@ class ReleaseAnswers:
 
     def unheld_name(self, question: Question) -> str | None:
         """A proper name the question asks about that no passage of the notes holds ("SAML" of "which release
-        added SAML single sign-on?", "iPhone", "Bluetooth"), or half the words of its topic (two at least): no item
-        of them can state its release (the words only in notes of RICH chunks or more)."""
-        proper = next((w for w in _PROPER.findall(question.subject)
-                       if not _RAISED.search(w) and not self.catalogue.names(w.lower())), None)
-        words = [w for w in content_words(question.subject) if "-" not in w]
-        absent = [w for w in words if not self.catalogue.names(w)]
-        # ... or half its words or more, two at least ("offline maps for hiking trails"), in notes of RICH chunks or
-        # more (in a few, words as common as "reads" may be missing)
-        rich = len(self.catalogue.chunks) >= RICH
-        return proper or (absent[0] if rich and len(absent) >= 2 and 2 * len(absent) >= len(words) else None)
+        added SAML single sign-on?", "iPhone", "Bluetooth"; not an error a user saw raised, "DeprecationWarning"),
+        or in notes of RICH chunks or more (in fewer, words as common as "reads" may be missing) the first of half
+        the plain words of its topic, two at least ("offline maps for hiking trails"): no item of the notes can
+        state its release. Words are matched stem for stem ("ciphersuite" is held by "ciphersuites"); a name with
+        a digit or an underscore ("TLSv1.3", "SECRET_KEY") is code, matched exactly elsewhere."""
+        plain = _PLAIN.findall(question.subject)
+        proper = next((w for w in plain if _PROPER.fullmatch(w) and not _RAISED.search(w) and not self.written(w)),
+                      None)
+        if proper or len(self.catalogue.chunks) < RICH:
+            return proper
+        words = sorted(content_words(" ".join(plain)))
+        absent = [w for w in words if not self.written(w)]
+        return absent[0] if len(absent) >= 2 and 2 * len(absent) >= len(words) else None
 
     def earliest_first(self, question: Question, hits: list[Hit], dense: bool) -> tuple[list[Hit], Entry | None]:
         """Put first the passage of the earliest release whose item states the fact
@@ -241,10 +247,12 @@ def _last_of_major(entries: Sequence[Entry], strong: Sequence[int], at: int, que
     return max(of_it, key=lambda i: release_order(entries[i].chunk.version or "0"), default=at)
 
 
-# a name written with a capital past its first letter or opening with one ("SAML", "iPhone", "Bluetooth"), letters
-# only (code names, "SECRET_KEY_FALLBACKS", "Draft7Validator", are matched exactly elsewhere); the topic has no product
-_RAISED = lazy_compile(r"(?:Error|Warning|Exception|Exit|Interrupt)$")  # "DeprecationWarning": what a user saw raised
-_PROPER = lazy_compile(r"(?<![\w.-])(?:[A-Z][a-z]*[A-Z][A-Za-z]*|[a-z]+[A-Z][A-Za-z]*|[A-Z][a-z]{2,})(?![\w.-])")
+# The words of a topic that may name what the notes never mention: letters only, standing alone (not
+# "TLSv1" of "TLSv1.3", nor parts of "env.timedelta"); a proper name among them written with a capital past its
+# first letter or opening with one ("SAML", "iPhone", "Bluetooth"); an error a user saw raised ("DeprecationWarning")
+_PLAIN = lazy_compile(r"(?<![\w.-])[A-Za-z]+(?![\w.-])")
+_PROPER = lazy_compile(r"[A-Z][a-z]*[A-Z][A-Za-z]*|[a-z]+[A-Z][A-Za-z]*|[A-Z][a-z]{2,}")
+_RAISED = lazy_compile(r"(?:Error|Warning|Exception|Exit|Interrupt)$")
 
 # an item saying its release is the last with something: "is the last version of Babel to support Python 3.7"
 # (of its own release: not "(3.2.0 was the last version to support it)")

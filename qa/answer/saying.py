@@ -67,7 +67,7 @@ def says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False,
     for sentence in sentences:
         own_words = words_named(sentence, rest)
         named = own_words + sum(1 for w in about if w in credited and words_named(sentence, credited[w]))
-        worded = _worded_now(sentence, pattern)
+        worded = _worded_now(sentence, pattern) and not (change == "defaulted" and _INTENDED.search(sentence))
         # stated right at what the question names: "``ParserElement.validate()`` is deprecated" for
         # "my grammar check with validate() started warning", whatever else of the topic it names
         right_at = worded and direct(sentence, change, things, covers, span=len(about) + 1)
@@ -96,7 +96,7 @@ def worded(entry: Entry, change: str, about: frozenset[str]) -> int:
     pyproject.toml settings"), 0 when no sentence words it; looser than ``says``, which wants two thirds."""
     pattern, about = CHANGES_STATED[change], topic_words(about)
     return max((words_named(s, about, camel=True) for s in SENTENCE_END.split(item_words(entry.text))
-                if _worded_now(s, pattern)), default=0)
+                if _worded_now(s, pattern) and not (change == "defaulted" and _INTENDED.search(s))), default=0)
 
 
 def _only_supported(sentences: Sequence[str], versions: Sequence[str], pattern) -> bool:
@@ -113,6 +113,9 @@ def _worded_now(sentence: str, pattern) -> bool:
                and not _NOT_DONE.search(sentence, m.end(), m.end() + 80) for m in pattern.finditer(sentence))
 
 
+# a default meant, not made: "We intend to make `--import-mode=importlib` the default in future versions"
+_INTENDED = lazy_compile(r"\b(?:intend|plan(?:s|ned)?\s+to|in\s+(?:a\s+)?future|eventually|will\s+(?:become|be|make))\b"
+                         r"|\bnext\s+(?:major\s+)?(?:release|version)\b", re.IGNORECASE)
 # what follows a change that was not made after all: "The removal of the ``--result-log`` option ... has been postponed"
 _NOT_DONE = lazy_compile(r"\b(?:has|have|was|were|is|are|been)\s+(?:\w+\s+)?(?:postponed|deferred|delayed|reverted|cancell?ed)\b"
                          r"|\band\s+(?:then\s+)?revert(?:ed)?\b", re.IGNORECASE)  # "Drop Python 3.8 by @x in #1004 and revert in #1060"
@@ -158,9 +161,11 @@ _REFERRED = lazy_compile(r"\b(\w+ed)\s+(?:in|since|as\s+of)\s+(?:version\s+|rele
 
 
 def specifics_split(exact: Sequence[str]) -> tuple[list[str], list[str]]:
-    """What a question names exactly, as identifiers and options ("validate", "--lf") and versions ("3.8")."""
-    things = [t for t in exact if not VERSION_ONLY.fullmatch(t)]
-    return things, [t for t in exact if t not in things]
+    """What a question names exactly, as identifiers and options ("validate", "--lf") and versions ("3.8"); a keyword
+    argument named bare ("proxies=") is neither: notes drop a use of it ("Drop `proxies=<transport instance>`") long
+    before they remove it ("The deprecated `proxies` argument has now been removed")."""
+    things = [t for t in exact if not VERSION_ONLY.fullmatch(t) and not t.endswith("=")]
+    return things, [t for t in exact if t not in things and not t.endswith("=")]
 
 
 def topic_words(words) -> frozenset[str]:

@@ -107,17 +107,29 @@ def bonus(asks: str | None, text: str) -> float:
     return 0.0
 
 
-def named_bonus(names: Sequence[str], text: str) -> float:
-    """What a sentence gains in ranking for holding a code name the question names exactly ("get_peer_certificate",
-    "--magic-placement", "proxy="), as written: of several sentences on the topic, the one about that name."""
-    lowered = text.lower()
-    return NAMED_BONUS if any(re.search(r"(?<![\w-])" + re.escape(n) + r"(?![\w])", lowered) for n in names) else 0.0
+def ranking(asks: str | None, specifics: Sequence[str]) -> Callable[[str], float]:
+    """What a sentence gains in ranking for a question asking ``asks`` and naming ``specifics`` exactly."""
+    named = named_pattern(specifics)
+    return lambda text: bonus(asks, text) + named_bonus(named, text)
 
 
-def code_names(specifics: Sequence[str]) -> tuple[str, ...]:
-    """The things a question names exactly that are code (a dotted or snake_case name, an option, a keyword
-    argument, a call), not versions or words with a number."""
-    return tuple(s for s in specifics if re.search(r"[_.=(]|^--?[a-z]", s) and not re.fullmatch(r"[\d.]+|\S+ \d+\.x", s))
+def named_pattern(specifics: Sequence[str]) -> re.Pattern | None:
+    """The code names a question names exactly ("get_peer_certificate", "--magic-placement", "proxy=", "yaml.load"),
+    not its versions or words with a number ("3.8", "py3", "python 2.x"), as one pattern; None when it names none."""
+    names = [s for s in specifics if _CODE_NAME.search(s) and not _NOT_CODE.fullmatch(s)]
+    if not names:
+        return None
+    return re.compile("|".join(r"(?<![\w-])" + re.escape(n) + r"(?![\w])" for n in names), re.IGNORECASE)
+
+
+def named_bonus(pattern: re.Pattern | None, text: str) -> float:
+    """What a sentence gains in ranking for holding a code name the question names (``named_pattern``): of
+    several sentences on the topic, the one about that name."""
+    return NAMED_BONUS if pattern is not None and pattern.search(text) else 0.0
+
+
+_CODE_NAME = lazy_compile(r"[_.=(]|^--?[a-z]")
+_NOT_CODE = lazy_compile(r"[\d.]+|\S+ \d+\.x|[a-z]+\d+(?:\.\d+)*", re.IGNORECASE)
 
 
 def carried(sentences: Sequence[AnswerSentence], passages: Sequence[str], split: Callable[[str], Sequence[Span]],

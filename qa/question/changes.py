@@ -18,7 +18,7 @@ _REMOVAL_ASKED = (r"\b(?:remov|drop|delet|no\s+longer|got\s+rid|get\s+rid|discon
                   r"|stopp?(?:ed|s)?\s+(?:support|working|running)\b|" + STOPPED_PROVIDING
                   + r"|(?:first|release|version|one)\s+without\s+(?:\S+\s+){0,3}?support)")  # not "without the GIL"
 
-_DEFAULT = r"(?<![-\w])default(?:s|ed)?(?![-\w])|\bout\s+of\s+the\s+box\b"  # not "default_factory", "--default-timeout"
+_DEFAULT = r"(?<![-\w])default(?:s|ed)?(?![-\w])"  # not "default_factory", "--default-timeout"
 
 _ASKED_KINDS = (
     ("deprecated", lazy_compile(r"\bdeprecat", re.IGNORECASE)),
@@ -37,9 +37,9 @@ CHANGES_ASKED = (
     ("deprecated", lazy_compile(r"\bdeprecat", re.IGNORECASE)),
     ("removed", lazy_compile(_REMOVAL_ASKED, re.IGNORECASE)),
     ("fixed", lazy_compile(r"\bfix(?!tur)", re.IGNORECASE)),
-    # "which release switched the default?", "started scrubbing them out of the box": the item says "by default"
+    # "which release switched the default?", "made -j default to the number of cores": the item says "default"
     ("defaulted", lazy_compile(_DEFAULT, re.IGNORECASE)),
-    ("added", lazy_compile(r"\b(?:switch(?:ed|es)?|turn(?:ed|s)?)\s+on\b|\benabled?\s+by\s+default\b", re.IGNORECASE)),
+    ("added", lazy_compile(r"\b(?:switch(?:ed|es)?|turn(?:ed|s)?)\s+on\b", re.IGNORECASE)),
     ("switched", lazy_compile(r"\b(?:switch|migrat|moved?\b)", re.IGNORECASE)),
     ("added", lazy_compile(r"\b(?:add|introduc|first\s+(?:shipped|supported|appeared)|gain|support|accept|allow|let"
                          r"|get\b|got\b)", re.IGNORECASE)),
@@ -72,11 +72,14 @@ CHANGES_STATED = {
 
 
 def change_asked(question: str, asking: str = "") -> str | None:
-    """The change a which-release question asks about (``CHANGES_ASKED``), if it names one; a default
-    only when the sentence ``asking`` which release names it, if another tells its context ("... fails with
-    a required positional argument following defaults. which release changed how kw_only works?")."""
-    return next((name for name, pattern in CHANGES_ASKED
-                 if pattern.search(asking if asking and name == "defaulted" else question)), None)
+    """The change a which-release question asks about (``CHANGES_ASKED``), if it names one: the one the
+    sentence ``asking`` which release names, when another tells its context ("I removed -j 4 from our config.
+    Which isort release made -j default to the number of cores?" asks of a default), else the question's
+    (a default only when the asking sentence names it: "... fails with a required positional argument
+    following defaults. which release changed how kw_only works?" asks of none)."""
+    said = next((name for name, pattern in CHANGES_ASKED if asking and pattern.search(asking)), None)
+    return said or next((name for name, pattern in CHANGES_ASKED
+                         if not (asking and name == "defaulted") and pattern.search(question)), None)
 
 
 def asked_kind(question: str) -> str | None:

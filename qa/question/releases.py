@@ -62,7 +62,7 @@ _PREPOSITION = lazy_compile(
 _BEFORE_WORD = lazy_compile(r"(?<![\w.])v?" + RELEASE_NUMBER + r"\s+(?:release|version)s?\b", re.IGNORECASE)  # "the 2.13 release"
 _LEADING = lazy_compile(r"^\s*v?" + RELEASE_NUMBER + NOT_A_QUANTITY, re.IGNORECASE)
 _WHICH_RELEASE = lazy_compile(
-    r"\b(?:which|what)\s+(?:(?:old|older|oldest|early|earlier|new|newer|newest|recent)\s+)?(?:(?P<word>[\w.-]+)\s+)?"
+    r"\b(?:which|what)\s+(?:(?:old|older|oldest|early|earlier)\s+)?(?:(?P<word>[\w.-]+)\s+)?"
     r"(?:v?\d+\.x\s+)?(?:release|version)s?\b|\bsince when\b"
     # "what was the first pyopenssl release that could negotiate TLS 1.1?"
     r"|\b(?:which|what)\s+(?:was|is)\s+the\s+(?:first|earliest)\s+(?:(?P<first>[\w.-]+)\s+)?(?:release|version)\b"

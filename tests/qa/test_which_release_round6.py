@@ -130,7 +130,11 @@ def test_a_default_asked_is_stated_by_an_item_saying_default(h2: Engine) -> None
     from qa.question.changes import change_asked
 
     assert change_asked("which release made the hpack encoder the default?") == "defaulted"
-    assert change_asked("which release turned it on out of the box?") == "defaulted"
+    assert change_asked("which release made -j default to the number of cores?") == "defaulted"
+    assert change_asked("which click release supported fish completion out of the box?") == "added"  # built in
+    # the asking sentence's change first: "removed" tells the context here
+    assert change_asked("I removed -j 4 from our config. Which release made -j default to the number of cores?",
+                        "Which release made -j default to the number of cores?") == "defaulted"
     assert change_asked("which release added a default_factory option?") == "added"  # a name, no default
     # only the sentence asking which release says what is asked when another tells the context
     assert change_asked("it fails with a required argument following defaults. which release changed how kw_only works?",
@@ -218,3 +222,51 @@ def test_half_the_words_held_nowhere_in_long_notes_state_no_release(tmp_path) ->
     assert engine.ask("which version added offline maps for hiking trails?", mode="bm25").earliest_release is None
     assert engine.ask("which tool version started compressing logger files with zstandard?",
                       mode="bm25").earliest_release == "1.50.0"
+
+
+# the review's cases (issue 44, sixth round), on notes in the shapes it found them
+REVIEWED = """Changelog
+=========
+
+0.28.0 (2024-11-28)
+-------------------
+
+- The deprecated `proxies` argument has now been removed.
+- Use TLS 1.3 ciphersuites from ``set_tls13_ciphersuites``.
+
+0.20.0 (2021-10-01)
+-------------------
+
+- We intend to make `--import-mode=importlib` the default in future versions.
+- Special handling of matrix in np.outer is removed.
+
+0.14.0 (2020-08-07)
+-------------------
+
+- Drop `proxies=<transport instance>` in favor of `mounts=`.
+- Add completion support for Fish shell.
+"""
+
+
+@pytest.fixture(scope="module")
+def reviewed(tmp_path_factory) -> Engine:
+    return notes_engine(tmp_path_factory.mktemp("reviewed"), "CHANGES.rst", REVIEWED, "tool")
+
+
+def test_a_keyword_argument_named_is_held_as_code_too(reviewed: Engine) -> None:
+    from qa.answer.holding import holds
+
+    assert holds("the deprecated `proxies` argument has now been removed.", "proxies=")
+    assert not holds("the deprecated proxies argument has now been removed.", "proxies=")
+    answer = reviewed.ask("which tool release removed the proxies= argument?", mode="bm25")
+    assert answer.earliest_release == "0.28.0"
+
+
+def test_reviewed_questions_state_what_the_notes_say(reviewed: Engine) -> None:
+    assert reviewed.ask("which tool release supported fish shell completion out of the box?",
+                        mode="bm25").earliest_release == "0.14.0"  # built in, not a default
+    assert reviewed.ask("which tool release switched the default import mode to importlib?",
+                        mode="bm25").earliest_release is None  # meant, not made
+    assert reviewed.ask("which tool release removed the matrix class?", mode="bm25").earliest_release is None
+    assert reviewed.ask("which tool version added TLS 1.3 ciphersuite configuration?",
+                        mode="bm25").earliest_release == "0.28.0"  # "ciphersuite" held by "ciphersuites"
