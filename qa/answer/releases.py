@@ -33,6 +33,7 @@ RANGE_CHUNKS = 5_000  # chunks of a range whose items a topic question scores
 # "does X still ...?": the latest item within this share of the best answers, when its own score (lexical
 # alone, or with its cosine) is at least ITEM_ANSWERS (below it, on the sets at hand, few items answered)
 LATEST = 0.92
+NAMED_LATEST = 0.5  # ... of the items naming a compound name the question asks about ("python-dateutil")
 ITEM_ANSWERS = {False: 0.25, True: 0.4}
 # "which release added X": when items of DIFFUSE releases or more state it about as well as the best one,
 # itself weak (its own score below WEAK), none stands out and no release is named (on the sets at hand every
@@ -168,7 +169,13 @@ class ReleaseAnswers:
             return hits, None
         best = max(pool, key=lambda i: scores[i])  # of its product only: releases of two are not in one order
         pool = [i for i in pool if entries[i].chunk.product == entries[best].chunk.product]
-        at = max((i for i in pool if scores[i] >= LATEST * scores[best]),
+        share = LATEST
+        names = _COMPOUND.findall(question.topic)  # "python-dateutil": items naming it tell how it stands
+        naming = holding(entries, pool, names) if names else pool
+        if naming != pool:
+            pool, share = naming, NAMED_LATEST
+            best = max(pool, key=lambda i: scores[i])
+        at = max((i for i in pool if scores[i] >= share * scores[best]),
                  key=lambda i: (release_order(entries[i].chunk.version or "0"), scores[i]))
         if items[at] < ITEM_ANSWERS[dense]:
             return hits, None
@@ -250,6 +257,7 @@ def _last_of_major(entries: Sequence[Entry], strong: Sequence[int], at: int, que
 # The words of a topic that may name what the notes never mention: letters only, standing alone (not
 # "TLSv1" of "TLSv1.3", nor parts of "env.timedelta"); a proper name among them written with a capital past its
 # first letter or opening with one ("SAML", "iPhone", "Bluetooth"); an error a user saw raised ("DeprecationWarning")
+_COMPOUND = lazy_compile(r"(?<![\w.-])[A-Za-z]\w*(?:-\w+)+(?![\w-])")  # "python-dateutil", "better-exceptions"
 _PLAIN = lazy_compile(r"(?<![\w.-])[A-Za-z]+(?![\w.-])")
 _PROPER = lazy_compile(r"[A-Z][a-z]*[A-Z][A-Za-z]*|[a-z]+[A-Z][A-Za-z]*|[A-Z][a-z]{2,}")
 _RAISED = lazy_compile(r"(?:Error|Warning|Exception|Exit|Interrupt)$")

@@ -270,3 +270,28 @@ def test_reviewed_questions_state_what_the_notes_say(reviewed: Engine) -> None:
     assert reviewed.ask("which tool release removed the matrix class?", mode="bm25").earliest_release is None
     assert reviewed.ask("which tool version added TLS 1.3 ciphersuite configuration?",
                         mode="bm25").earliest_release == "0.28.0"  # "ciphersuite" held by "ciphersuites"
+
+
+STILL = """Changelog
+=========
+
+1.13.0
+------
+
+- Replaced ``python-dateutil`` with the standard library module ``zoneinfo``.
+- Added the ``check`` command for continuous integration.
+
+1.7.0
+-----
+
+- Make the ``python-dateutil`` library an optional dependency. This library is only required if the
+  ``timezone`` option is used: install it with the ``tz`` extra to get timezone support.
+"""
+
+
+def test_how_a_named_dependency_stands_now_is_told_by_the_latest_item_naming_it(tmp_path) -> None:
+    filler = "".join(f"1.{n}.0\n------\n\n- Fix the {w} when it reads files of size {n}.\n\n"
+                     for n, w in zip(range(6, 0, -1), "parser reader writer cache socket stream".split()))
+    engine = notes_engine(tmp_path, "CHANGES.rst", STILL + "\n" + filler, "tool")
+    answer = engine.ask("does tool still pull in python-dateutil for the timezone stuff?", mode="bm25")
+    assert "Replaced ``python-dateutil``" in answer.sentences[0].text, answer.sentences
