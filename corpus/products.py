@@ -19,6 +19,7 @@ GENERIC_FOLDERS = frozenset({
     "change_log", "change-log",  # Python-Markdown's docs/change_log/
     "changes", "news", "notes", "history", "whatsnew", "whats-new", "docs", "doc", "source", "src",
     "data", "tests", "test", "api",
+    "www", "site", "sites", "website",  # invoke's sites/www/changelog.rst: the project's web site
 })
 # Words that qualify a generic word in a folder's name ("prev_api_changes", "next_api_changes"): what
 # the folder holds, still not whose.

@@ -82,9 +82,10 @@ def test_a_project_file_that_names_nothing_leaves_the_folder_name(tmp_path: Path
         ("np/doc/source/release/notes.md", "np", "np"),
         ("data/notes/CHANGES.md", "data/notes", None),  # only generic names up to the root's parent
         ("repo/tests/data/CHANGES.md", "repo/tests/data/CHANGES.md", None),
+        ("invoke/sites/www/changelog.md", "invoke", "invoke"),  # the project's web site, not a "www" product
     ],
     ids=["folder", "root-folder", "file", "generic-skipped", "generic-root", "generic-chain", "all-generic",
-         "fixture-folder"],
+         "fixture-folder", "web-site"],
 )
 def test_the_folder_names_the_product(tmp_path: Path, relative: str, given: str, product: str | None) -> None:
     write(tmp_path / relative, CHANGELOG)
