@@ -125,14 +125,15 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
 
 def _worded_best(entries: Sequence[Entry], pool: Sequence[int], scores: Sequence[float], change: str,
                  about: frozenset[str], exact: Sequence[str] = ()) -> list[int]:
-    """Of the items within STRONG of the best score with a sentence worded with ``change`` that names a third of
-    the topic's words or more (two at least), the best scoring: "Remove DayOfWeek alias 7 to DayOfWeek 0" for "croniter stopped
-    treating 7 as sunday in the day of week field ... which release dropped that alias?", which no item says in two
-    thirds; read so loosely, only the best (not the earliest: cryptography 0.5's "Deprecated
-    ``create_dsa_signature_ctx``" names DSA too, for "which release deprecated DSA altogether?"). An item holding
-    what the question names exactly needs to name no more ("Removed `--old-finders` and `--magic-placement` flags"
-    for "isort now fails with 'unrecognized arguments: --magic-placement' ... which version dropped that flag?").
-    Items of two releases scoring alike (within TIED) leave it unsure: none."""
+    """Of the items within STRONG of the best score with a sentence worded with ``change`` that names a third
+    of the topic's words or more (two at least), the best scoring: "Remove DayOfWeek alias 7 to DayOfWeek 0"
+    for "croniter stopped treating 7 as sunday in the day of week field ... which release dropped that
+    alias?", which no item says in two thirds; read so loosely, only the best (not the earliest:
+    cryptography 0.5's "Deprecated ``create_dsa_signature_ctx``" names DSA too, for "which release
+    deprecated DSA altogether?"). An item holding what the question names exactly needs to name no more
+    ("Removed `--old-finders` and `--magic-placement` flags" for "isort now fails with 'unrecognized
+    arguments: --magic-placement' ... which version dropped that flag?"). Items of two releases scoring
+    alike (within TIED) leave it unsure: none."""
     best = max((scores[i] for i in pool), default=0.0)
     size = len(topic_words(about))
     need = min(size, max(2, -(-size // 3)))  # two words at least: "matrix" alone is not "the matrix class"
@@ -141,7 +142,8 @@ def _worded_best(entries: Sequence[Entry], pool: Sequence[int], scores: Sequence
     if not worded_so:
         return []
     top = max(worded_so, key=lambda i: scores[i])  # ... and only when no item of another release is as good
-    rivals = [i for i in worded_so if entries[i].chunk.version != entries[top].chunk.version and scores[i] >= TIED * scores[top]]
+    rivals = [i for i in worded_so
+              if entries[i].chunk.version != entries[top].chunk.version and scores[i] >= TIED * scores[top]]
     return [] if rivals else [top]
 
 

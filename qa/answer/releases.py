@@ -254,10 +254,10 @@ def _last_of_major(entries: Sequence[Entry], strong: Sequence[int], at: int, que
     return max(of_it, key=lambda i: release_order(entries[i].chunk.version or "0"), default=at)
 
 
+_COMPOUND = lazy_compile(r"(?<![\w.-])[A-Za-z]\w*(?:-\w+)+(?![\w-])")  # "python-dateutil", "better-exceptions"
 # The words of a topic that may name what the notes never mention: letters only, standing alone (not
 # "TLSv1" of "TLSv1.3", nor parts of "env.timedelta"); a proper name among them written with a capital past its
 # first letter or opening with one ("SAML", "iPhone", "Bluetooth"); an error a user saw raised ("DeprecationWarning")
-_COMPOUND = lazy_compile(r"(?<![\w.-])[A-Za-z]\w*(?:-\w+)+(?![\w-])")  # "python-dateutil", "better-exceptions"
 _PLAIN = lazy_compile(r"(?<![\w.-])[A-Za-z]+(?![\w.-])")
 _PROPER = lazy_compile(r"[A-Z][a-z]*[A-Z][A-Za-z]*|[a-z]+[A-Z][A-Za-z]*|[A-Z][a-z]{2,}")
 _RAISED = lazy_compile(r"(?:Error|Warning|Exception|Exit|Interrupt)$")
