@@ -60,7 +60,11 @@ SETS = {"answers-bundled": None, "answers-zoo": "zoo", "answers-changelogs": "ch
         # its sixth round's, written blind by helpers at its start (867229a, before any change): fresh6-dev to
         # tune on, fresh6-held to score before any change and at the end only (fresh5-held tuned on since)
         "fresh6-dev": ROOT / "benchmarks" / "data" / "fresh6-dev",
-        "fresh6-held": ROOT / "benchmarks" / "data" / "fresh6-held"}
+        "fresh6-held": ROOT / "benchmarks" / "data" / "fresh6-held",
+        # its seventh round's, written blind by helpers at the end of the sixth (895fedc, no change made after):
+        # fresh7-dev to tune on, fresh7-held to score before any change and at the end only
+        "fresh7-dev": ROOT / "benchmarks" / "data" / "fresh7-dev",
+        "fresh7-held": ROOT / "benchmarks" / "data" / "fresh7-held"}
 
 
 @dataclass
