@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .documents import short_hash
-from .items import item_kind, split_items
+from .items import item_kind, opens_with_bullet, split_items
 from .model import CHUNKER_VERSION, Chunk, Document, Item, Section, breadcrumb  # noqa: F401 - the version, as before
 from .regex import lazy_compile
 from .repair import Line
@@ -38,7 +38,6 @@ _CAMEL = lazy_compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+")
 # A directive line and its options (".. change::" / ":tags: bug, orm"): a record that stays with its content.
 _DIRECTIVE_HEAD = lazy_compile(r"\.\.[ \t]+[\w:+-]+::[^\n]*(?:\n[ \t]*:[\w-]+:[^\n]*)+")
 _MARKUP_START = lazy_compile(r"\.\.[ \t]|:\w[\w -]*:(?:\s|$)")  # a directive, a comment or a field
-_BULLET_START = lazy_compile(r"(?:[-*+•]|\d+[.)]|#\.)[ \t]+(?=\S)")  # a list item's marker (``items._BULLET``'s)
 _SENTENCE_END = lazy_compile(r"(?<=[.!?])[\"”')\]]*\s+(?=[A-Z0-9\"“(\[`*])")
 
 
@@ -280,6 +279,8 @@ def _markup_indent(text: str, start: int) -> int:
     lead = text[text.rfind("\n", 0, start) + 1 : start]
     if lead.strip():
         return 0
-    if _MARKUP_START.match(text, len(text) - len(text.lstrip())) or _BULLET_START.match(text, start):
+    end = text.find("\n", start)
+    line = text[start:end] if end >= 0 else text[start:]
+    if _MARKUP_START.match(text, len(text) - len(text.lstrip())) or opens_with_bullet(line):
         return len(lead)
     return 0

@@ -212,6 +212,11 @@ def list_share(texts) -> float:
     return bullets / count if count else 0.0
 
 
+def opens_with_bullet(line: str) -> bool:
+    """Whether ``line`` opens with a list item's marker ("- ", "* ", "1. ", "#. ") before its words."""
+    return _BULLET.match(line) is not None
+
+
 def item_words(text: str) -> str:
     """The item's text without its bullet and the markup it opens with (towncrier's issue link)."""
     body = _DIRECTIVE_HEAD.sub("", _BULLET.sub("", text, count=1).strip(), count=1)
