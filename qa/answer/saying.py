@@ -67,7 +67,7 @@ def says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False,
     for sentence in sentences:
         own_words = words_named(sentence, rest)
         named = own_words + sum(1 for w in about if w in credited and words_named(sentence, credited[w]))
-        worded = _worded_now(sentence, pattern) and not (change == "defaulted" and _INTENDED.search(sentence))
+        worded = _worded_now(sentence, pattern, change)
         # stated right at what the question names: "``ParserElement.validate()`` is deprecated" for
         # "my grammar check with validate() started warning", whatever else of the topic it names
         right_at = worded and direct(sentence, change, things, covers, span=len(about) + 1)
@@ -96,7 +96,7 @@ def worded(entry: Entry, change: str, about: frozenset[str]) -> int:
     pyproject.toml settings"), 0 when no sentence words it; looser than ``says``, which wants two thirds."""
     pattern, about = CHANGES_STATED[change], topic_words(about)
     return max((words_named(s, about, camel=True) for s in SENTENCE_END.split(item_words(entry.text))
-                if _worded_now(s, pattern) and not (change == "defaulted" and _INTENDED.search(s))), default=0)
+                if _worded_now(s, pattern, change)), default=0)
 
 
 def _only_supported(sentences: Sequence[str], versions: Sequence[str], pattern) -> bool:
@@ -105,9 +105,12 @@ def _only_supported(sentences: Sequence[str], versions: Sequence[str], pattern) 
     return bool(naming) and all(_SUPPORTS.search(s) and not pattern.search(s) for s in naming)
 
 
-def _worded_now(sentence: str, pattern) -> bool:
-    """Whether ``sentence`` words the change as made, not as to come ("The ``numpy.fix`` function
-    will be deprecated in a future release", "pending deprecation")."""
+def _worded_now(sentence: str, pattern, change: str) -> bool:
+    """Whether ``sentence`` words the change (``pattern``, ``change``'s) as made, not as to come ("The
+    ``numpy.fix`` function will be deprecated in a future release", "pending deprecation"), nor, of a
+    default, as meant (``_INTENDED``)."""
+    if change == "defaulted" and _INTENDED.search(sentence):
+        return False
     return any(not _FUTURE.search(sentence, max(0, m.start() - 40), m.start())
                and not (_ACTIVE.match(m.group(0)) and _WILL.search(sentence, max(0, m.start() - 20), m.start()))
                and not _NOT_DONE.search(sentence, m.end(), m.end() + 80) for m in pattern.finditer(sentence))
