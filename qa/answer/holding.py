@@ -20,7 +20,9 @@ def holding(entries: Sequence[Entry], pool: list[int], exact: Sequence[str]) -> 
     names none of them holds, none when a version named is in none of them."""
     texts = {i: _text(entries[i]) for i in pool}
     narrowed = False
-    for thing in exact:  # each thing named narrows the pool, when an item of it holds it: "urllib3" and "2.0"
+    # each thing named narrows the pool, when an item of it holds it: "urllib3" and "2.0"; a version first, the
+    # surest ("the freeze_time tests that take fixtures broke on pytest 8.4.0": "Fix compatibility with pytest 8.4.0")
+    for thing in sorted(exact, key=lambda t: not _VERSION.fullmatch(t)):
         holding = [i for i in pool if holds(texts[i], thing)]
         if holding:
             pool, narrowed = holding, True

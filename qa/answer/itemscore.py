@@ -107,7 +107,7 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
         done = [i for i in saying if entries[i].item.kind != "deprecated" or not _TO_COME.search(entries[i].text)]
         if change == "removed" and any(entries[i].item.kind == "removed" for i in done):
             saying = done
-        if not saying and change in CHANGES_REQUIRED:  # the best items worded with the change, naming a third of it
+        if not saying:  # the best items worded with the change, naming a third of it
             saying = _worded_best(entries, [i for i in pool if said[i][0] != DENIES], scores, change, about, exact)
         if not saying and change in CHANGES_REQUIRED:
             return []  # "which release stabilized X": no item says it was stabilized; say nothing of a release

@@ -71,12 +71,23 @@ CHANGES_STATED = {
 }
 
 
+# a name written as code ("the PEP 702 @deprecated decorator", "`warnings.deprecated`", "deprecated()")
+# names a thing, not the change asked about
+_CODE_NAME = lazy_compile(r"`[^`]+`|@[\w.]+|\b[A-Za-z_]\w*(?:\.\w+)+\b|\b\w+\(\)")
+
+
+def uncoded(text: str) -> str:
+    """``text`` with the names written as code blanked: the words left may name a change."""
+    return _CODE_NAME.sub(" ", text)
+
+
 def change_asked(question: str, asking: str = "") -> str | None:
     """The change a which-release question asks about (``CHANGES_ASKED``), if it names one: the one the
     sentence ``asking`` which release names, when another tells its context ("I removed -j 4 from our config.
     Which isort release made -j default to the number of cores?" asks of a default), else the question's
     (a default only when the asking sentence names it: "... fails with a required positional argument
     following defaults. which release changed how kw_only works?" asks of none)."""
+    question, asking = uncoded(question), uncoded(asking)
     said = next((name for name, pattern in CHANGES_ASKED if asking and pattern.search(asking)), None)
     return said or next((name for name, pattern in CHANGES_ASKED
                          if not (asking and name == "defaulted") and pattern.search(question)), None)
@@ -86,7 +97,7 @@ def asked_kind(question: str) -> str | None:
     """The kind of change a which-release question asks about ("when did X drop Y" -> removed), if
     removed, deprecated or fixed."""
     for kind, pattern in _ASKED_KINDS:
-        if pattern.search(question):
+        if pattern.search(uncoded(question)):
             return kind
     return None
 

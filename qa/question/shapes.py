@@ -16,6 +16,7 @@ from typing import Literal, get_args
 
 from corpus.regex import lazy_compile
 
+from .changes import uncoded
 from .releases import product_words
 from .vocabulary import KIND_WORDS, QUESTION_WORDS, SHARED_STEMS, SHARED_WORDS, overview
 
@@ -32,7 +33,8 @@ _UPGRADE = lazy_compile(
 _HISTORY = lazy_compile(
     r"\bhistory\s+of\b|\bhistory\b\s*\??$|\bevolution\s+of\b|\btimeline\s+(?:of|for)\b|\bover\s+time\b"
     r"|\bacross\s+(?:the\s+)?releases\b|\bover\s+the\s+(?:releases|versions|years)\b"
-    r"|\bhow\s+(?:has|have|did)\b.+\b(?:chang|evolv)\w*|\bwhen\s+did\b.+\bchange\b",
+    # "when did the fetcher change?" (its changes), not "when did the default format change?" (one release)
+    r"|\bhow\s+(?:has|have|did)\b.+\b(?:chang|evolv)\w*|\bwhen\s+did\b(?!.*\bdefaults?\b).+\bchange\b",
     re.IGNORECASE,
 )
 _FIRST_RELEASE = lazy_compile(r"\b(?:first|earliest)\s+(?:release|version)\s+(?:with|that|to|where|which|of|having)\b",
@@ -96,7 +98,7 @@ def kinds_named(text: str) -> tuple[str, ...]:
     were fixed"); a verb names one only when the question asks what a release did ("what did
     2.1.0 add"), not what the person must do ("anything I need to fix")."""
     verbs = bool(_ASKS_WHAT_IT_DID.search(text)) and not re.search(r"\b(?:need|have|want)\s+to\b", text, re.IGNORECASE)
-    words = (m.lower() for m in _WORD.findall(text))
+    words = (m.lower() for m in _WORD.findall(uncoded(text)))  # not "the @deprecated decorator"
     return tuple(dict.fromkeys(KIND_WORDS[w] for w in words if w in KIND_WORDS and (verbs or w not in _VERBS)))
 
 

@@ -258,6 +258,17 @@ SYNONYMS = (
     ("mps", "metal", "apple silicon", "mac", "macs", "m1", "m2", "m3", "m4", "m5"),
     ("replaced", "replace", "replaces", "instead of", "in favour of", "in favor of", "superseded"),
     ("removed", "dropped", "no longer"),
+    # the short forms a person types for the words notes spell out ("a plain dict": "with a dictionary")
+    ("dict", "dicts", "dictionary", "dictionaries"),
+    ("config", "configs", "configuration", "configurations"),
+    ("repo", "repos", "repository", "repositories"),
+    ("env", "envs", "environment", "environments"),
+    ("arg", "args", "argument", "arguments"),
+    ("param", "params", "parameter", "parameters"),
+    ("dir", "dirs", "directory", "directories"),
+    ("cert", "certs", "certificate", "certificates"),
+    ("db", "database", "databases"),
+    ("deps", "dependency", "dependencies"),
 )
 
 

@@ -1,0 +1,133 @@
+"""Which-release questions fresh notes tripped (issue 44, seventh round), on small notes with the fake
+encoder: a version the question names narrows the items before a name does, "when did the default X
+change?" asks for one release, a short form ("dict") reaches the notes' word ("dictionary"), an "added"
+no item says in two thirds of the topic falls to the best item worded so, and a name written as code
+("@deprecated") asks of no deprecation."""
+
+from __future__ import annotations
+
+import pytest
+
+from qa.answer.engine import Engine
+from qa.question.changes import asked_kind, change_asked
+from qa.question.shapes import kinds_named, shape_of
+from tests.support.fakes import notes_engine
+
+FREEZEGUN = """Freezegun Changelog
+===================
+
+1.5.4
+-----
+* Fix: Ability to yield fixtures (broken in 1.5.3)
+
+1.5.3
+-----
+ * Fix compatibility with pytest 8.4.0 when using fixtures
+ * Add (back) class-decorator overload to guarantee Pytype understands it
+
+1.5.0
+-----
+ * Added a missing `move_to`-function when calling `freeze_time(tick=True)`
+ * Fixed a bug where the default ignore list could not be empty
+
+1.4.0
+-----
+ * `asyncio`-support from 1.3.x introduced quite a few bugs, so that functionality is now hidden behind a flag:
+   `with freeze_time('1970-01-02', real_asyncio=True):`
+
+1.2.2
+-----
+* Don't freeze pytest timings. This avoids class-level decorator usage messing with pytest timings.
+"""
+
+RESPONSES = """0.26.2
+------
+
+* Fixed `query_param_matcher` mutating the caller's params dict when numeric
+  values are given.
+
+0.23.0
+------
+
+* Add Python 3.11 support
+* [BETA] Default recorder format was changed to YAML.  Added `responses.RequestsMock._parse_response_file` and
+  `responses._recorder.Recorder.dump_to_file` methods that allow users to override default parser to eg toml, json
+
+0.19.0
+------
+
+* `query_param_matcher` can now accept dictionaries with `int` and `float` values.
+
+0.17.0
+------
+
+* Deprecate `match_querystring` argument in `Response` and `CallbackResponse`.
+  Use `responses.matchers.query_param_matcher` or `responses.matchers.query_string_matcher`
+
+0.15.0
+------
+
+* Added `responses.matchers.query_string_matcher`. This matcher allows you
+  to match request query string, similar to `responses.matchers.query_param_matcher`.
+
+0.14.0
+------
+
+* Added `responses.matchers.query_param_matcher`. This matcher allows you
+  to match query strings with a dictionary.
+"""
+
+
+@pytest.fixture(scope="module")
+def freezegun(tmp_path_factory) -> Engine:
+    return notes_engine(tmp_path_factory.mktemp("freezegun"), "CHANGELOG.txt", FREEZEGUN, "freezegun")
+
+
+@pytest.fixture(scope="module")
+def responses(tmp_path_factory) -> Engine:
+    return notes_engine(tmp_path_factory.mktemp("responses"), "CHANGES.txt", RESPONSES, "responses")
+
+
+def test_a_version_named_narrows_before_a_name_no_item_with_it_holds(freezegun: Engine) -> None:
+    # "freeze_time" is in other items, none naming pytest 8.4.0: the item naming the version states the fix
+    answer = freezegun.ask("Since we bumped pytest to 8.4.0, freeze_time-decorated tests that take fixtures blow up. "
+                           "Is there a freezegun release that fixes this?", mode="bm25")
+    assert answer.earliest_release == "1.5.3"
+    assert answer.sentences[0].text.startswith("Fix compatibility with pytest 8.4.0")
+
+
+@pytest.mark.parametrize("question", [
+    "when did the default recorder format change?",
+    "the responses _recorder started writing .yaml files instead of toml. when did the default recorder format change?",
+])
+def test_when_the_default_changed_is_one_release(responses: Engine, question: str) -> None:
+    answer = responses.ask(question, mode="bm25")
+    assert answer.earliest_release == "0.23.0"
+    assert "Default recorder format was changed to YAML" in answer.sentences[0].text
+
+
+def test_when_a_thing_changed_is_still_its_history() -> None:
+    shape = shape_of("when did the fetcher change?", releases=(), ranged=False, which=True, products=())
+    assert shape.name == "history"
+    shape = shape_of("when did the default fetcher change?", releases=(), ranged=False, which=True, products=())
+    assert shape.name == "which"
+
+
+def test_a_short_form_reaches_the_word_the_notes_spell_out(responses: Engine) -> None:
+    # "plain dict": 0.14.0's "with a dictionary", not 0.15.0's query string matcher nor a later fix or deprecation
+    answer = responses.ask("When did responses get a matcher that lets me match the query string against a plain dict?",
+                           mode="bm25")
+    assert answer.earliest_release == "0.14.0"
+    assert "match query strings with a dictionary" in answer.sentences[0].text
+
+
+def test_a_name_written_as_code_asks_of_no_change() -> None:
+    question = "when did the PEP 702 @deprecated decorator show up in typing_extensions?"
+    assert change_asked(question) is None
+    assert asked_kind(question) is None
+    assert kinds_named(question) == ()
+    assert change_asked("when did `warnings.deprecated` get added?") == "added"
+    assert change_asked("when did typing_extensions.deprecated() land?") is None
+    # a version is no name written as code: "deprecated in 2.0" still asks of a deprecation
+    assert change_asked("which release deprecated the hash argument, 24.1 or 2.0?") == "deprecated"
+    assert asked_kind("was it deprecated in 3.8?") == "deprecated"
