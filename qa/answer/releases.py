@@ -95,8 +95,8 @@ class ReleaseAnswers:
         state its release. Words are matched stem for stem ("ciphersuite" is held by "ciphersuites"); a name with
         a digit or an underscore ("TLSv1.3", "SECRET_KEY") is code, matched exactly elsewhere."""
         plain = _PLAIN.findall(question.subject)
-        proper = next((w for w in plain if _PROPER.fullmatch(w) and not _RAISED.search(w) and not self.written(w)),
-                      None)
+        proper = next((w for w in plain if _PROPER.fullmatch(w) and not _RAISED.search(w) and w.lower() not in _LITERALS
+                       and not self.written(w)), None)
         if proper or len(self.catalogue.chunks) < RICH:
             return proper
         words = sorted(content_words(" ".join(plain)))
@@ -261,6 +261,7 @@ _COMPOUND = lazy_compile(r"(?<![\w.-])[A-Za-z]\w*(?:-\w+)+(?![\w-])")  # "python
 _PLAIN = lazy_compile(r"(?<![\w.-])[A-Za-z]+(?![\w.-])")
 _PROPER = lazy_compile(r"[A-Z][a-z]*[A-Z][A-Za-z]*|[a-z]+[A-Z][A-Za-z]*|[A-Z][a-z]{2,}")
 _RAISED = lazy_compile(r"(?:Error|Warning|Exception|Exit|Interrupt)$")
+_LITERALS = frozenset({"true", "false", "none", "null", "nan"})  # "returns None instead of True/False": values, no names
 
 # an item saying its release is the last with something: "is the last version of Babel to support Python 3.7"
 # (of its own release: not "(3.2.0 was the last version to support it)")

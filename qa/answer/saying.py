@@ -80,8 +80,9 @@ def says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False,
         # "Alembic 1.5.0 now supports Python 2.7 ..." under a removal says no removal of Python 2.7
         if change == "removed" and not worded and _SUPPORTS.search(sentence):
             continue
-        # "no longer supported" says a removal; "There are no macOS wheels" under Added denies
-        if change != "removed" and not worded and NEGATED.search(sentence):
+        # "no longer supported" says a removal; "There are no macOS wheels" under Added denies (not the
+        # error the question quotes: "ValueError: patterns cannot be empty" under Bug fixes)
+        if change != "removed" and not worded and any(m.group(0).lower() not in about for m in NEGATED.finditer(sentence)):
             negated = max(negated, named)
         elif worded or kind_says:
             stated = max(stated, named if about else 1)
@@ -93,10 +94,13 @@ def says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False,
 def worded(entry: Entry, change: str, about: frozenset[str]) -> int:
     """How many words of ``about`` the item's most naming sentence worded with ``change`` as made names
     ("Switch to `tomli` for pyproject.toml configuration loader": 3 of "old toml package tomli reading
-    pyproject.toml settings"), 0 when no sentence words it; looser than ``says``, which wants two thirds."""
+    pyproject.toml settings"), 0 when no sentence words it; looser than ``says``, which wants two thirds. An
+    item of that kind words it in every sentence ("PathSpec.match_file() returns None since 0.12.0" under "Bug
+    fixes")."""
     pattern, about = CHANGES_STATED[change], topic_words(about)
+    of_kind = entry.item.kind == change
     return max((words_named(s, about, camel=True) for s in SENTENCE_END.split(item_words(entry.text))
-                if _worded_now(s, pattern, change)), default=0)
+                if of_kind or _worded_now(s, pattern, change)), default=0)
 
 
 def _only_supported(sentences: Sequence[str], versions: Sequence[str], pattern) -> bool:

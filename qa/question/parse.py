@@ -21,7 +21,8 @@ from ..model import ReleaseRange
 from .followup import FollowUp, Turn, follow_up
 from .mentions import Catalogue, Scan, scan
 from .pins import from_pin
-from .releases import asking_part, check_question, release_name
+from .asking import asking_part
+from .releases import check_question, release_name
 from .shapes import Shape, shape_of, topic_of
 from .typos import mended
 from .changes import asked_kind, asks_last, change_asked

@@ -42,9 +42,10 @@ def check_question(question: str) -> str:
 
 
 RELEASE_NUMBER = VERSION  # a release as questions write it: 2.13, 2.13.1, 3.0rc1, 1.0.0-beta.2 (one group)
-# a number followed by a unit or a multiplier is a quantity, not a release ("2.5x", "2.5 GHz")
+# a number followed by a unit or a multiplier is a quantity, not a release ("2.5x", "2.5 GHz"); one ending a
+# sentence ("upgraded to 1.0. which ...") is one
 NOT_A_QUANTITY = (
-    r"(?![\w.%]|\.\d|\s*(?:x|times|ms|s|secs?|seconds|[kmgt]i?b|[kmg]?hz|b|bn|m|k|w|fps|tflops|%)(?!\w))"
+    r"(?![\w%]|\.(?=\S)|\s*(?:x|times|ms|s|secs?|seconds|[kmgt]i?b|[kmg]?hz|b|bn|m|k|w|fps|tflops|%)(?!\w))"
 )
 _INLINE = lazy_compile(r"(?<!\S)release:(\S*)", re.IGNORECASE)
 _EXPLICIT = lazy_compile(
@@ -79,6 +80,9 @@ _ITSELF = frozenset({"package", "library", "module", "project", "tool", "app", "
 # a clause telling of another change before a release it names: "after removing it in", "that was dropped in"
 _CONTEXT = lazy_compile(r"\b(?:after|since|once|that|which|was|were|had\s+been|having\s+been)\s+(?:\w+\s+){0,2}?"
                         + OTHER_CHANGE + r"\s+(?:it\s+|them\s+)?$", re.IGNORECASE)
+# the release a person moved to, told before it: "after upgrading to", "got upgraded", "since we bumped X to"
+_ON = lazy_compile(r"\b(?:upgrad|updat|bump|jump|mov|switch)\w*\s+(?:[\w.-]+\s+){0,2}?(?:(?:to|from)\s+(?:the\s+)?)?$",
+                   re.IGNORECASE)
 _SERIES = lazy_compile(r"(?<![\w.])v?\d+\.x(?![\w.])", re.IGNORECASE)  # "which pydantic 1.x release": no topic word
 _RELEASE_WORDS = frozenset({"first", "earliest", "exact", "stable", "major", "minor"})
 
@@ -177,19 +181,22 @@ def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[st
     product = _product_pattern(products)
     if product is not None:
         patterns.append(product)
+    which = asks_which_release(question, products)
+    # "when did typeguard bring back X after removing it in 3.0?", "after upgrading to pathspec 0.12.0, X
+    # returns None. fixed in what release?": the release of another change or the one a person is on, told as
+    # context; the one asked about is not in it
+    told = lambda start: which and bool(_CONTEXT.search(text, 0, start) or _ON.search(text, 0, start))  # noqa: E731
     for pattern in patterns:
         for m in pattern.finditer(text):
-            found.append((m.start(), _normal(m.group(1))))
+            if not told(m.start()):
+                found.append((m.start(), _normal(m.group(1))))
             spans.append(m.span())
     majors = {k.split(".")[0] for k in known}
     platform = _platform_spans(text, products)
-    which = asks_which_release(question, products)
     for m in [*_PREPOSITION.finditer(text), *_BEFORE_WORD.finditer(text)]:
         value = _normal(m.group(1))
         if value.split(".")[0] in majors and not any(a <= m.start(1) < b for a, b in platform):
-            # "when did typeguard bring back X after removing it in 3.0?": the release of another
-            # change, told as context; the one asked about is not in it
-            if not (which and _CONTEXT.search(text, 0, m.start())):
+            if not told(m.start()):
                 found.append((m.start(), value))
             spans.append(m.span())
     leading = _LEADING.match(text)  # "2.14: what changed for MPS?" -- only a release the corpus holds
@@ -272,25 +279,3 @@ def _joined(word: str, names: frozenset[str]) -> bool:
     from .products import known
 
     return "-" in word and any(part in names for part in word.split("-")) and not known(word)
-
-
-# where a question's sentences part: "... from source. which psutil release ...", "... is gone - which release ..."
-# (not "the ? operator", nor "e.g. the namespace")
-_PARTS = lazy_compile(r"(?<=[\w)\]`'\"][.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)\s+(?=\S)"
-                      r"|\s+[-\u2013\u2014]\s+|\s*;\s+")
-
-
-def asking_part(question: str, products: tuple[str, ...]) -> str:
-    """The sentence of a question that asks which release, when another tells its context before it
-    ("attrs.evolve(inst=obj) now raises a TypeError. in which version did evolve stop taking inst?"
-    -> "in which version did evolve stop taking inst?"); "" for a question of one sentence."""
-    parts = [p for p in _PARTS.split(question) if p.strip()]
-    if len(parts) < 2:
-        return ""
-    part = next((p for p in reversed(parts) if asks_which_release(p, products)), "")
-    return "" if _POINTS_BACK.search(part) else part  # "which release introduced that warning?": the context is its subject
-
-
-# an asking sentence ending on what the context told: "which release changed that?", "... introduced that warning?"
-# or on a default the context told of: "Which release switched the default?"
-_POINTS_BACK = lazy_compile(r"\b(?:that|this|it|these|those|them)(?:\s+[\w-]+)?\W*$|\bthe\s+defaults?\W*$", re.IGNORECASE)

@@ -10,6 +10,7 @@ import pytest
 
 from qa.answer.engine import Engine
 from qa.question.changes import asked_kind, change_asked
+from qa.question.releases import find_releases
 from qa.question.shapes import kinds_named, shape_of
 from tests.support.fakes import notes_engine
 
@@ -131,3 +132,85 @@ def test_a_name_written_as_code_asks_of_no_change() -> None:
     # a version is no name written as code: "deprecated in 2.0" still asks of a deprecation
     assert change_asked("which release deprecated the hash argument, 24.1 or 2.0?") == "deprecated"
     assert asked_kind("was it deprecated in 3.8?") == "deprecated"
+
+
+PATHSPEC = """Change History
+==============
+
+
+1.0.1 (2026-01-06)
+------------------
+
+Bug fixes:
+
+- `Issue #100`_: ValueError(f"{patterns=!r} cannot be empty.") when using black.
+
+
+.. _`Issue #100`: https://github.com/cpburnz/python-pathspec/issues/100
+
+
+1.0.0 (2026-01-05)
+------------------
+
+Major changes:
+
+- Breaking: protected method `pathspec.pathspec.PathSpec._match_file()` (with a leading underscore) has
+  been removed.
+
+
+0.12.1 (2023-12-10)
+-------------------
+
+Bug fixes:
+
+- `Issue #84`_: PathSpec.match_file() returns None since 0.12.0.
+
+
+0.12.0 (2023-12-09)
+-------------------
+
+New features:
+
+- Added `pathspec.pathspec.PathSpec.check_*()` methods. These methods behave similarly to `.match_*()`.
+
+
+0.5.0 (2016-08-22)
+------------------
+
+- `Issue #12`_: Add `PathSpec.match_file()`.
+"""
+
+
+@pytest.fixture(scope="module")
+def pathspec(tmp_path_factory) -> Engine:
+    return notes_engine(tmp_path_factory.mktemp("pathspec"), "CHANGES.rst", PATHSPEC, "pathspec")
+
+
+def test_the_error_the_question_quotes_is_no_denial_and_the_release_it_came_with_no_filter(pathspec: Engine) -> None:
+    # "cannot be empty" is the symptom under Bug fixes, not a sentence saying a thing is not there; "upgraded to
+    # 1.0." is the release the person is on (a sentence ending after it), not one to answer from
+    question = ("black crashes with ValueError: patterns=[] cannot be empty right after pathspec got upgraded to 1.0. "
+                "which pathspec version fixes it?")
+    assert find_releases(question, ("1.0.0", "1.0.1", "0.12.1"), ("pathspec",)).releases == ()
+    answer = pathspec.ask(question, mode="bm25")
+    assert answer.earliest_release == "1.0.1"
+    assert "cannot be empty" in answer.sentences[0].text
+
+
+def test_a_fix_told_by_its_symptom_under_bug_fixes(pathspec: Engine) -> None:
+    # no "fix" in the item: its heading says so; "True"/"False" are values, no names the notes lack
+    answer = pathspec.ask("after upgrading to pathspec 0.12.0, PathSpec.match_file() returns None instead of True/False. "
+                          "fixed in what release?", mode="bm25")
+    assert answer.earliest_release == "0.12.1"
+    assert "PathSpec.match_file() returns None since 0.12.0" in answer.sentences[0].text
+
+
+@pytest.mark.parametrize(("question", "releases"), [
+    ("I'm on 0.12.0. what changed for match_file?", ("0.12.0",)),  # no which-release question: a release asked about
+    ("after upgrading to pathspec 0.12.0, which release fixed match_file?", ()),
+    ("since we bumped pathspec to 0.12.0, which release fixed match_file?", ()),
+    ("which release after pathspec 0.12.0 fixed match_file?", ("0.12.0",)),
+    ("we moved from 0.12.0. which release removed _match_file?", ()),
+])
+def test_a_release_told_as_the_one_a_person_is_on(question: str, releases: tuple[str, ...]) -> None:
+    assert find_releases(question, ("1.0.0", "0.12.0", "0.12.1"), ("pathspec",)).releases == releases
