@@ -112,7 +112,7 @@ class ReleaseAnswers:
         entries = [e for e in entries_of((h.chunk for h in hits), upcoming=True)
                    if not series or (e.chunk.version or "").split(".")[0] in series]
         items, scores = self._scored(question, entries, hits, dense)
-        strong = stating(entries, scores, question.kind, change=question.change, exact=question.specifics,
+        strong = stating(entries, scores, question.kind, change=question.change, exact=question.exact,
                          topic=question.subject)
         at = earliest_among(entries, strong, scores)
         if at is None or _diffuse(entries, strong, items) or (

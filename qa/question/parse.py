@@ -71,6 +71,14 @@ class Question:
         return self.shape.topic
 
     @property
+    def exact(self) -> tuple[str, ...]:
+        """What an item stating it must hold: the things it names exactly, those of the asking sentence when
+        another tells its context first ("filetype.guess() returns None for .docx uploads. which filetype
+        release can detect office documents?" asks of no ``guess``)."""
+        focus = self.focus.lower()
+        return tuple(t for t in self.specifics if t in focus) if focus else self.specifics
+
+    @property
     def subject(self) -> str:
         """What an item must say to answer it: the asking sentence's topic when another tells its
         context first (``focus``), else the topic."""

@@ -120,7 +120,9 @@ _HOWTO = lazy_compile(r"(?:^|[.!?,;:]\s+|\s[-\u2013\u2014]\s+)\s*(?:how\s+(?:do|
 # number ("Python 3.8"), an identifier or option ("descending=True", "Select.BLANK", "--max-warnings").
 _SPECIFIC = lazy_compile(r"(?<![\w.])(?:\d+(?:\.\d+)+|-{1,2}[a-z][\w-]+|[A-Za-z_][\w]*(?:[.=(][\w\[\]\"'=.()-]+|_\w+)"
                        r"|[A-Za-z_]\w*=(?=[\s,;)]|$)"  # ... or a keyword argument named bare: "a proxy= argument"
-                       r"|[a-z]+\d+[a-z]*\d*)(?![\w])"  # ... or a word with a number in it: socks5h, cu130
+                       # ... or a word with a number in it: socks5h, cu130, PKCS12 (not "H2Connection": a class
+                       # the notes may not name beside the attribute asked about)
+                       r"|[a-z]+\d+[a-z]*\d*|[A-Z]+\d+[A-Z]*\d*)(?![\w])"
                        # ... or a sigil's word: a YAML tag "!!set", "@typechecked", "@app.before_first_request"
                        r"|(?<![\w!@$%])[!@$%]{1,2}[A-Za-z_](?:[\w.-]*\w)?"
                        r"|(?<=\s)(?!-{1,2}\s)[?!&|^~*@#$%+-]{1,3}(?=\s)")  # or an operator on its own: "the ? operator"

@@ -12,6 +12,7 @@ from qa.answer.engine import Engine
 from qa.question.changes import asked_kind, change_asked
 from qa.question.releases import find_releases
 from qa.question.shapes import kinds_named, shape_of
+from qa.question.vocabulary import specifics
 from tests.support.fakes import notes_engine
 
 FREEZEGUN = """Freezegun Changelog
@@ -214,3 +215,65 @@ def test_a_fix_told_by_its_symptom_under_bug_fixes(pathspec: Engine) -> None:
 ])
 def test_a_release_told_as_the_one_a_person_is_on(question: str, releases: tuple[str, ...]) -> None:
     assert find_releases(question, ("1.0.0", "0.12.0", "0.12.1"), ("pathspec",)).releases == releases
+
+
+FILETYPE = """
+v1.2.0 / 2022-11-02
+===================
+
+  * Try matching audio before video
+  * fix: guess ".docx" func and add another doc file test case
+  * fix: guess ".doc" func and add another doc file test case
+  * Added document filetypes for doc, docx, odt, xls, xlsx, ods, ppt, pptx and odp.
+
+v1.0.1 / 2019-03-21
+===================
+
+  * Allow memoryview input to filetype.guess
+"""
+
+TOOLBELT = """History
+=======
+
+0.9.1 -- 2019-01-29
+-------------------
+
+Fixed Bugs
+~~~~~~~~~~
+
+- Fix import of pyOpenSSL shim from urllib3 for PKCS12 adapter
+
+0.9.0 -- 2019-01-29
+-------------------
+
+New Features
+~~~~~~~~~~~~
+
+- Add X509 Adapter that can handle PKCS12
+
+0.4.0 -- 2015-04-03
+-------------------
+
+- An implementation of HTTP Digest Authentication for Proxies is now included.
+
+- A transport adapter that allows a user to specify a specific Certificate
+  Fingerprint in the SSL certificate chain.
+"""
+
+
+def test_what_only_the_context_names_exactly_need_not_be_in_the_stating_item(tmp_path) -> None:
+    # "filetype.guess()" tells what the person saw; the asking sentence asks of office documents
+    engine = notes_engine(tmp_path, "History.md", FILETYPE, "filetype")
+    answer = engine.ask("filetype.guess() returns None for .docx and .xlsx uploads. which filetype release can detect "
+                        "office documents?", mode="bm25")
+    assert answer.earliest_release == "1.2.0"
+    assert answer.sentences[0].text.startswith("Added document filetypes")
+
+
+def test_a_capitalised_name_with_a_number_is_named_exactly(tmp_path) -> None:
+    assert "pkcs12" in specifics("client-cert auth straight from a .p12 / PKCS12 file")
+    engine = notes_engine(tmp_path, "HISTORY.rst", TOOLBELT, "requests-toolbelt")
+    answer = engine.ask("since when can requests-toolbelt do client-cert auth straight from a .p12 / PKCS12 file?",
+                        mode="bm25")
+    assert answer.earliest_release == "0.9.0"
+    assert answer.sentences[0].text == "Add X509 Adapter that can handle PKCS12"
