@@ -57,15 +57,15 @@ def scan(text: str, catalogue: Catalogue) -> Scan:
     and ``Scan.text`` is the question so read."""
     others = getattr(catalogue, "other_names", None)
     mentions = getattr(catalogue, "mentions", None)
-    written = getattr(catalogue, "writes", None)
-    products = named(text, catalogue.products, mentions, catalogue.releases, others, written)
+    written, writers = getattr(catalogue, "writes", None), getattr(catalogue, "writers", None)
+    products = named(text, catalogue.products, mentions, catalogue.releases, others, written, writers)
     # a shorter name ("xdist") or a metadata's is read as the product's own
     own = held_names(catalogue.products, short=False)
     renamed = _own_names(text, products, {**short_names(catalogue.products, own),
                                           **metadata_names(catalogue.products, others, own)})
     if renamed != text:
         text = renamed
-        products = named(text, catalogue.products, mentions, catalogue.releases, others, written)
+        products = named(text, catalogue.products, mentions, catalogue.releases, others, written, writers)
     mention = find_range(text, catalogue.releases, catalogue.products)
     rest = Scan.outside(text, mention)
     parsed = find_releases(rest, known=catalogue.releases, products=catalogue.products)

@@ -118,17 +118,21 @@ def held_names(products: Sequence[str], other_names: Mapping[str, Sequence[str]]
     shorter = short_names(products, names) if short else {}  # "xdist" for pytest-xdist (``othernames``)
     for name, product in {**shorter, **metadata_names(products, other_names, names)}.items():
         names.setdefault(name, product)
+    for name, product in list(names.items()):  # "_" for "-" and "-" for "_", as its import is written: "requests_toolbelt"
+        names.setdefault(name.translate(_SWAP), product)
     return names
 
 
 def named(text: str, products: Sequence[str], mentions: Callable[[str], bool] | None = None,
           releases: Sequence[str] = (), other_names: Mapping[str, Sequence[str]] | None = None,
-          written: Callable[[str], bool] | None = None) -> tuple[Named, ...]:
+          written: Callable[[str], bool] | None = None,
+          writers: Callable[[str], frozenset[str]] | None = None) -> tuple[Named, ...]:
     """The products ``text`` names, held and foreign, in order (see the module docstring);
     ``mentions(name)``: whether the corpus's notes use the name (a dependency of a held product);
     ``releases``: the releases the corpus holds; ``other_names``: the other names of held products
     (``held_names``); ``written(name)``: whether the notes write a joined name ("mako-render": a part
-    of mako, no product; ``Catalogue.writes``)."""
+    of mako, no product; ``Catalogue.writes``); ``writers(name)``: the products whose notes write it
+    (``Catalogue.writers``)."""
     held = held_names(products, other_names)
     found = _slashed(text, held)  # "pyca/cryptography", "@babel/core": names no word of _TOKEN holds
     tokens = [t for t in _TOKEN.finditer(text) if not any(a <= t.start() < b for a, b in (n.span for n in found))]
@@ -141,9 +145,10 @@ def named(text: str, products: Sequence[str], mentions: Callable[[str], bool] | 
             start, end = group[0].start(), group[-1].end()
             typed = text[start:end]
             name = " ".join(t.group(0).lower() for t in group)
-            if name in held:
+            another = name in held and _import_of_another(name, held[name], writers)
+            if name in held and not another:
                 found.append(Named(typed, (start, end), held[name]))
-            elif canonical(name) in held and not is_platform(name):
+            elif canonical(name) in held and not another and not is_platform(name):
                 found.append(Named(typed, (start, end), held[canonical(name)]))
             elif _naming(text, start, end, _kind(text, start, name, mentions)) and (
                     known(name) or _proper(typed, name, text[end:])):
@@ -164,6 +169,16 @@ def named(text: str, products: Sequence[str], mentions: Callable[[str], bool] | 
     return _with_vs(text, tuple(sorted(found, key=lambda n: n.span)), held)
 
 
+def _import_of_another(name: str, product: str, writers: Callable[[str], frozenset[str]] | None) -> bool:
+    """Whether ``name`` is a held product's name spelt as its import ("charset_normalizer" of charset-normalizer)
+    that another held product's notes write: a dependency of that one ("... when neither chardet nor
+    charset_normalizer is installed" asks about requests), no product named."""
+    if writers is None or name.translate(_SWAP) == name or name.translate(_SWAP) not in product_names(product) | {
+            product.lower()}:
+        return False
+    return bool(writers(name) - {product})
+
+
 def _slashed(text: str, held: dict[str, str]) -> list[Named]:
     """Where ``text`` names a held product by a name with a "/" (a repository, a scoped npm name)."""
     names = sorted((n for n in held if "/" in n), key=len, reverse=True)
@@ -175,6 +190,7 @@ def _slashed(text: str, held: dict[str, str]) -> list[Named]:
 
 
 _LANGUAGES = ("python", "py")
+_SWAP = str.maketrans("-_", "_-")
 _COMPOUND_WORDS = frozenset({"like", "based", "style", "compatible", "powered", "specific", "related", "only", "free",
                              "friendly", "aware", "native", "ish", "non", "pre", "post", "era", "side", "level", "wide"})
 

@@ -10,6 +10,7 @@ import pytest
 
 from qa.answer.engine import Engine
 from qa.question.changes import asked_kind, change_asked
+from qa.question.products import named
 from qa.question.releases import find_releases
 from qa.question.shapes import kinds_named, shape_of
 from qa.question.vocabulary import specifics
@@ -277,3 +278,30 @@ def test_a_capitalised_name_with_a_number_is_named_exactly(tmp_path) -> None:
                         mode="bm25")
     assert answer.earliest_release == "0.9.0"
     assert answer.sentences[0].text == "Add X509 Adapter that can handle PKCS12"
+
+
+def test_a_product_named_as_its_import_is_written() -> None:
+    held = ("requests-toolbelt", "responses", "typing_extensions")
+    assert [n.product for n in named("what is UserAgentBuilder in requests_toolbelt for?", held)] == ["requests-toolbelt"]
+    assert [n.product for n in named("what changed in typing-extensions 4.5?", held)] == ["typing_extensions"]
+    assert find_releases("what changed in requests_toolbelt 0.9.0?", ("0.9.0",), held).releases == ("0.9.0",)
+
+
+def test_an_import_name_another_held_products_notes_write_names_a_dependency(tmp_path) -> None:
+    # requests' notes write `charset_normalizer`: "neither chardet nor charset_normalizer" asks about requests
+    from corpus import CorpusInput
+    from corpus.pipeline import load_chunks
+    from qa.answer.catalogue import Catalogue
+
+    (tmp_path / "requests.md").write_text("## 2.32.0\n\n- `Response.text` will default to `utf-8` if neither "
+                                          "`chardet` nor `charset_normalizer` is present.\n", encoding="utf-8")
+    (tmp_path / "cn.md").write_text("## 3.4.0\n\n- Faster detection in `charset_normalizer.from_bytes`.\n",
+                                    encoding="utf-8")
+    catalogue = Catalogue(load_chunks([CorpusInput(tmp_path / "requests.md", "requests"),
+                                       CorpusInput(tmp_path / "cn.md", "charset-normalizer")]))
+    assert catalogue.writers("charset_normalizer") == {"requests", "charset-normalizer"}
+    question = "what does Response.text fall back to when neither chardet nor charset_normalizer is installed?"
+    held = catalogue.products
+    assert [n.product for n in named(question, held, writers=catalogue.writers) if n.held] == []
+    assert [n.product for n in named("what changed in charset-normalizer?", held, writers=catalogue.writers)] == [
+        "charset-normalizer"]
