@@ -27,12 +27,11 @@ from index import Hit, LoadedIndex, Searcher, check_mode, tokenize
 from ..errors import BadQuestion
 from ..model import Answer, AnswerSentence, Note, Passage, ReleaseRange, citation_of
 from ..question import ASKING_TERMS, QUESTION_ONLY_TERMS, Question, read
-from ..question.vocabulary import SYNONYMS
 from ..staging import with_pending
 from .catalogue import Catalogue
 from .digest import Entry
 from .evidence import (CONFIDENT, MAX_SENTENCES, PASSAGES, best_sentences, coverage_scorer, passage_evidence, pick,
-                       says_something, score_sentences, unnamed)
+                       says_something, score_sentences, synonyms_of, unnamed)
 from .itemscore import item_scores
 from . import quoting, units
 from .releases import ReleaseAnswers
@@ -63,19 +62,7 @@ class Engine:
         self.releases: tuple[str, ...] = self.catalogue.releases
         self.products: tuple[str, ...] = self.catalogue.products
         self._split = functools.lru_cache(maxsize=PASSAGE_CACHE)(lambda text: tuple(split_sentences(text)))
-        self._synonyms: dict[str, tuple[tuple[str, ...], ...]] | None = None
         self._sentence_terms = functools.lru_cache(maxsize=TERMS_CACHE)(lambda text: frozenset(tokenize(text)))
-
-    def _alternatives(self, term: str) -> tuple[tuple[str, ...], ...]:
-        """The token runs that say a question's ``term`` too (``question.vocabulary.SYNONYMS``)."""
-        if self._synonyms is None:
-            groups = [[tuple(t for t in tokenize(word) if len(t) > 2) for word in group] for group in SYNONYMS]
-            self._synonyms = {}
-            for group in groups:
-                for run in group:
-                    for token in run:  # "appl" and "silicon" of "apple silicon" are each said by "mps"
-                        self._synonyms[token] = tuple(r for r in group if r != run and r)
-        return self._synonyms.get(term, ())
 
     def _mentions(self, word: str) -> bool:
         """Whether ``word``'s token has a positive idf, a word the notes never use included (it gets
@@ -105,7 +92,7 @@ class Engine:
         words reach the notes' words with ``synonyms``: in quotes and items, not in the re-rank)."""
         cosines = functools.partial(self.searcher.similarity.cosines, topic) if dense else None
         return {"tokenize": tokenize, "idf": self.searcher.idf, "cosines": cosines, "split": self._split,
-                "terms": self._sentence_terms, "alternatives": self._alternatives if synonyms else None}
+                "terms": self._sentence_terms, "alternatives": synonyms_of if synonyms else None}
 
     def _reranked(self, topic: str, hits: list[Hit], dense: bool) -> list[Hit]:
         """The first ``rerank.depth`` hits re-ranked by their best sentence (``rerank.rerank``),

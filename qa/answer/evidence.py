@@ -8,6 +8,7 @@ sentences of the top passages, with a small prior for higher-ranked passages.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Sequence
@@ -17,7 +18,7 @@ from corpus.sentences import Span, split_sentences
 
 from ..model import AnswerSentence
 from ..question.releases import called
-from ..question.vocabulary import ASKING_TERMS
+from ..question.vocabulary import ASKING_TERMS, SYNONYMS
 
 PASSAGES = 3  # sentences come from the top passages only
 MAX_SENTENCES = 3
@@ -73,6 +74,24 @@ def coverage_scorer(question_tokens: Sequence[str], idf: Callable,
         return held / total
 
     return cover
+
+
+def synonyms_of(term: str) -> tuple[tuple[str, ...], ...]:
+    """The token runs that say a question's ``term`` too (``question.vocabulary.SYNONYMS``): "drop" and
+    "no longer" say "stop" ("which Python version did it stop supporting?": "Dropped support of Python 3.7")."""
+    return _synonym_runs().get(term, ())
+
+
+@functools.lru_cache(maxsize=1)
+def _synonym_runs() -> dict[str, tuple[tuple[str, ...], ...]]:
+    from index import tokenize
+
+    runs: dict[str, tuple[tuple[str, ...], ...]] = {}
+    for group in [[tuple(t for t in tokenize(word) if len(t) > 2) for word in group] for group in SYNONYMS]:
+        for run in group:
+            for token in run:  # "appl" and "silicon" of "apple silicon" are each said by "mps"
+                runs[token] = tuple(r for r in group if r != run and r)
+    return runs
 
 
 def score_sentences(

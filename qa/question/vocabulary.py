@@ -259,7 +259,7 @@ RELEASE_EVENTS = frozenset("come comes came out ship shipped land landed publish
 SYNONYMS = (
     ("mps", "metal", "apple silicon", "mac", "macs", "m1", "m2", "m3", "m4", "m5"),
     ("replaced", "replace", "replaces", "instead of", "in favour of", "in favor of", "superseded"),
-    ("removed", "dropped", "no longer"),
+    ("removed", "dropped", "no longer", "stop", "stopped", "discontinued"),
     # the short forms a person types for the words notes spell out ("a plain dict": "with a dictionary")
     ("dict", "dicts", "dictionary", "dictionaries"),
     ("config", "configs", "configuration", "configurations"),
@@ -269,7 +269,6 @@ SYNONYMS = (
     ("param", "params", "parameter", "parameters"),
     ("dir", "dirs", "directory", "directories"),
     ("cert", "certs", "certificate", "certificates"),
-    ("db", "database", "databases"),
     ("deps", "dependency", "dependencies"),
 )
 

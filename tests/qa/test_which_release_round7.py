@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+from index import tokenize
 from qa.answer.engine import Engine
+from qa.answer.evidence import score_sentences, synonyms_of
 from qa.question.changes import asked_kind, change_asked
 from qa.question.products import named
 from qa.question.releases import find_releases
@@ -305,3 +307,13 @@ def test_an_import_name_another_held_products_notes_write_names_a_dependency(tmp
     assert [n.product for n in named(question, held, writers=catalogue.writers) if n.held] == []
     assert [n.product for n in named("what changed in charset-normalizer?", held, writers=catalogue.writers)] == [
         "charset-normalizer"]
+
+
+
+def test_stopped_supporting_is_said_by_dropped_support() -> None:
+    # "stop" is said by "drop": of 0.12.0's two sentences naming Python support, the one dropping it answers
+    sentences = ["Mark Python 3.12 as supported.", "Dropped support of EoL Python 3.7."]
+    scored = score_sentences("which Python version did it stop supporting?", [" ".join(sentences)], tokenize=tokenize,
+                             idf=lambda terms: [1.0] * len(terms), alternatives=synonyms_of)
+    assert max(scored, key=lambda c: c.score).span.text == sentences[1]
+    assert ("drop",) in synonyms_of("stop") and ("dictionari",) in synonyms_of("dict")
