@@ -26,7 +26,7 @@ from .versions import VERSION
 
 # The historical form: "version"/"release" or "[" before the number, anything after a break.
 # "2.2.0. (2007-07-31)" and html5lib's "0.999999999/1.0b10" too.
-_LEADING = lazy_compile(r"^\s*(?:(?:version|release)\s+|\[)?v?" + VERSION + r"\]?(?=$|[\s(\-–—:,/]|\.(?:\s|$))", re.IGNORECASE)
+_LEADING = lazy_compile(r"^\s*(?:(?:version|release):?\s+|\[)?v?" + VERSION + r"\]?(?=$|[\s(\-–—:,/]|\.(?:\s|$))", re.IGNORECASE)
 # termcolor's "## 2.0.0 and newer" (see the GitHub releases): a range of releases, not one.
 _RANGE = lazy_compile(r"^\s*(?:and|or)\s+(?:newer|later|above|up|onwards|beyond)\b", re.IGNORECASE)
 # A word before the number ("pytest 9.1.0"): what follows must say release (a date, a status, "release notes").

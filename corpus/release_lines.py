@@ -19,6 +19,8 @@ a paragraph that merely starts with a version or bold text (sqlacodegen's ``**NO
 
 from __future__ import annotations
 
+import re
+
 from .headings import find_date, opens_with_version, release_alone, release_heading, release_marker
 from .markdown import Heading, slugify
 from .regex import lazy_compile
@@ -28,7 +30,8 @@ _RELEASE_LINE = lazy_compile(r"^v?\d+(?:\.\d+)+[\w.+-]*\s+[-–—(]")  # "v10.9
 _BOLD = lazy_compile(r"^\*\*(?P<bold>[^*\s](?:[^*]*[^*\s])?)\*\*(?P<rest>[^*]*)$")  # "**4.0.0** (2023-08-01)"
 _ITALIC = lazy_compile(r"^\*(?P<text>[^*\s](?:[^*]*[^*\s.,:;!?])?)\*[ \t]*$")  # "*Bug fixes*", not "*Thanks!*"
 _LIST_ITEM = lazy_compile(r"^[ \t]*(?:[-*+•]|\d+[.)]|#\.)[ \t]+\S")
-_TEXT_RELEASE = lazy_compile(r"^\[?v?\d")  # the version first: "[0.19.0, 2025-12-31]:", "4.1.0 (2026-10-28):"
+# the version first: "[0.19.0, 2025-12-31]:", "4.1.0 (2026-10-28):", or after "Version" (regex's "Version: 2019.12.17")
+_TEXT_RELEASE = lazy_compile(r"^(?:(?:version|release):?\s+)?\[?v?\d", re.IGNORECASE)
 _MARGIN_ITEM = lazy_compile(r"^[-*+][ \t]+\S")
 _BULLET_TEXT = lazy_compile(r"^[-*+][ \t]+(\S(?:.*\S)?)[ \t]*$")  # "- 1.9.2" -> "1.9.2"
 _ENTRY = lazy_compile(r"^v?\d+\.\d+\S*(?:\s|$)")  # a line at the margin opening with its version: "0.3.0", "3.0b3 - 1/23/2004 - ..."

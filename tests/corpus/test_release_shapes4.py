@@ -100,3 +100,31 @@ def test_a_c_candidate_is_a_release_of_its_own(tmp_path: Path) -> None:
             "2003-08-01  Bob Halley  <halley@dnspython.org>\n\n\t* Node and all rdata types have been slotted.\n")
     loaded = read_releases(tmp_path, "ChangeLog", text, ("1.1.0", "1.1.0c1"))
     assert [s.version for s in loaded.sections if "slotted" in s.text] == ["1.1.0c1"]
+
+
+# mrab regex's changelog.txt: plain text, each release a line of its own at the margin, "Version 2026.12.2:"
+# in the newer part and "Version: 2019.12.17" in the older, its changes indented below
+REGEX = (
+    "Version 2026.12.2:\n\n"
+    "    PR 653: Git issue 634: regex.Scanner still ignores non-ASCII whitespace in VERSION0\n\n"
+    "    PR 656: Fix SEGV calling a fuzzy-section group that itself calls a group\n\n"
+    "Version 2026.11.30:\n\n"
+    "    Git issue 649: test_regex.py:4719: SyntaxWarning: \"\\.\" is an invalid escape sequence\n\n"
+    "Version: 2020.10.28\n\n"
+    "    Git issue 362: Any LICENSE work for this project?\n\n"
+    "    Changed licence to Apache 2.0 and added licence file.\n\n"
+    "Version: 2020.10.23\n\n"
+    "    Git issue 387: Compilaton flag to avoid storing compiled regexp in internal cache\n"
+)
+
+
+def test_a_version_line_worded_version_opens_a_release(tmp_path: Path) -> None:
+    loaded = read_releases(tmp_path, "changelog.txt", REGEX, ("2026.12.2", "2026.11.30", "2020.10.28", "2020.10.23"))
+    licence = next(s for s in loaded.sections if s.version == "2020.10.28")
+    assert "Changed licence to Apache 2.0" in licence.text and "Compilaton flag" not in licence.text
+
+
+def test_a_version_line_in_prose_opens_none(tmp_path: Path) -> None:
+    # one such line, or one saying more than its release, is text
+    text = "Changes\n=======\n\nVersion 2.0: we rewrote the parser.\n\nVersion 1.0 is the last with Python 2.\n"
+    assert read(tmp_path, "CHANGES.txt", text).releases == ()
