@@ -4,6 +4,8 @@ it names a product by another name its metadata gives: then as named by its own)
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -77,12 +79,17 @@ def scan(text: str, catalogue: Catalogue) -> Scan:
 
 
 def _typed(text: str, name: Named) -> list[str]:
-    """The words naming a held product as typed, with the owner of a repository's name ("pypa" of "pypa/build")."""
+    """The words naming a held product as typed, with the owner of a repository's name ("pypa" of "pypa/build")
+    or the owner named before it ("mrab" of "the mrab `regex` module")."""
     owner = _OWNER.search(text, 0, name.span[0])
+    if owner is None and _WHAT_IT_IS.match(text, name.span[1]):
+        owner = _OWNED.search(text, 0, name.span[0])
     return [*name.typed.lower().split(), *([owner.group(1).lower()] if owner else [])]
 
 
 _OWNER = lazy_compile(r"(?<![\w./-])([\w.-]+)/$")
+_OWNED = lazy_compile(r"\bthe\s+([\w.-]+)\s+[`'\"]?$", re.IGNORECASE)  # "the mrab `regex` module"
+_WHAT_IT_IS = lazy_compile(r"[`'\"]?\s+(?:package|module|library|project)\b", re.IGNORECASE)
 
 
 def _own_names(text: str, products: tuple[Named, ...], others: dict[str, str]) -> str:

@@ -265,12 +265,22 @@ def asks_which_release(question: str, products: tuple[str, ...]) -> bool:
         word = (m.group("word") or m.group("there") or m.group("first") or "").lower()
         # "what version of python", "... of the docs": another thing's; "of pypa/build" names the product by
         # its repository ("owner/name"), "of the decorator package" by its name
-        of = re.match(r"\s+of\s+(?:(?:the|this|that)\s+)?([\w.@/-]+)", question[m.end():])
-        if of and of.group(1).lower().rstrip("/").rsplit("/", 1)[-1] not in names | _ITSELF:
+        of = re.match(r"\s+of\s+(?:(?:the|this|that)\s+)?([\w.@/-]+)(?:\s+[`'\"]?([\w.@/-]+))?", question[m.end():])
+        if of and not _of_itself(of.group(1), of.group(2), names):
             continue
         if not word or word in names or word in _RELEASE_WORDS or _SERIES.fullmatch(word) or _joined(word, names):
             return True
     return False
+
+
+def _of_itself(first: str, second: str | None, names: frozenset[str]) -> bool:
+    """Whether "which version of <first> <second>" names the product: by its name or repository, as "the
+    package", or by its name after its owner's ("of the mrab `regex` module"; not "of cuDNN does torch use")."""
+    own = lambda word: word.lower().rstrip("/").rsplit("/", 1)[-1] in names | _ITSELF  # noqa: E731
+    return own(first) or (second is not None and first.lower() not in _NOT_OWNER and own(second.strip("`'\"")))
+
+
+_NOT_OWNER = frozenset("does do did is was are were has have can will would should in for with on to and or".split())
 
 
 def _joined(word: str, names: frozenset[str]) -> bool:

@@ -270,6 +270,11 @@ SYNONYMS = (
     ("dir", "dirs", "directory", "directories"),
     ("cert", "certs", "certificate", "certificates"),
     ("deps", "dependency", "dependencies"),
+    # British and American spellings ("What changed about Pillow's license?": "Update licence to MIT-CMU")
+    ("license", "licence", "licensed", "licenced", "licensing", "licencing"),
+    ("behavior", "behaviour", "behaviors", "behaviours"),
+    ("color", "colour", "colors", "colours"),
+    ("favor", "favour"),
 )
 
 

@@ -13,7 +13,8 @@ from qa.answer.engine import Engine
 from qa.answer.evidence import score_sentences, synonyms_of
 from qa.question.changes import asked_kind, change_asked
 from qa.question.products import named
-from qa.question.releases import find_releases
+from qa.question import read
+from qa.question.releases import asks_which_release, find_releases
 from qa.question.shapes import kinds_named, shape_of
 from qa.question.vocabulary import specifics
 from tests.support.fakes import notes_engine
@@ -317,3 +318,25 @@ def test_stopped_supporting_is_said_by_dropped_support() -> None:
                              idf=lambda terms: [1.0] * len(terms), alternatives=synonyms_of)
     assert max(scored, key=lambda c: c.score).span.text == sentences[1]
     assert ("drop",) in synonyms_of("stop") and ("dictionari",) in synonyms_of("dict")
+    assert ("licenc",) in synonyms_of("licens") and ("behaviour",) in synonyms_of("behavior")
+
+
+@pytest.mark.parametrize(("question", "which"), [
+    ("which version of the mrab `regex` module added a timeout argument?", True),  # its owner's name before it
+    ("which version of regex added a timeout argument?", True),
+    ("what version of the package added X?", True),
+    ("what version of cuDNN does torch use?", False),  # another thing's version, the product after a verb
+    ("what version of python does regex need?", False),
+    ("which version of the docs mention X?", False),
+])
+def test_which_version_of_the_product_named_after_its_owner(question: str, which: bool) -> None:
+    assert asks_which_release(question, ("regex", "pytorch")) is which
+
+
+def test_the_owner_named_before_a_product_is_no_topic_word(tmp_path) -> None:
+    engine = notes_engine(tmp_path, "changelog.txt", "Version: 2019.3.12\n\n    Added timeout parameter in Python 3.\n\n"
+                          "Version: 2019.3.9\n\n    Hg issue 320: Abnormal performance\n", "regex")
+    question = read("which version of the mrab `regex` module added a timeout argument?", engine.catalogue)
+    assert question.shape.name == "which" and "mrab" not in question.topic.split()
+    assert engine.ask("which version of the mrab `regex` module added a timeout argument?", mode="bm25"
+                      ).earliest_release == "2019.3.12"
