@@ -340,3 +340,13 @@ def test_the_owner_named_before_a_product_is_no_topic_word(tmp_path) -> None:
     assert question.shape.name == "which" and "mrab" not in question.topic.split()
     assert engine.ask("which version of the mrab `regex` module added a timeout argument?", mode="bm25"
                       ).earliest_release == "2019.3.12"
+
+
+@pytest.mark.parametrize("question", [
+    "nx.connected_component_subgraphs doesn't exist anymore in my networkx, in which version was it taken out?",
+    "which release took out the read_gpickle function?",
+    "read_gpickle does not exist any more - when was it removed?",
+])
+def test_taken_out_asks_of_a_removal(question: str) -> None:
+    assert change_asked(question) == "removed" and asked_kind(question) == "removed"
+    assert change_asked("which release took the lock out of the hot path?") is None
