@@ -20,7 +20,7 @@ from ..question.changes import CHANGES_STATED
 from ..question.vocabulary import NEGATED, content_words
 from .digest import Entry
 from .direct import direct
-from .holding import holds
+from .holding import ALNUM, holds
 
 WHOLE_ITEM = 80  # words: an item's opening may state a change in one sentence and name its subject in the next
 
@@ -55,7 +55,7 @@ def says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False,
     stated = negated = 0
     about = topic_words(about)
     rest = frozenset(w for w in about if w not in credited)
-    text = item_words(entry.text)
+    text = _joined(item_words(entry.text), things)
     sentences = SENTENCE_END.split(text)
     if whole:  # the change and part of its subject in the first sentence, the rest of it after
         if not pattern.search(sentences[0]) or not words_named(sentences[0], rest):
@@ -89,6 +89,17 @@ def says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False,
     if stated > 0 and stated >= negated:
         return SAYS, stated
     return (DENIES if negated > stated else SILENT), 0
+
+
+def _joined(text: str, things: Sequence[str]) -> str:
+    """``text`` with a name the question writes with its number joined ("qt5") joined so where it is written
+    apart: "Removed support for Qt 5" reads "Removed support for Qt5"."""
+    for thing in things:
+        if spaced := ALNUM.fullmatch(thing):
+            text = re.sub(r"(?<![\w])(" + spaced.group(1) + r")[ -](" + spaced.group(2) + r")(?![\w])", r"\1\2", text,
+                          flags=re.IGNORECASE)
+    return text
+
 
 
 def worded(entry: Entry, change: str, about: frozenset[str]) -> int:

@@ -175,7 +175,8 @@ OTHER_CHANGE = r"(?:remov|drop|deprecat|delet|add|introduc|renam)\w*"
 def without_contrast(question: str) -> str:
     """``question`` without what it sets its change against ("when was collate actually removed,
     not just deprecated?": a removal; "dropped rather than deprecated") or tells as what came
-    before ("bring back X after removing it in 3.0"): no kind, change or topic of it."""
+    before ("bring back X after removing it in 3.0"), or what the answer is for ("so I know what to pin"): no
+    kind, change or topic of it."""
     return _CONTRAST.sub(" ", question)
 
 
@@ -187,7 +188,9 @@ _CONTRAST = lazy_compile(r"[,;]?\s*\b(?:(?:and|but)\s+)?(?:not\s+(?:just|only|me
                          r"(?:\w+\s+){0,2}?" + OTHER_CHANGE + r"(?:\s+(?:it|them))?\s+in\s+v?\d+(?:\.\d+)*"
                          r"|\b(?:after|once)\s+(?:\w+\s+){0,2}?" + OTHER_CHANGE + r"(?:\s+(?:it|them))?"
                          # "so I can silence its deprecation warnings": no deprecation asked about
-                         r"|\b(?:silenc|suppress|ignor|hid|filter|mut)\w*\s+(?:\w+\s+){0,3}?deprecation\s+warn\w*",
+                         r"|\b(?:silenc|suppress|ignor|hid|filter|mut)\w*\s+(?:\w+\s+){0,3}?deprecation\s+warn\w*"
+                         # "... dropped Python 2 so I know what to pin below?": what the answer is for
+                         r"|\bso\s+(?:that\s+)?(?:i|we)\s+know\b[^?.!:;,]*",
                          re.IGNORECASE)
 
 

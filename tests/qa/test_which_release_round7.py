@@ -16,7 +16,7 @@ from qa.question.products import named
 from qa.question import read
 from qa.question.releases import asks_which_release, find_releases
 from qa.question.shapes import kinds_named, shape_of
-from qa.question.vocabulary import specifics
+from qa.question.vocabulary import specifics, without_contrast
 from tests.support.fakes import notes_engine
 
 FREEZEGUN = """Freezegun Changelog
@@ -350,3 +350,51 @@ def test_the_owner_named_before_a_product_is_no_topic_word(tmp_path) -> None:
 def test_taken_out_asks_of_a_removal(question: str) -> None:
     assert change_asked(question) == "removed" and asked_kind(question) == "removed"
     assert change_asked("which release took the lock out of the hot path?") is None
+
+
+PILLOW = """Changelog (Pillow)
+==================
+
+10.4.0 (2024-07-01)
+-------------------
+
+- Removed support for Qt 5 #8159
+  [radarhere]
+
+9.2.0 (2022-07-01)
+------------------
+
+- Deprecate support for Qt 5 (PyQt5 and PySide2) #6237
+  [hugovk, radarhere]
+
+4.1.0 (2017-04-03)
+------------------
+
+- Test: Fixed Qt tests for QT5 and saving 1 bit PNG #2394
+  [wiredfool]
+
+- Added PySide to ImageQt documentation #2392
+  [radarhere]
+
+2.3.0 (2014-01-01)
+------------------
+
+- PyQT5 Support #418
+  [wiredfool]
+"""
+
+
+def test_a_name_and_its_number_written_apart_hold_the_name_asked(tmp_path) -> None:
+    # "qt5" of the question is "Qt 5" in the removal, "QT5" only in a test fix
+    engine = notes_engine(tmp_path, "CHANGES.rst", PILLOW, "pillow")
+    answer = engine.ask("ImageQt stopped working with PyQt5 after a pillow upgrade, which release removed qt5 support?",
+                        mode="bm25")
+    assert answer.earliest_release == "10.4.0"
+    assert answer.sentences[0].text.startswith("Removed support for Qt 5")
+
+
+def test_what_the_answer_is_for_is_no_topic() -> None:
+    assert without_contrast("Which regex release dropped Python 2 so I know what to pin below?").rstrip(" ?") == \
+        "Which regex release dropped Python 2"
+    left = without_contrast("so I know which to pick: which release added X?")
+    assert "know" not in left and left.endswith(": which release added X?")
