@@ -148,7 +148,8 @@ def headings(path: Path, recipe: tuple) -> list[str]:
             text = re.sub(r"<[^>]*>", "", text)  # a link's target is no heading text
             m = VERSION.search(text)
             if m and not re.search(r"\band newer\b", text):
-                found.append(m.group(1))
+                apart = re.match(r" (alpha|beta|rc) ?(\d+)\b", text[m.end():])  # six's "1.0 beta 1" is 1.0b1
+                found.append(m.group(1) + ({"alpha": "a", "beta": "b"}.get(apart[1], apart[1]) + apart[2] if apart else ""))
     if kind == "title":
         m = re.search(r"Python-Markdown (\d+\.\d+) Release Notes", "\n".join(lines))
         found.append(m.group(1))
