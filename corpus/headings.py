@@ -60,6 +60,14 @@ _DATE_FIRST = lazy_compile(r"^\s*(\d{4}-\d\d-\d\d):?[ \t]+(?P<rest>\S.*)$")
 _MARKER = lazy_compile(r"^\(?\s*(?:(?:initial\s+)?(?:release[ds]?|releasing|version)(?:\s+version)?\s+(?P<open>\()?"
                        r"|[A-Za-z][\w+-]*\s+(?=v?\d[\w.+-]*\s+released\b))v?(?P<v>" + VERSION + r")(?P<rest>.*)$", re.IGNORECASE)
 _MARKER_REST = lazy_compile(r"^(?:\s*released)?\s*(?:\([^()]*\))?\s*[.!]?\s*\)?\s*[.!]?\s*$|^\.\s+\S", re.IGNORECASE)
+# A pre-release tag written apart from its number (nltk's "Version 2.0.1 (rc1) 2011-04-11", psycopg2's
+# "2.0 beta 7"): part of the version, spelled as PEP 440 does (2.0.1rc1, 2.0b7); "2.0 beta" alone is 2.0.
+_APART_TAG = lazy_compile(r"\s*\(\s*(alpha|beta|rc|a|b)[\s.]*(\d+)\s*\)|\s+(alpha|beta|rc)\s*(\d+)\b", re.IGNORECASE)
+_PEP440 = {"alpha": "a", "beta": "b"}
+# What a heading says before the release it opens (psycopg2's "What's new in psycopg 2.9.13", pymongo's
+# "Changes in Version 4.20.1 (2026/11/19)"): such words, at most one name, "version", then the release alone.
+_INTRO = lazy_compile(r"^\s*(?:what'?s\s+new\s+in|changes\s+in)\s+(?:(?!version\b)[A-Za-z][\w.+-]*\s+)?(?:version\s+)?v?"
+                      + VERSION + r"(?P<rest>.*)$", re.IGNORECASE)
 # A date still to come ("2023-08-xx"): it says the line is a release's, but gives no date.
 _PLACEHOLDER_DATE = lazy_compile(r"(?<!\d)\d{4}-(?:\d{1,2}|xx)-(?:\d{1,2}|xx)(?![\w])", re.IGNORECASE)
 
@@ -88,6 +96,8 @@ def release_heading(text: str, names: frozenset[str] = frozenset(), order: str |
         version = bare[1] if bare else alone.version if alone is not None else None
         return ReleaseHeading(version, find_date(dated.group(1))) if version else None
     m = _LEADING.match(text)
+    if m is None and (intro := _INTRO.match(text)) and _alone_after(text, intro.end(1)):
+        m = intro
     if m is None:
         worded = _WORDED.match(text)
         if worded is None and (two := _TWO_WORDED.match(text)) and find_date(two.group("rest")):
@@ -103,7 +113,24 @@ def release_heading(text: str, names: frozenset[str] = frozenset(), order: str |
         return None
     status = "yanked" if re.search(r"\byanked\b", text, re.IGNORECASE) else (
         "unreleased" if re.search(r"\bunreleased\b|in\s+development|not\s+yet\s+released", text, re.IGNORECASE) else None)
-    return ReleaseHeading(m.group(1), find_date(text[m.end(1):], order), status)
+    version, end = _tagged(text, m.group(1), m.end(1))
+    return ReleaseHeading(version, find_date(text[end:], order), status)
+
+
+def _tagged(text: str, version: str, end: int) -> tuple[str, int]:
+    """The version with a pre-release tag written apart after it ("2.0.1 (rc1)" -> "2.0.1rc1",
+    "2.0 beta 7" -> "2.0b7"), and where the two end in ``text``."""
+    tag = _APART_TAG.match(text, end)
+    if tag is None or re.search(r"[A-Za-z]", version.split(".")[-1]):
+        return version, end
+    word, number = (tag.group(1), tag.group(2)) if tag.group(1) else (tag.group(3), tag.group(4))
+    return version + _PEP440.get(word.lower(), word.lower()) + number, tag.end()
+
+
+def _alone_after(text: str, end: int) -> bool:
+    """Whether ``text`` says nothing after its version at ``end`` but a pre-release tag, a date or a status."""
+    rest = text[_tagged(text, "0", end)[1]:]
+    return not rest.strip() or _SUFFIX.match(rest) is not None
 
 
 def release_alone(text: str) -> ReleaseHeading | None:
@@ -114,10 +141,10 @@ def release_alone(text: str) -> ReleaseHeading | None:
     found = release_heading(text)
     if found is None or found.version is None:
         return found
-    m = _LEADING.match(text) or _WORDED.match(text)
+    m = _LEADING.match(text) or _INTRO.match(text) or _WORDED.match(text)
     if m is None:
         return None  # a date, then a name and a version ("2024-01-11 unidecode 1.3.8"): a ChangeLog entry's line
-    rest = _PLACEHOLDER_DATE.sub(" ", text[m.end(1):])
+    rest = _PLACEHOLDER_DATE.sub(" ", text[_tagged(text, m.group(1), m.end(1))[1]:])
     return found if not rest.strip() or _SUFFIX.match(rest) else None
 
 

@@ -32,10 +32,12 @@ RECIPES = {
     "chardet-7.7.0/docs/changelog.rst": ("under", "-"),  # "charade 1.0.1" and "chardet 1.0.1": one 1.0.1
     "charset-normalizer-3.5.3/CHANGELOG.md": ("atx", 2),
     "colorama-0.4.6/CHANGELOG.rst": ("line", r"^(\d+(?:\.\d+)+)(?: |$)"),
+    "connect-3.7.0/HISTORY.md": ("line", r"^(\d+(?:\.\d+)+(?:-rc\.\d+)?) / \d{4}-\d\d-\d\d$"),  # History.md of npm: "3.7.0 / 2019-05-17" over "=====", "3.0.0-rc.2 / 2014-05-04"
     "configobj-5.0.9/CHANGES.rst": ("under", '"'),
     "cryptography-50.0.2/CHANGELOG.rst": ("under", "~"),
     "decorator-5.3.1/CHANGES.md": ("atx", 2),
     "dnspython-1.15.0/ChangeLog.txt": ("line", r"^\s+\* \(Version (\d+(?:\.\d+)+\w*) released\)$"),  # GNU ChangeLog: an entry's "<TAB>* (Version 1.14.0 released)", older ones indented by spaces
+    "ecdsa-0.19.2/NEWS.txt": ("line", r"^\* Release (\d+(?:\.\d+)+(?:-beta\d+)?) \("),  # "* Release 0.19.1 (13 Mar 2025)", "* Release 0.18.0-beta2 (05 Jan 2022)"; sections "New API:", "Bug fixes:" below
     "esprima-4.0.1/ChangeLog.txt": ("line", r"^\d{4}-\d\d-\d\d: Version (\d+(?:\.\d+)+)$"),  # "2018-06-17: Version 4.0.1" over indented items
     "feathersjs-feathers-5.0.50/CHANGELOG.md": ("line", r"^#{1,2} \[v?(\d+(?:\.\d+)+(?:-[\w.]+)?)\]"),  # lerna: "## [5.0.50](url) (date)", "# [5.0.0-pre.34](url) (date)", "## [v4.5.11](url)"
     "feedparser-6.0.14/NEWS.txt": ("line", r"^(\d+(?:\.\d+)+(?:b|fc)?\d*) - "),  # "6.0.14 - 30 July 2026", "3.0fc1 - 4/23/2004 - MAP - made ...", "4.0 - MAP - ..."
@@ -63,13 +65,18 @@ RECIPES = {
     "mock-5.2.0/CHANGELOG.rst": ("under", "-"),  # "2.0.0 and earlier" is 2.0.0's heading
     "moment-2.31.0/CHANGELOG.md": ("atx", 3),  # "### 2.31.0", "### 2.19.0 [See full changelog](url)"; its "## Features" sit inside releases
     "multidict-7.2.1/CHANGES.rst": ("under", "="),
+    "mutagen-1.48.1/NEWS.txt": ("under", "-"),  # reST with no extension: ".. _release-1.48.1:" over "1.48.1 - 2026-06-25", older "1.38 - 2017.06.01"
     "nan-2.30.0/CHANGELOG.md": ("atx", 3),  # "### 2.30.0 Oct 18 2026"; not the bold "**Version 2.30.0: current Node ...**"
+    "netaddr-1.3.0/CHANGELOG.rst": ("line", r"^Release: (\d+(?:\.\d+)+)$"),  # overlined and underlined "Release: 1.3.0" over "Date: 2024-05-28"; "NEXT_NETADDR_VERSION" is none
+    "nltk-3.10.4/ChangeLog.txt": ("line", r"^Version (\d+(?:\.\d+)+(?:[ab]\d+)?)(?: \((rc\d+)\))? \d{4}-\d\d-\d\d$"),  # "Version 3.10.4 2026-10-20", "Version 0.8b2 2007-06-26"; "Version 2.0.1 (rc1) 2011-04-11" is 2.0.1rc1
     "openai-3.63.0/CHANGELOG.md": ("line", r"^## \[?(\d+(?:\.\d+)+)[] ]"),  # release-please: "## [3.63.0](compare-url) (2026-12-03)", older "## 1.1.2 (2023-11-08)" over "Full Changelog: [v1.1.1...v1.1.2](url)"
     "parso-0.8.7/CHANGELOG.rst": ("under", "+"),
     "pexpect-4.9.0/doc/history.rst": ("under", "`"),  # "Version 4.9" over backticks
     "prompt_toolkit-3.0.53/CHANGELOG.txt": ("under", "-"),
     "psutil-7.2.2/HISTORY.rst": ("under", "="),
+    "psycopg2-2.9.13/NEWS.txt": ("line", r"^What's new in psycopg (\d+(?:\.\d+)+)(?: (b)eta (\d+))?$"),  # reST: "What's new in psycopg 2.9.13" over "^^^", "... 2.9" over "---" (a release, with 2.8.7 ... under it), "... 2.0 beta 7" is 2.0b7; "Current release" is none; 2.0.9 and 1.99.3 written twice
     "pyasn1-0.6.5/CHANGES.rst": ("under", "-"),  # "Revision 0.6.5, released 26-10-2026", "Revision 0.0.13b"
+    "pycurl-7.49.0/ChangeLog.txt": ("under", "-"),  # "Version 7.49.0 [requires libcurl-7.19.0 or better] - 2026-10-26", "Version 7.16.0 [no public release]", "Version 7.12"; GNU entries below 0.4.7 none
     "pycparser-3.12/OLDER_CHANGES.txt": ("line", r"^\+ Version (\d+(?:\.\d+)+) \("),  # "+ Version 2.09.1 (2012.12.29)"
     "pyflakes-4.1.0/NEWS.rst": ("line", r"^(\d+(?:\.\d+)+) \("),
     "pygments-2.21.0/CHANGES.txt": ("under", "-"),
@@ -78,9 +85,12 @@ RECIPES = {
     "python-dotenv-1.2.4/CHANGELOG.md": ("atx", 2),
     "python-slugify-9.2.0/CHANGELOG.md": ("atx", 2),  # "## 9.0.0 — unreleased" is 9.0.0's heading
     "pyopenssl-26.4.0/doc/ChangeLog_old.txt": ("line", r"^\t\* (?:Release |Released version |Version |Initial release \()(\d+(?:\.\d+)+\w*)"),  # GNU ChangeLog: an entry's "<TAB>* Release 0.15", "* Released version 0.6.", "* Version 0.5. Yay!", "* Initial release (0.1, ...)"; not "* Fix a regression present in 0.15"
+    "pymongo-4.20.1/doc/changelog.rst": ("under", "-"),  # "Changes in Version 4.20.1 (2026/11/19)"; "Bug fixes" over "...." inside
+    "pyrsistent-0.20.0/CHANGES.txt": ("line", r"^v?(\d+(?:\.\d+)+)[, ]"),  # "0.20.0, 2023-10-25", "v0.14.3, 2018-06-11", "0.17.2 (yanked ...), 2020-09-09", "0.19.0 - Never released ..."; not "Revision history", "TODO"
     "pyyaml-6.0.4/CHANGES.txt": ("line", r"^(\d+(?:\.\d+)+) \("),  # "6.0.4 (2026-11-20)" alone, older ones underlined too
     "qs-6.17.1/CHANGELOG.md": ("atx", 2),  # "## **6.17.1**", "## [**6.17.0**](url)"
     "react-router-7.18.7/CHANGELOG.md": ("atx", 2),  # changesets: "## 7.18.7", "## v7.0.0" over "### Patch Changes"
+    "rsa-4.9.1/CHANGELOG.md": ("atx", 2),  # "## Version 4.9 - release 2022-07-20", "## Version 4.4 & 4.6 - released 2020-06-12" (its first)
     "ruamel.yaml-0.19.1/CHANGES.txt": ("line", r"^\[(\d+(?:\.\d+)+)[,-]"),  # "[0.19.0, 2025-12-31]:", "[0.10.6-0.10.9, ...]:"
     "rxjs-7.8.2/CHANGELOG.md": ("line", r"^#{1,3} \[(\d+(?:\.\d+)+(?:-[\w.-]+)?)\]"),  # "# [7.0.0](url) (date)", "## [7.8.2](url) (date)", "# [7.0.0-beta.15](url)", "# [6.0.0-uncanny-rc.7](url)", "# [0.0.0-prealpha.3](url)", after <a name>
     "scriv-1.8.0/CHANGELOG.rst": ("under", "-"),  # scriv: ".. _changelog-1.8.0:" over "1.8.0 — 2025-12-29"; "Unreleased" is none
@@ -133,12 +143,13 @@ def headings(path: Path, recipe: tuple) -> list[str]:
         elif kind == "line":
             m = re.match(recipe[1], line)
             if m:
-                found.append(m.group(1))
+                found.append("".join(g for g in m.groups() if g))  # more groups spell one version: "2.0", "b", "7"
         if text is not None:
             text = re.sub(r"<[^>]*>", "", text)  # a link's target is no heading text
             m = VERSION.search(text)
             if m and not re.search(r"\band newer\b", text):
-                found.append(m.group(1))
+                apart = re.match(r" (alpha|beta|rc) ?(\d+)\b", text[m.end():])  # six's "1.0 beta 1" is 1.0b1
+                found.append(m.group(1) + ({"alpha": "a", "beta": "b"}.get(apart[1], apart[1]) + apart[2] if apart else ""))
     if kind == "title":
         m = re.search(r"Python-Markdown (\d+\.\d+) Release Notes", "\n".join(lines))
         found.append(m.group(1))
