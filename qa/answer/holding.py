@@ -51,7 +51,8 @@ def holds(text: str, thing: str) -> bool:
     """Whether an item's text (and heading) holds ``thing``: as written, or a dotted name by its
     parts ("monkeypatch.context" in "``monkeypatch`` now supports a ``context()`` function") or by
     its last one ("np.cov" in "*cov* has new ``fweights``"), a keyword argument as code ("proxies=" in "The
-    deprecated `proxies` argument has now been removed"), a name and its number apart ("qt5" in "Qt 5")."""
+    deprecated `proxies` argument has now been removed"), a name and its number apart ("qt5" in "Qt 5"), a
+    decorator by its name as code ("@deprecated" in "adding `typing_extensions.deprecated`")."""
     if _VERSION.fullmatch(thing):  # a version, whole: "Python3.8" holds 3.8, "3.18" and "13.8" do not
         return bool(re.search(r"(?<![\d.])" + re.escape(thing) + r"(?![\w])", text))
     if major := _MAJOR.fullmatch(thing):  # "Python 2.7", "python2", "Python-2", "Python 2 support" hold "python 2.x"
@@ -59,6 +60,8 @@ def holds(text: str, thing: str) -> bool:
                               text))
     if re.search(r"(?<![\w])" + re.escape(thing) + r"(?![\w])", text):  # "validate" in "ParserElement.validate()"
         return True
+    if thing.startswith("@") and len(thing) > 1:  # a decorator by its name as code: "adding `typing_extensions.deprecated`"
+        return bool(re.search(r"[.@`]" + re.escape(thing[1:]) + r"`", text))
     if spaced := ALNUM.fullmatch(thing):  # a name and its number apart: "qt5" in "Removed support for Qt 5"
         return bool(re.search(r"(?<![\w])" + spaced.group(1) + r"[\s-]" + spaced.group(2) + r"(?![\w])", text))
     if thing.endswith("="):  # a keyword argument named bare: "proxies=" in "the `proxies` argument" too

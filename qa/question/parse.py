@@ -164,7 +164,8 @@ def _understood(shown: str, seen: Scan, catalogue: Catalogue, given: Sequence[st
     last = shape.name == "which" and asks_last(rest)  # "the last version that still supported 3.7"
     part = asking_part(seen.text, held) if shape.name == "which" else ""
     focus = topic_of(without_contrast(part), held, frozenset(seen.typed)) if part else ""
-    own_names = {p.lower() for p in held}  # "ruamel.yaml" names the product, not a thing its items must hold
+    # "ruamel.yaml", "typing_extensions" name the product, not a thing its items must hold
+    own_names = {n for p in held for n in (p.lower(), p.lower().translate(_SWAP))}
     return Question(typed=shown, text=seen.text, asked_as=asked_as, releases=wanted, range=span, products=products,
                     shape=shape, kind="removed" if last else asked_kind(rest), change="removed" if last else change_asked(rest, part),
                     specifics=(*_unqualified(specifics(parsed.topic), own_names),
@@ -172,6 +173,9 @@ def _understood(shown: str, seen: Scan, catalogue: Catalogue, given: Sequence[st
                     howto=is_howto(seen.text), asks=asks(seen.text),
                     named=seen.named, foreign=seen.foreign if held else (), follow=follow, pin=pin,
                     still=asks_still(seen.text) and not last, focus=focus, last=last)
+
+
+_SWAP = str.maketrans("-_", "_-")
 
 
 def _unqualified(found: Sequence[str], own_names: set[str]) -> tuple[str, ...]:

@@ -66,7 +66,9 @@ _WHICH_RELEASE = lazy_compile(
     r"\b(?:which|what)\s+(?:(?:old|older|oldest|early|earlier)\s+)?(?:(?P<word>[\w.-]+)\s+)?"
     r"(?:v?\d+\.x\s+)?(?:release|version)s?\b|\bsince when\b"
     # "what was the first pyopenssl release that could negotiate TLS 1.1?"
-    r"|\b(?:which|what)\s+(?:was|is)\s+the\s+(?:first|earliest)\s+(?:(?P<first>[\w.-]+)\s+)?(?:release|version)\b"
+    # "what's the minimum typing_extensions version I need to import TypeIs?"
+    r"|\b(?:(?:which|what)\s+(?:was|is)|what['\u2019]s)\s+the\s+(?:first|earliest|minimum|oldest|lowest)\s+"
+    r"(?:(?P<first>[\w.-]+)\s+)?(?:release|version)\b"
     r"|\bwhen\s+(?:did|was|were)\b"
     r"|\bfirst\s+(?:added|introduced|appeared|shipped|supported)\b"
     # "is there a release of the decorator package that supports Python 3.15?": the release that does
@@ -238,16 +240,18 @@ def _platform_spans(text: str, products: tuple[str, ...] = ()) -> list[tuple[int
     """Where ``text`` names a platform's versions ("Python 3.8 and 3.9"), or another thing's (a known
     product's, "Django 4.2 and 5.0", or an acronym's, "TLS 1.1 and 1.2"): no release of the product."""
     found = [m for m in _PLATFORM_RUN.finditer(text)]
+    raised = [m.span() for m in _RAISED_TO.finditer(text)]  # "raised the minimum python to 3.9"
     if not found:
-        return []
+        return raised
     from .products import is_platform, known
 
     names = called(tuple(products)) if products else frozenset()
-    return [m.span() for m in found if is_platform(m.group(1).lower()) or (
+    return raised + [m.span() for m in found if is_platform(m.group(1).lower()) or (
         m.group(1).lower() not in names and (known(m.group(1).lower()) or _ACRONYM.fullmatch(m.group(1))))]
 
 
 _ACRONYM = lazy_compile(r"[A-Z]{2,6}")  # "TLS", "HTTP", "SSL"
+_RAISED_TO = lazy_compile(r"\b(?:python|py|node(?:js)?|java|ruby|php|go|rustc?|msrv)\s+to\s+v?" + RELEASE_NUMBER, re.IGNORECASE)
 
 
 def series_named(question: str) -> tuple[str, ...]:

@@ -35,7 +35,7 @@ SHARED_WORDS = frozenset(
     "upgrade upgrades upgrading upgraded update updating move moving migrate migrating migration "
     "break breaks breaking broke broken breakage breakages incompatible incompatibility incompatibilities need needs "
     "safe watch out gotcha gotchas know major minor patch latest newest "
-    "history evolution timeline over time across years first earliest "
+    "history evolution timeline over time across years first earliest minimum oldest lowest "
     "removed removal removals remove dropped drop deprecated deprecation deprecations fixed fixes fix bug bugs "
     "bugfix bugfixes added add features feature security performance please if whether when then so also just actually "
     "only really some more other others im i'm we're us going planning plan want wanna currently still now ok okay "

@@ -398,3 +398,48 @@ def test_what_the_answer_is_for_is_no_topic() -> None:
         "Which regex release dropped Python 2"
     left = without_contrast("so I know which to pick: which release added X?")
     assert "know" not in left and left.endswith(": which release added X?")
+
+
+TYPING_EXTENSIONS = """Release 4.10.0rc1 (February 17, 2024)
+=====================================
+
+- Add support for PEP 742, adding `typing_extensions.TypeIs`. Patch
+  by Jelle Zijlstra.
+
+Release 4.6.0 (May 22, 2023)
+============================
+
+- Speed up `import typing_extensions` by deferring imports of `typing`'s private names.
+- Fix an import cycle between `typing_extensions` and `annotationlib` on Python 3.14.
+
+Release 4.5.0 (February 14, 2023)
+=================================
+
+- Runtime support for PEP 702, adding `typing_extensions.deprecated`. Patch
+  by Jelle Zijlstra.
+
+Release 4.1.1 (February 13, 2022)
+=================================
+
+- Fix importing `typing_extensions` on Python 3.7.0 and 3.7.1. Original
+  patch by Nikita Sobolev.
+"""
+
+
+def test_the_minimum_version_to_import_a_name_and_a_decorator_named_as_code(tmp_path) -> None:
+    engine = notes_engine(tmp_path, "CHANGELOG.md", TYPING_EXTENSIONS, "typing-extensions")
+    # "typing_extensions" names the product (as its import is written), no thing an item must hold
+    question = read("what's the minimum typing_extensions version I need to import TypeIs?", engine.catalogue)
+    assert question.shape.name == "which" and question.specifics == () and "minimum" not in question.topic
+    assert engine.ask("what's the minimum typing_extensions version I need to import TypeIs?",
+                      mode="bm25").earliest_release == "4.10.0rc1"
+    # "@deprecated" is held by "`typing_extensions.deprecated`"
+    assert engine.ask("when did the PEP 702 @deprecated decorator show up in typing_extensions?",
+                      mode="bm25").earliest_release == "4.5.0"
+
+
+def test_a_python_version_after_to_is_no_release_of_the_product() -> None:
+    assert find_releases("which idna version raised the minimum python to 3.9?", ("3.16", "3.9"), ("idna",)).releases == ()
+    assert find_releases("after upgrading idna to 3.9, what broke?", ("3.16", "3.9"), ("idna",)).releases == ("3.9",)
+    assert asks_which_release("what's the minimum typing_extensions version I need?", ("typing_extensions",))
+    assert not asks_which_release("what's the minimum requests version responses 0.22 requires?", ("responses",))
