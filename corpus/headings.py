@@ -64,9 +64,13 @@ _MARKER_REST = lazy_compile(r"^(?:\s*released)?\s*(?:\([^()]*\))?\s*[.!]?\s*\)?\
 # "2.0 beta 7"): part of the version, spelled as PEP 440 does (2.0.1rc1, 2.0b7); "2.0 beta" alone is 2.0.
 _APART_TAG = lazy_compile(r"\s*\(\s*(alpha|beta|rc|a|b)[\s.]*(\d+)\s*\)|\s+(alpha|beta|rc)\s*(\d+)\b", re.IGNORECASE)
 _PEP440 = {"alpha": "a", "beta": "b"}
+# a platform's version is no release of the product: "What's new in Python 3.12", "Changes in Django 5.0"
+_PLATFORMS = (r"(?:python|cpython|pypy|django|node(?:\.?js)?|java|jdk|ruby|rust|go|php|perl|windows|macos|ios|android"
+              r"|linux|ubuntu|debian)\b")
 # What a heading says before the release it opens (psycopg2's "What's new in psycopg 2.9.13", pymongo's
 # "Changes in Version 4.20.1 (2026/11/19)"): such words, at most one name, "version", then the release alone.
-_INTRO = lazy_compile(r"^\s*(?:what'?s\s+new\s+in|changes\s+in)\s+(?:(?!version\b)[A-Za-z][\w.+-]*\s+)?(?:version\s+)?v?"
+_INTRO = lazy_compile(r"^\s*(?:what'?s\s+new\s+in|changes\s+in)\s+(?:(?!version\b|" + _PLATFORMS + r")[A-Za-z][\w.+-]*\s+)?"
+                      r"(?:version\s+)?v?"
                       + VERSION + r"(?P<rest>.*)$", re.IGNORECASE)
 # A date still to come ("2023-08-xx"): it says the line is a release's, but gives no date.
 _PLACEHOLDER_DATE = lazy_compile(r"(?<!\d)\d{4}-(?:\d{1,2}|xx)-(?:\d{1,2}|xx)(?![\w])", re.IGNORECASE)

@@ -9,7 +9,7 @@ from .textform import index_form
 FORMATS = ("markdown", "rst", "text")  # how a document's headings are written
 # How ``corpus.chunking`` makes chunks: an index built by another version is stale. Here, beside the
 # Chunk, so checking an index's freshness does not load the chunker.
-CHUNKER_VERSION = "22"  # 22: "What's new in psycopg 2.9.13", "Changes in Version 4.20.1 (date)" open releases; a
+CHUNKER_VERSION = "23"  # 23: "What's new in Python 3.12" opens no release (a platform's version); 22: "What's new in psycopg 2.9.13", "Changes in Version 4.20.1 (date)" open releases; a
 # pre-release tag written apart is the version's ("2.0.1 (rc1)" 2.0.1rc1, "1.0 beta 1" 1.0b1); 21: a plain-text line "Version 2026.12.2:" or "Version: 2019.12.17" (mrab regex's
 # changelog) opens a release as one that opens with its version does; 20: a GNU ChangeLog entry whose first bullet marks a release ("* Release 0.15",
 # "* (Version 1.14.0 released)") opens it, the entries below it its changes, nested under it; a "c" candidate

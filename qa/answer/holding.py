@@ -14,10 +14,10 @@ from .digest import Entry
 
 
 def holding(entries: Sequence[Entry], pool: list[int], exact: Sequence[str]) -> list[int]:
-    """The entries of ``pool`` holding each of ``exact`` that any of them holds (the longest
-    first: "descending=true", then "np.sort"; "urllib3", then "2.0": "support for urllib3 2.0" is
-    not stated by "now supports urllib3 v1.24"); ``pool`` when nothing is named exactly, or only
-    names none of them holds, none when a version named is in none of them."""
+    """The entries of ``pool`` holding each of ``exact`` that any of them holds (a version first, then the
+    longest: "descending=true", then "np.sort"; "urllib3" and "2.0": "support for urllib3 2.0" is not stated
+    by "now supports urllib3 v1.24"); ``pool`` when nothing is named exactly, or only names none of them
+    holds, none when a version named is in none of them."""
     texts = {i: _text(entries[i]) for i in pool}
     narrowed = False
     # each thing named narrows the pool, when an item of it holds it: "urllib3" and "2.0"; a version first, the
@@ -61,7 +61,7 @@ def holds(text: str, thing: str) -> bool:
     if re.search(r"(?<![\w])" + re.escape(thing) + r"(?![\w])", text):  # "validate" in "ParserElement.validate()"
         return True
     if thing.startswith("@") and len(thing) > 1:  # a decorator by its name as code: "adding `typing_extensions.deprecated`"
-        return bool(re.search(r"[.@`]" + re.escape(thing[1:]) + r"`", text))
+        return bool(re.search(r"[.@]" + re.escape(thing[1:]) + r"`", text))  # not "the `deprecated` argument"
     if spaced := ALNUM.fullmatch(thing):  # a name and its number apart: "qt5" in "Removed support for Qt 5"
         return bool(re.search(r"(?<![\w])" + spaced.group(1) + r"[\s-]" + spaced.group(2) + r"(?![\w])", text))
     if thing.endswith("="):  # a keyword argument named bare: "proxies=" in "the `proxies` argument" too

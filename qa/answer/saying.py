@@ -82,13 +82,20 @@ def says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False,
             continue
         # "no longer supported" says a removal; "There are no macOS wheels" under Added denies (not the
         # error the question quotes: "ValueError: patterns cannot be empty" under Bug fixes)
-        if change != "removed" and not worded and any(m.group(0).lower() not in about for m in NEGATED.finditer(sentence)):
+        if change != "removed" and not worded and any(not _quoted(m.group(0), about) for m in NEGATED.finditer(sentence)):
             negated = max(negated, named)
         elif worded or kind_says:
             stated = max(stated, named if about else 1)
     if stated > 0 and stated >= negated:
         return SAYS, stated
     return (DENIES if negated > stated else SILENT), 0
+
+
+def _quoted(negation: str, about: frozenset[str]) -> bool:
+    """Whether a negation is one the question itself words, quoting the symptom ("cannot" of "ValueError:
+    patterns cannot be empty", "doesn't" as "doesn"); never "no" or "not", which any question may hold."""
+    word = re.sub(r"['\u2019]t$", "", negation.lower())
+    return word not in ("no", "not") and word in about
 
 
 def _joined(text: str, things: Sequence[str]) -> str:

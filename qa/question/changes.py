@@ -15,7 +15,7 @@ STOPPED_PROVIDING = (r"stop(?:s|ped|ping)?\s+(?:(?:publish|shipp?|provid|build|d
 # A removal as a question words it: "when did X drop Y", "stopped supporting", "stopped working on",
 # "the first release without Python 2 support"
 _REMOVAL_ASKED = (r"\b(?:remov|drop|delet|no\s+longer|got\s+rid|get\s+rid|discontinu|end(?:ed)?\s+support"
-                  r"|t(?:ook|ak(?:en|es?|ing))\s+out\b|(?:n't|not)\s+exists?\s+any\s*more"  # "in which version was it taken out?"
+                  r"|t(?:ook|ak(?:en|es?|ing))\s+out\b|(?:\w*n['\u2019]t|not)\s+exists?\s+any\s*more"  # "was it taken out?"
                   r"|stopp?(?:ed|s)?\s+(?:support|working|running)\b|" + STOPPED_PROVIDING
                   + r"|(?:first|release|version|one)\s+without\s+(?:\S+\s+){0,3}?support)")  # not "without the GIL"
 

@@ -21,6 +21,7 @@ from ..model import ReleaseRange
 from .followup import FollowUp, Turn, follow_up
 from .mentions import Catalogue, Scan, scan
 from .pins import from_pin
+from .products import SWAP
 from .asking import asking_part
 from .releases import check_question, release_name
 from .shapes import Shape, shape_of, topic_of
@@ -76,7 +77,8 @@ class Question:
         another tells its context first ("filetype.guess() returns None for .docx uploads. which filetype
         release can detect office documents?" asks of no ``guess``)."""
         focus = self.focus.lower()
-        return tuple(t for t in self.specifics if t in focus) if focus else self.specifics
+        return tuple(t for t in self.specifics if t in focus or (t.endswith(".x") and t[:-2] in focus)) \
+            if focus else self.specifics  # "python 2.x" of "... dropped python 2?"
 
     @property
     def subject(self) -> str:
@@ -165,7 +167,7 @@ def _understood(shown: str, seen: Scan, catalogue: Catalogue, given: Sequence[st
     part = asking_part(seen.text, held) if shape.name == "which" else ""
     focus = topic_of(without_contrast(part), held, frozenset(seen.typed)) if part else ""
     # "ruamel.yaml", "typing_extensions" name the product, not a thing its items must hold
-    own_names = {n for p in held for n in (p.lower(), p.lower().translate(_SWAP))}
+    own_names = {n for p in held for n in (p.lower(), p.lower().translate(SWAP))}
     return Question(typed=shown, text=seen.text, asked_as=asked_as, releases=wanted, range=span, products=products,
                     shape=shape, kind="removed" if last else asked_kind(rest), change="removed" if last else change_asked(rest, part),
                     specifics=(*_unqualified(specifics(parsed.topic), own_names),
@@ -173,9 +175,6 @@ def _understood(shown: str, seen: Scan, catalogue: Catalogue, given: Sequence[st
                     howto=is_howto(seen.text), asks=asks(seen.text),
                     named=seen.named, foreign=seen.foreign if held else (), follow=follow, pin=pin,
                     still=asks_still(seen.text) and not last, focus=focus, last=last)
-
-
-_SWAP = str.maketrans("-_", "_-")
 
 
 def _unqualified(found: Sequence[str], own_names: set[str]) -> tuple[str, ...]:

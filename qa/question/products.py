@@ -119,7 +119,7 @@ def held_names(products: Sequence[str], other_names: Mapping[str, Sequence[str]]
     for name, product in {**shorter, **metadata_names(products, other_names, names)}.items():
         names.setdefault(name, product)
     for name, product in list(names.items()):  # "_" for "-" and "-" for "_", as its import is written: "requests_toolbelt"
-        names.setdefault(name.translate(_SWAP), product)
+        names.setdefault(name.translate(SWAP), product)
     return names
 
 
@@ -145,10 +145,12 @@ def named(text: str, products: Sequence[str], mentions: Callable[[str], bool] | 
             start, end = group[0].start(), group[-1].end()
             typed = text[start:end]
             name = " ".join(t.group(0).lower() for t in group)
-            another = name in held and _import_of_another(name, held[name], writers)
-            if name in held and not another:
+            if name in held and _import_of_another(name, held[name], writers):
+                at += size  # another held product's dependency, as its notes write it: no product named
+                break
+            if name in held:
                 found.append(Named(typed, (start, end), held[name]))
-            elif canonical(name) in held and not another and not is_platform(name):
+            elif canonical(name) in held and not is_platform(name):
                 found.append(Named(typed, (start, end), held[canonical(name)]))
             elif _naming(text, start, end, _kind(text, start, name, mentions)) and (
                     known(name) or _proper(typed, name, text[end:])):
@@ -173,7 +175,7 @@ def _import_of_another(name: str, product: str, writers: Callable[[str], frozens
     """Whether ``name`` is a held product's name spelt as its import ("charset_normalizer" of charset-normalizer)
     that another held product's notes write: a dependency of that one ("... when neither chardet nor
     charset_normalizer is installed" asks about requests), no product named."""
-    if writers is None or name.translate(_SWAP) == name or name.translate(_SWAP) not in product_names(product) | {
+    if writers is None or name.translate(SWAP) == name or name.translate(SWAP) not in product_names(product) | {
             product.lower()}:
         return False
     return bool(writers(name) - {product})
@@ -190,7 +192,7 @@ def _slashed(text: str, held: dict[str, str]) -> list[Named]:
 
 
 _LANGUAGES = ("python", "py")
-_SWAP = str.maketrans("-_", "_-")
+SWAP = str.maketrans("-_", "_-")  # a package's name as its import is written: "requests-toolbelt", "requests_toolbelt"
 _COMPOUND_WORDS = frozenset({"like", "based", "style", "compatible", "powered", "specific", "related", "only", "free",
                              "friendly", "aware", "native", "ish", "non", "pre", "post", "era", "side", "level", "wide"})
 

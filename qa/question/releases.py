@@ -23,6 +23,7 @@ from corpus.versions import VERSION, product_names
 from ..errors import BadQuestion
 from ..text import CONTROL_CHARS
 from .changes import asks_last
+from .platforms import platform_spans
 from .vocabulary import OTHER_CHANGE
 
 MAX_QUESTION_CHARS = 2000
@@ -83,7 +84,7 @@ _ITSELF = frozenset({"package", "library", "module", "project", "tool", "app", "
 _CONTEXT = lazy_compile(r"\b(?:after|since|once|that|which|was|were|had\s+been|having\s+been)\s+(?:\w+\s+){0,2}?"
                         + OTHER_CHANGE + r"\s+(?:it\s+|them\s+)?$", re.IGNORECASE)
 # the release a person moved to, told before it: "after upgrading to", "got upgraded", "since we bumped X to"
-_ON = lazy_compile(r"\b(?:upgrad|updat|bump|jump|mov|switch)\w*\s+(?:[\w.-]+\s+){0,2}?(?:(?:to|from)\s+(?:the\s+)?)?$",
+_ON = lazy_compile(r"\b(?:upgrad|updat|bump|jump|mov|switch)\w*\s+(?:[\w.-]+\s+){0,2}?(?:(?P<to>to|from)\s+(?:the\s+)?)?$",
                    re.IGNORECASE)
 _SERIES = lazy_compile(r"(?<![\w.])v?\d+\.x(?![\w.])", re.IGNORECASE)  # "which pydantic 1.x release": no topic word
 _RELEASE_WORDS = frozenset({"first", "earliest", "exact", "stable", "major", "minor"})
@@ -187,18 +188,22 @@ def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[st
     # "when did typeguard bring back X after removing it in 3.0?", "after upgrading to pathspec 0.12.0, X
     # returns None. fixed in what release?": the release of another change or the one a person is on, told as
     # context; the one asked about is not in it
-    told = lambda start: which and bool(_CONTEXT.search(text, 0, start) or _ON.search(text, 0, start))  # noqa: E731
+    def told(start: int, said: str = "") -> bool:  # "to 1.0" of "got upgraded to 1.0" says the "to" itself
+        on = _ON.search(text, 0, start)
+        moved = on is not None and (on.group("to") is not None or re.match(r"(?:to|from)\b", said, re.IGNORECASE))
+        return which and bool(_CONTEXT.search(text, 0, start) or moved)
+
     for pattern in patterns:
         for m in pattern.finditer(text):
             if not told(m.start()):
                 found.append((m.start(), _normal(m.group(1))))
             spans.append(m.span())
     majors = {k.split(".")[0] for k in known}
-    platform = _platform_spans(text, products)
+    platform = platform_spans(text, called(tuple(products)) if products else frozenset())
     for m in [*_PREPOSITION.finditer(text), *_BEFORE_WORD.finditer(text)]:
         value = _normal(m.group(1))
         if value.split(".")[0] in majors and not any(a <= m.start(1) < b for a, b in platform):
-            if not told(m.start()):
+            if not told(m.start(), m.group(0)):
                 found.append((m.start(), value))
             spans.append(m.span())
     leading = _LEADING.match(text)  # "2.14: what changed for MPS?" -- only a release the corpus holds
@@ -229,31 +234,6 @@ def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[st
     )
 
 
-# "Python 3.8 and 3.9", "CUDA 12.4, 12.6 or 12.8": the numbers after a platform's are the platform's
-_PLATFORM_RUN = lazy_compile(
-    r"\b([A-Za-z][\w.+-]*)\s+v?" + RELEASE_NUMBER + r"(?:\s*(?:,|/|\band\b|\bor\b|\bto\b|-|–|\bthrough\b|\bvs\.?"
-    r"|\(\s*(?:and|or)?)\s*v?"  # "python 3.8 (and 3.6/3.7 along with it)"
-    + RELEASE_NUMBER + r")*", re.IGNORECASE)
-
-
-def _platform_spans(text: str, products: tuple[str, ...] = ()) -> list[tuple[int, int]]:
-    """Where ``text`` names a platform's versions ("Python 3.8 and 3.9"), or another thing's (a known
-    product's, "Django 4.2 and 5.0", or an acronym's, "TLS 1.1 and 1.2"): no release of the product."""
-    found = [m for m in _PLATFORM_RUN.finditer(text)]
-    raised = [m.span() for m in _RAISED_TO.finditer(text)]  # "raised the minimum python to 3.9"
-    if not found:
-        return raised
-    from .products import is_platform, known
-
-    names = called(tuple(products)) if products else frozenset()
-    return raised + [m.span() for m in found if is_platform(m.group(1).lower()) or (
-        m.group(1).lower() not in names and (known(m.group(1).lower()) or _ACRONYM.fullmatch(m.group(1))))]
-
-
-_ACRONYM = lazy_compile(r"[A-Z]{2,6}")  # "TLS", "HTTP", "SSL"
-_RAISED_TO = lazy_compile(r"\b(?:python|py|node(?:js)?|java|ruby|php|go|rustc?|msrv)\s+to\s+v?" + RELEASE_NUMBER, re.IGNORECASE)
-
-
 def series_named(question: str) -> tuple[str, ...]:
     """The major release series a question names ("which pydantic 1.x release ..." -> ("1",))."""
     return tuple(dict.fromkeys(m.group(0).lower().lstrip("v").split(".")[0] for m in _SERIES.finditer(question)))
@@ -269,7 +249,8 @@ def asks_which_release(question: str, products: tuple[str, ...]) -> bool:
         word = (m.group("word") or m.group("there") or m.group("first") or "").lower()
         # "what version of python", "... of the docs": another thing's; "of pypa/build" names the product by
         # its repository ("owner/name"), "of the decorator package" by its name
-        of = re.match(r"\s+of\s+(?:(?:the|this|that)\s+)?([\w.@/-]+)(?:\s+[`'\"]?([\w.@/-]+))?", question[m.end():])
+        of = re.match(r"\s+of\s+(?:(?:the|this|that)\s+)?([\w.@/-]+)(?:\s+([`'\"][\w.@/-]+[`'\"]|[\w.@/-]+(?=\s+(?:package|module"
+                      r"|library|project)\b)))?", question[m.end():])
         if of and not _of_itself(of.group(1), of.group(2), names):
             continue
         if not word or word in names or word in _RELEASE_WORDS or _SERIES.fullmatch(word) or _joined(word, names):
@@ -279,7 +260,8 @@ def asks_which_release(question: str, products: tuple[str, ...]) -> bool:
 
 def _of_itself(first: str, second: str | None, names: frozenset[str]) -> bool:
     """Whether "which version of <first> <second>" names the product: by its name or repository, as "the
-    package", or by its name after its owner's ("of the mrab `regex` module"; not "of cuDNN does torch use")."""
+    package", or by its name after its owner's, quoted or called a module ("of the mrab `regex` module"; not
+    "of cuDNN does torch use", "of urllib3 requests requires")."""
     own = lambda word: word.lower().rstrip("/").rsplit("/", 1)[-1] in names | _ITSELF  # noqa: E731
     return own(first) or (second is not None and first.lower() not in _NOT_OWNER and own(second.strip("`'\"")))
 

@@ -190,7 +190,7 @@ _CONTRAST = lazy_compile(r"[,;]?\s*\b(?:(?:and|but)\s+)?(?:not\s+(?:just|only|me
                          # "so I can silence its deprecation warnings": no deprecation asked about
                          r"|\b(?:silenc|suppress|ignor|hid|filter|mut)\w*\s+(?:\w+\s+){0,3}?deprecation\s+warn\w*"
                          # "... dropped Python 2 so I know what to pin below?": what the answer is for
-                         r"|\bso\s+(?:that\s+)?(?:i|we)\s+know\b[^?.!:;,]*",
+                         r"|\bso\s+(?:that\s+)?(?:i|we)\s+know\b(?:[^?!:;,.]|\.(?=\S))*",
                          re.IGNORECASE)
 
 

@@ -72,3 +72,11 @@ def test_a_pre_release_tag_written_apart_is_the_versions(heading: str, version: 
 @pytest.mark.parametrize("heading", ["Changes in 2.0 to the parser", "What's new in the 3.0 series of Python", "Changes in psycopg"])
 def test_words_before_a_version_that_say_more_open_no_release(heading: str) -> None:
     assert release_heading(heading) is None and release_alone(heading) is None
+
+
+def test_a_platforms_version_after_whats_new_opens_no_release() -> None:
+    from corpus.headings import release_heading
+
+    assert release_heading("What's new in Python 3.12") is None
+    assert release_heading("Changes in Django 5.0") is None
+    assert release_heading("What's new in psycopg 2.9.13").version == "2.9.13"

@@ -443,3 +443,35 @@ def test_a_python_version_after_to_is_no_release_of_the_product() -> None:
     assert find_releases("after upgrading idna to 3.9, what broke?", ("3.16", "3.9"), ("idna",)).releases == ("3.9",)
     assert asks_which_release("what's the minimum typing_extensions version I need?", ("typing_extensions",))
     assert not asks_which_release("what's the minimum requests version responses 0.22 requires?", ("responses",))
+
+
+def test_review_probes_of_the_seventh_round() -> None:
+    # "doesn't exist anymore" asks of a removal, as "does not" does
+    assert change_asked("X doesn't exist anymore, which version?") == "removed"
+    assert change_asked("X doesn\u2019t exist any more - which release?") == "removed"
+    # "go to 8.4.0" is a release; only a raised minimum Python's version is Python's
+    assert find_releases("what breaks if I go to 8.4.0?", ("8.4.0",), ("pytest",)).releases == ("8.4.0",)
+    # the change asked, in a release, is no release a person moved to
+    assert find_releases("which pathspec version switched gitignore handling in 0.12.0?", ("0.12.0",),
+                         ("pathspec",)).releases == ("0.12.0",)
+    # another thing's version, the product after it
+    assert not asks_which_release("which version of urllib3 requests requires?", ("requests",))
+    assert asks_which_release("which version of the mrab regex module added X?", ("regex",))
+    # a version in a purpose clause goes with it
+    assert without_contrast("which release fixed the bug so I know whether 2.0 is safe").strip() == \
+        "which release fixed the bug"
+
+
+def test_an_import_name_other_notes_write_is_no_product_asked_nor_refused(tmp_path) -> None:
+    # typing_extensions written in pydantic's notes too: no product named, so no refusal either
+    from corpus import CorpusInput
+    from corpus.pipeline import load_chunks
+    from qa.answer.catalogue import Catalogue
+
+    (tmp_path / "te.md").write_text("## 4.10.0\n\n- Add `typing_extensions.TypeIs`.\n", encoding="utf-8")
+    (tmp_path / "pd.md").write_text("## 2.7.0\n\n- Require `typing_extensions` 4.10.\n", encoding="utf-8")
+    catalogue = Catalogue(load_chunks([CorpusInput(tmp_path / "te.md", "typing-extensions"),
+                                       CorpusInput(tmp_path / "pd.md", "pydantic")]))
+    found = named("what's the minimum typing_extensions version I need to import TypeIs?", catalogue.products,
+                  writers=catalogue.writers)
+    assert found == ()
