@@ -64,7 +64,11 @@ SETS = {"answers-bundled": None, "answers-zoo": "zoo", "answers-changelogs": "ch
         # its seventh round's, written blind by helpers at the end of the sixth (895fedc, no change made after):
         # fresh7-dev to tune on, fresh7-held to score before any change and at the end only
         "fresh7-dev": ROOT / "benchmarks" / "data" / "fresh7-dev",
-        "fresh7-held": ROOT / "benchmarks" / "data" / "fresh7-held"}
+        "fresh7-held": ROOT / "benchmarks" / "data" / "fresh7-held",
+        # its eighth round's, written blind by helpers at the end of the seventh (no change made after):
+        # fresh8-dev to tune on, fresh8-held to score before any change and at the end only
+        "fresh8-dev": ROOT / "benchmarks" / "data" / "fresh8-dev",
+        "fresh8-held": ROOT / "benchmarks" / "data" / "fresh8-held"}
 
 
 @dataclass
