@@ -5,7 +5,6 @@ it names a product by another name its metadata gives: then as named by its own)
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass
 from typing import Protocol
 
