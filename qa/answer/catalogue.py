@@ -25,7 +25,8 @@ class Catalogue:
         from a product they never name (``Engine._mentions``)."""
         self.mentions = mentions
         self._counted: dict[str, Counter] = {}  # what ``_in_chunks`` counted, by what it counts
-        self._writers: dict[str, frozenset[str]] | None = None  # joined name -> the products whose notes write it
+        # joined name -> how many chunks write it, and the products whose notes do (``_joined_names``)
+        self._joined: tuple[Counter, dict[str, frozenset[str]]] | None = None
         by_product: dict[str | None, set[str]] = {}  # product (None: unknown) -> its releases
         products: set[str] = set()
         others: dict[str, dict[str, None]] = {}  # product -> the other names its metadata gives it
@@ -53,17 +54,25 @@ class Catalogue:
     def writes(self, name: str) -> bool:
         """Whether the notes write the joined name ``name`` ("mako-render": mako's command), any case, in
         USED_IN chunks or more (a plugin named once, "a crash when pytest-twisted is installed", is none)."""
-        return self._in_chunks("joined names", _JOINED_NAME)[name.lower()] >= USED_IN
+        return self._joined_names()[0][name.lower()] >= USED_IN
 
     def writers(self, name: str) -> frozenset[str]:
         """The products whose notes write the joined name ``name`` (any case): "charset_normalizer" in requests'."""
-        if self._writers is None:  # one pass over the notes, made only when a question asks
+        return self._joined_names()[1].get(name.lower(), frozenset())
+
+    def _joined_names(self) -> tuple[Counter, dict[str, frozenset[str]]]:
+        """For ``writes`` and ``writers``, one pass over the notes made on first use: how many chunks write
+        each joined name (lower case), and the products whose chunks do ("" for a document of none)."""
+        if self._joined is None:
+            counts: Counter = Counter()
             by: dict[str, set[str]] = {}
             for chunk in self.chunks:
-                for m in _JOINED_NAME.finditer(chunk.text):
-                    by.setdefault(m.group(0).lower(), set()).add(chunk.product or "")
-            self._writers = {n: frozenset(p) for n, p in by.items()}
-        return self._writers.get(name.lower(), frozenset())
+                names = {m.group(0).lower() for m in _JOINED_NAME.finditer(chunk.text)}
+                counts.update(names)
+                for name in names:
+                    by.setdefault(name, set()).add(chunk.product or "")
+            self._joined = (counts, {n: frozenset(p) for n, p in by.items()})
+        return self._joined
 
     def _in_chunks(self, what: str, pattern) -> Counter:
         """How many chunks hold each match of ``pattern`` (lower case), counted on first use: one pass over
