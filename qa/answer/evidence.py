@@ -17,7 +17,7 @@ from corpus.regex import lazy_compile
 from corpus.sentences import Span, split_sentences
 
 from ..model import AnswerSentence
-from ..question.releases import called
+from ..question.called import called
 from ..question.vocabulary import ASKING_TERMS, SYNONYMS
 
 PASSAGES = 3  # sentences come from the top passages only

@@ -47,6 +47,22 @@ _MAJOR = lazy_compile(r"(\S+) (\d+)\.x")  # "python 2" (``vocabulary.majors``)
 ALNUM = lazy_compile(r"([a-z]{2,})(\d+)")  # a name and its number: "qt5", "pyqt6", "http2"
 
 
+def _below(text: str, version: str) -> bool:
+    """Whether the text names a bound of versions below which ``version`` falls: "Python versions less than 3.7",
+    "versions older than 3.8", "Python versions prior to 3.6", "Python < 3.7" hold 2.7 (and 3.6); "Python 3 versions
+    prior to 3.6" holds 3.5, not 2.7."""
+    asked = tuple(int(n) for n in version.split("."))
+    return any(asked < tuple(int(n) for n in m.group("bound").split("."))
+               and (m.group("major") is None or asked[0] == int(m.group("major"))) for m in _BOUND.finditer(text))
+
+
+# a bound of versions: "python versions less than 3.7", "versions older than 3.8", "python < 3.7", "python 3
+# versions prior to 3.6" (of that major only)
+_BOUND = lazy_compile(r"\b(?:python\s*(?P<major>\d+)\s+versions?|python|py|versions?)\s*"
+                      r"(?:(?:less|older|earlier|lower)\s+than|prior\s+to|below|before|<)\s*"
+                      r"(?:python\s*)?v?(?P<bound>\d+(?:\.\d+)+)(?![\w.])")
+
+
 def holds(text: str, thing: str) -> bool:
     """Whether an item's text (and heading) holds ``thing``: as written, or a dotted name by its
     parts ("monkeypatch.context" in "``monkeypatch`` now supports a ``context()`` function") or by
@@ -54,7 +70,7 @@ def holds(text: str, thing: str) -> bool:
     deprecated `proxies` argument has now been removed"), a name and its number apart ("qt5" in "Qt 5"), a
     decorator by its name as code ("@deprecated" in "adding `typing_extensions.deprecated`")."""
     if _VERSION.fullmatch(thing):  # a version, whole: "Python3.8" holds 3.8, "3.18" and "13.8" do not
-        return bool(re.search(r"(?<![\d.])" + re.escape(thing) + r"(?![\w])", text))
+        return bool(re.search(r"(?<![\d.])" + re.escape(thing) + r"(?![\w])", text)) or _below(text, thing)
     if major := _MAJOR.fullmatch(thing):  # "Python 2.7", "python2", "Python-2", "Python 2 support" hold "python 2.x"
         return bool(re.search(r"(?<![\w.])" + re.escape(major.group(1)) + r"[\s-]*v?" + major.group(2) + r"(?:\.\d|(?![\w.]))",
                               text))

@@ -71,7 +71,7 @@ def _subject(entry: Entry) -> str:
 
 
 def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None = None, *,
-            change: str | None = None, exact: Sequence[str] = (), topic: str = "") -> list[int]:
+            change: str | None = None, exact: Sequence[str] = (), topic: str = "", pointed: str = "") -> list[int]:
     """The entries that state the fact asked about: among the entries holding what the question names
     exactly (``exact``: "3.8", "descending=True"; when one does) and saying the change it asks about
     (``change``: an item of that kind, or worded so: "Changed X to Y" renames; when one does), those
@@ -108,7 +108,7 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
         if change == "removed" and any(entries[i].item.kind == "removed" for i in done):
             saying = done
         if not saying:  # the best items worded with the change, naming a third of it
-            saying = _worded_best(entries, [i for i in pool if said[i][0] != DENIES], scores, change, about, exact)
+            saying = _worded_best(entries, [i for i in pool if said[i][0] != DENIES], scores, change, about, exact, pointed)
         if not saying and change in CHANGES_REQUIRED:
             return []  # "which release stabilized X": no item says it was stabilized; say nothing of a release
         pool = saying or [i for i in pool if said[i][0] != DENIES]  # never one saying the thing is not there
@@ -124,7 +124,7 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
 
 
 def _worded_best(entries: Sequence[Entry], pool: Sequence[int], scores: Sequence[float], change: str,
-                 about: frozenset[str], exact: Sequence[str] = ()) -> list[int]:
+                 about: frozenset[str], exact: Sequence[str] = (), pointed: str = "") -> list[int]:
     """Of the items within STRONG of the best score with a sentence worded with ``change`` that names a third
     of the topic's words or more (two at least), the best scoring: "Remove DayOfWeek alias 7 to DayOfWeek 0"
     for "croniter stopped treating 7 as sunday in the day of week field ... which release dropped that
@@ -132,13 +132,21 @@ def _worded_best(entries: Sequence[Entry], pool: Sequence[int], scores: Sequence
     cryptography 0.5's "Deprecated ``create_dsa_signature_ctx``" names DSA too, for "which release
     deprecated DSA altogether?"). An item holding what the question names exactly needs to name no more
     ("Removed `--old-finders` and `--magic-placement` flags" for "isort now fails with 'unrecognized
-    arguments: --magic-placement' ... which version dropped that flag?"). Items of two releases scoring
-    alike (within TIED) leave it unsure: none."""
+    arguments: --magic-placement' ... which version dropped that flag?"), and one naming what the asking sentence
+    points back to (``pointed``: "... requests objects are never freed. Which release fixed that leak?") one word
+    of the context more. Items of two releases scoring alike (within TIED) leave it unsure: none."""
     best = max((scores[i] for i in pool), default=0.0)
     size = len(topic_words(about))
     need = min(size, max(2, -(-size // 3)))  # two words at least: "matrix" alone is not "the matrix class"
+    back = frozenset({pointed}) if pointed else frozenset()
+
+    def needs(entry: Entry) -> int:  # what else of the topic it must name
+        if holds_named(entry, exact):
+            return 1
+        return min(need, 2) if back and worded(entry, change, back) else max(need, 1)
+
     worded_so = [i for i in pool if best > 0 and scores[i] >= STRONG * best
-                 and worded(entries[i], change, about) >= (1 if holds_named(entries[i], exact) else max(need, 1))]
+                 and worded(entries[i], change, about) >= needs(entries[i])]
     if not worded_so:
         return []
     top = max(worded_so, key=lambda i: scores[i])  # ... and only when no item of another release is as good

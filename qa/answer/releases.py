@@ -20,10 +20,10 @@ from .digest import Entry, entries_of, range_digest, release_digest, topic_diges
 from .evidence import passage_evidence
 from .holding import holding, holds, holds_named
 from .itemscore import earliest_among, release_order, stating, titled_by
-from .saying import referred, specifics_split, states, topic_words, words_named
+from .saying import referred, specifics_split, states, topic_words, worded, words_named
 from ..question import Question
 from ..question.vocabulary import content_words
-from ..question.releases import series_named
+from ..question.which import series_named
 from ..question.shapes import Shape
 
 # Which release: an item's evidence is 0.7 its own score, 0.3 its passage's retrieval score; items
@@ -95,8 +95,10 @@ class ReleaseAnswers:
         state its release. Words are matched stem for stem ("ciphersuite" is held by "ciphersuites"); a name with
         a digit or an underscore ("TLSv1.3", "SECRET_KEY") is code, matched exactly elsewhere."""
         plain = _PLAIN.findall(question.subject)
-        proper = next((w for w in plain if _PROPER.fullmatch(w) and not _RAISED.search(w) and w.lower() not in _LITERALS
-                       and not self.written(w)), None)
+        # beside a thing named exactly ("CVE-2024-1681"), which a stating item must hold, a proper name tells
+        # context ("Dependabot flags CVE-2024-1681 ...", "Chrome's ... preflight wants Access-Control-...")
+        proper = None if question.exact else next((w for w in plain if _PROPER.fullmatch(w) and not _RAISED.search(w)
+                                                   and w.lower() not in _LITERALS and not self.written(w)), None)
         if proper or len(self.catalogue.chunks) < RICH:
             return proper
         words = sorted(content_words(" ".join(plain)))
@@ -109,14 +111,16 @@ class ReleaseAnswers:
         of that release with the best evidence, and return that item (the answer quotes it)."""
         query = question.asked_as
         series = series_named(question.text)  # "which pydantic 1.x release": releases of that series only
+        since = max((release_order(v) for v in question.moved_to), default=None) if question.change == "fixed" else None
         entries = [e for e in entries_of((h.chunk for h in hits), upcoming=True)
-                   if not series or (e.chunk.version or "").split(".")[0] in series]
+                   if (not series or (e.chunk.version or "").split(".")[0] in series)
+                   and (since is None or not e.chunk.version or release_order(e.chunk.version) > since)]  # a fix of what broke there
         items, scores = self._scored(question, entries, hits, dense)
         strong = stating(entries, scores, question.kind, change=question.change, exact=question.exact,
-                         topic=question.subject)
+                         topic=question.subject, pointed=question.pointed)
         at = earliest_among(entries, strong, scores)
-        if at is None or _diffuse(entries, strong, items) or (
-                items[at] < ITEM_STATES[dense] and not holds_named(entries[at], question.specifics)):
+        if at is None or _diffuse(entries, strong, items) or (items[at] < ITEM_STATES[dense] and not (
+                holds_named(entries[at], question.specifics) or _names_pointed(entries[at], question))):
             return hits, None
         at = self._made_in(entries, at, scores, question)
         at = _last_of_major(entries, strong, at, question)
@@ -243,6 +247,13 @@ def _diffuse(entries: Sequence[Entry], strong: Sequence[int], items: Sequence[fl
     return len({entries[i].chunk.version for i in strong}) >= DIFFUSE and max(items[i] for i in strong) < WEAK
 
 
+def _names_pointed(entry: Entry, question: Question) -> bool:
+    """Whether the item words the change asked about of what the asking sentence points back to by name ("Fix a
+    ``requests`` object leak ..." for "... never freed. Which release fixed that leak?"): on its topic, however
+    little of a long context it names."""
+    return bool(question.pointed and question.change and worded(entry, question.change, frozenset({question.pointed})))
+
+
 def _last_of_major(entries: Sequence[Entry], strong: Sequence[int], at: int, question: Question) -> int:
     """For the removal of a whole major version ("the first release without Python 2 support"), the
     stating item of the latest release that removes one of its minor versions (2.7's, not 2.6's: Python 2
@@ -258,7 +269,7 @@ _COMPOUND = lazy_compile(r"(?<![\w.-])[A-Za-z]\w*(?:-\w+)+(?![\w-])")  # "python
 # The words of a topic that may name what the notes never mention: letters only, standing alone (not
 # "TLSv1" of "TLSv1.3", nor parts of "env.timedelta"); a proper name among them written with a capital past its
 # first letter or opening with one ("SAML", "iPhone", "Bluetooth"); an error a user saw raised ("DeprecationWarning")
-_PLAIN = lazy_compile(r"(?<![\w.-])[A-Za-z]+(?![\w.-])")
+_PLAIN = lazy_compile(r"(?<![\w./-])[A-Za-z]+(?![\w./-])")  # nor a value's: "Europe/Paris"
 _PROPER = lazy_compile(r"[A-Z][a-z]*[A-Z][A-Za-z]*|[a-z]+[A-Z][A-Za-z]*|[A-Z][a-z]{2,}")
 _RAISED = lazy_compile(r"(?:Error|Warning|Exception|Exit|Interrupt)$")
 _LITERALS = frozenset({"true", "false", "none", "null", "nan"})  # "returns None instead of True/False": values, no names

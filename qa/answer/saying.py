@@ -51,7 +51,8 @@ def says(entry: Entry, change: str, about: frozenset[str], *, own: bool = False,
     1.5.0 now supports Python 2.7 ... Support is removed for Python 3 versions prior to 3.6"."""
     pattern = CHANGES_STATED[change]
     credited = credited_words(entry, about, qualifiers or {})
-    kind_says = entry.item.kind == change or bool(pattern.search(" ".join(entry.chunk.section[-1:])))
+    kind_says = entry.item.kind == change or bool(pattern.search(" ".join(entry.chunk.section[-1:]))) or (
+        change == "fixed" and entry.item.kind == "security")  # a vulnerability addressed is fixed
     stated = negated = 0
     about = topic_words(about)
     rest = frozenset(w for w in about if w not in credited)

@@ -66,9 +66,10 @@ from corpus.versions import version_matches
 
 from ..model import ReleaseRange
 from .mentions import Scan, scan
-from .releases import MAX_QUESTION_CHARS, RELEASE_NUMBER, asks_which_release, find_releases
+from .releases import MAX_QUESTION_CHARS, RELEASE_NUMBER, find_releases
 from .rewrite import CONNECTIVES, clean, strip_connectives, subject_of, swap, tidy, with_releases, words_of
 from .vocabulary import ANAPHORA, FUNCTION_WORDS, QUESTION_WORDS
+from .which import asks_which_release
 
 How = Literal["new", "release", "pronoun", "subject"]
 HOWS = ("new", "release", "pronoun", "subject")

@@ -13,8 +13,11 @@ scanned once.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Mapping, Protocol, Sequence
+
+from corpus.versions import version_matches
 
 from ..errors import BadQuestion
 from ..model import ReleaseRange
@@ -22,7 +25,7 @@ from .followup import FollowUp, Turn, follow_up
 from .mentions import Catalogue, Scan, scan
 from .pins import from_pin
 from .products import SWAP
-from .asking import asking_part
+from .asking import asking_part, pointed
 from .releases import check_question, release_name
 from .shapes import Shape, shape_of, topic_of
 from .typos import mended
@@ -65,6 +68,10 @@ class Question:
     # the topic of the sentence asking which release, when another sentence tells its context first
     # ("pip install now compiles psutil from source. which release stopped shipping 32-bit wheels?")
     focus: str = ""
+    # releases it says the person moved to: a fix it asks for came after them ("broke after going to 3.0.0")
+    moved_to: tuple[str, ...] = ()
+    # what the asking sentence points back to by name ("... never freed. Which release fixed that leak?")
+    pointed: str = ""
 
     @property
     def topic(self) -> str:
@@ -158,14 +165,15 @@ def _understood(shown: str, seen: Scan, catalogue: Catalogue, given: Sequence[st
     pinned = from_pin(seen.text, span, wanted, about, pins) if pins and not parsed.which_release else None
     span, pin = pinned or (span, None)
     shape = shape_of(seen.text, topic_text=without_contrast(parsed.topic), releases=wanted, ranged=span is not None,
-                     which=parsed.which_release and not wanted, products=held,
+                     which=parsed.which_release and not _one_release(wanted, catalogue.releases), products=held,
                      typed=frozenset(seen.typed))
-    if len(wanted) == 1 and shape.name == "search" and set(shape.topic.lower().split()) <= RELEASE_EVENTS:
+    if len(wanted) == 1 and shape.name in ("search", "which") and set(shape.topic.lower().split()) <= RELEASE_EVENTS:
         shape = Shape("release", "", shape.kinds)  # "when did textual 8.0.0 come out?": the release itself
     rest = without_contrast(seen.rest)  # what the question sets its change against is not what it asks
     last = shape.name == "which" and asks_last(rest)  # "the last version that still supported 3.7"
     part = asking_part(seen.text, held) if shape.name == "which" else ""
     focus = topic_of(without_contrast(part), held, frozenset(seen.typed)) if part else ""
+    back = pointed(seen.text, held) if shape.name == "which" and not part else ""
     # "ruamel.yaml", "typing_extensions" name the product, not a thing its items must hold
     own_names = {n for p in held for n in (p.lower(), p.lower().translate(SWAP))}
     return Question(typed=shown, text=seen.text, asked_as=asked_as, releases=wanted, range=span, products=products,
@@ -174,7 +182,14 @@ def _understood(shown: str, seen: Scan, catalogue: Catalogue, given: Sequence[st
                                *majors(parsed.topic, frozenset(own_names))),
                     howto=is_howto(seen.text), asks=asks(seen.text),
                     named=seen.named, foreign=seen.foreign if held else (), follow=follow, pin=pin,
-                    still=asks_still(seen.text) and not last, focus=focus, last=last)
+                    still=asks_still(seen.text) and not last, focus=focus, last=last, moved_to=parsed.moved_to,
+                    pointed=back)
+
+
+def _one_release(wanted: Sequence[str], held: Sequence[str]) -> bool:
+    """Whether ``wanted`` names a release, not only series of several held ones that a which-release question
+    asks within ("which 2.0 release added it?", "since which Express 4 release")."""
+    return any(sum(version_matches(v, w) for v in held) < 2 for w in wanted)
 
 
 def _unqualified(found: Sequence[str], own_names: set[str]) -> tuple[str, ...]:
@@ -182,6 +197,8 @@ def _unqualified(found: Sequence[str], own_names: set[str]) -> tuple[str, ...]:
     off a name it qualifies ("blinker.__version__" -> "__version__": notes write the attribute bare)."""
     out = []
     for name in found:
+        if re.sub(r"\.(?:py|js)$", "", name) in own_names:  # "jmespath.py": the product by its repository's name
+            continue
         owner = next((p for p in own_names if name.startswith(p + ".") and len(name) > len(p) + 1), None)
         name = name[len(owner) + 1:] if owner else name
         if name not in own_names and name not in out:

@@ -196,6 +196,8 @@ SWAP = str.maketrans("-_", "_-")  # a package's name as its import is written: "
 _COMPOUND_WORDS = frozenset({"like", "based", "style", "compatible", "powered", "specific", "related", "only", "free",
                              "friendly", "aware", "native", "ish", "non", "pre", "post", "era", "side", "level", "wide"})
 
+_PARTICIPLE = lazy_compile(r"[a-z]{3,}ed")
+
 
 def _compound_of_held(name: str, held: dict[str, str]) -> bool:
     """Whether ``name`` joins a held product's name to more words with "-" or "_" ("lxml_html_clean",
@@ -203,6 +205,8 @@ def _compound_of_held(name: str, held: dict[str, str]) -> bool:
     parts = re.split(r"[-_]", name)
     if set(parts[1:]) & _COMPOUND_WORDS or set(parts[:-1]) & _COMPOUND_WORDS:
         return False  # "numpy-like", "httpx-based", "non-flask": a word about the product, not another one
+    if parts[-1] not in held and _PARTICIPLE.fullmatch(parts[-1]) and not known(name):
+        return False  # "a CacheControl-wrapped session", "a flask-generated page": the product doing it
     return len(parts) > 1 and "." not in name and name not in held and canonical(name) not in held \
         and (parts[0] in held or parts[-1] in held) and not is_platform(name)
 

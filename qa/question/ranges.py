@@ -18,7 +18,8 @@ from corpus.regex import lazy_compile
 
 from ..errors import BadQuestion
 from ..model import ReleaseRange
-from .releases import NOT_A_QUANTITY, RELEASE_NUMBER, product_words, release_name
+from .called import product_words
+from .releases import NOT_A_QUANTITY, RELEASE_NUMBER, release_name
 from .vocabulary import PLATFORMS
 
 _ARROW = r"(?:->|→|=>|\.\.\.?|–|—)"

@@ -1,5 +1,5 @@
 """What a question says besides its topic: checked as text, the releases and products it names,
-and whether it asks which release did something.
+and whether it asks which release did something (``which``).
 
 Find the releases a question names ("in 2.13", "v2.13", "PyTorch 2.13", "release:2.14"),
 and the products of the corpus it names ("pydantic", "torch" for PyTorch).
@@ -18,13 +18,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from corpus.regex import lazy_compile
-from corpus.versions import VERSION, product_names
+from corpus.versions import VERSION
 
 from ..errors import BadQuestion
 from ..text import CONTROL_CHARS
-from .changes import asks_last
+from .called import called
 from .platforms import platform_spans
 from .vocabulary import OTHER_CHANGE
+from .which import asks_which_release, which_spans
 
 MAX_QUESTION_CHARS = 2000
 
@@ -51,7 +52,7 @@ NOT_A_QUANTITY = (
 _INLINE = lazy_compile(r"(?<!\S)release:(\S*)", re.IGNORECASE)
 _EXPLICIT = lazy_compile(
     # "Metadata-Version 2.6" names a field's value, not a release
-    r"(?:(?<![\w-])(?:release|version|ver\.?|rel\.?)\s*|(?<![\w.])v)" + RELEASE_NUMBER + r"(?![\w.]|\.\d)", re.IGNORECASE
+    r"(?:(?<![\w-])(?:release|version|ver\.?|rel\.?)\s*|(?<![\w.])v)" + RELEASE_NUMBER + r"(?!\w|\.\S)", re.IGNORECASE
 )
 _POSSESSIVE = lazy_compile(r"(?<![\w.])v?" + RELEASE_NUMBER + r"['\u2019]s\b", re.IGNORECASE)
 _PREPOSITION = lazy_compile(
@@ -63,31 +64,13 @@ _PREPOSITION = lazy_compile(
 )
 _BEFORE_WORD = lazy_compile(r"(?<![\w.])v?" + RELEASE_NUMBER + r"\s+(?:release|version)s?\b", re.IGNORECASE)  # "the 2.13 release"
 _LEADING = lazy_compile(r"^\s*v?" + RELEASE_NUMBER + NOT_A_QUANTITY, re.IGNORECASE)
-_WHICH_RELEASE = lazy_compile(
-    r"\b(?:which|what)\s+(?:(?:old|older|oldest|early|earlier)\s+)?(?:(?P<word>[\w.-]+)\s+)?"
-    r"(?:v?\d+\.x\s+)?(?:release|version)s?\b|\bsince when\b"
-    # "what was the first pyopenssl release that could negotiate TLS 1.1?"
-    # "what's the minimum typing_extensions version I need to import TypeIs?"
-    r"|\b(?:(?:which|what)\s+(?:was|is)|what['\u2019]s)\s+the\s+(?:first|earliest|minimum|oldest|lowest)\s+"
-    r"(?:(?P<first>[\w.-]+)\s+)?(?:release|version)\b"
-    r"|\bwhen\s+(?:did|was|were)\b"
-    r"|\bfirst\s+(?:added|introduced|appeared|shipped|supported)\b"
-    # "is there a release of the decorator package that supports Python 3.15?": the release that does
-    r"|\b(?:(?:is|was|has)\s+there\s+(?:been\s+)?(?:a|any)|are\s+there\s+any)\s+(?:(?P<there>[\w.-]+)\s+)?"
-    r"(?:release|version)s?\b(?!\s+notes?\b)(?=(?:\s+of\s+(?:the\s+)?[\w.@/-]+(?:\s+(?:package|library|module|project))?)?"
-    r",?\s+(?:that|which|where|with|in\s+which|supporting|adding|dropping)\b)",
-    re.IGNORECASE,
-)
-# what stands for the product after "of the" ("what version of the package"): no other thing's version
-_ITSELF = frozenset({"package", "library", "module", "project", "tool", "app", "lib", "crate"})
 # a clause telling of another change before a release it names: "after removing it in", "that was dropped in"
 _CONTEXT = lazy_compile(r"\b(?:after|since|once|that|which|was|were|had\s+been|having\s+been)\s+(?:\w+\s+){0,2}?"
                         + OTHER_CHANGE + r"\s+(?:it\s+|them\s+)?$", re.IGNORECASE)
-# the release a person moved to, told before it: "after upgrading to", "got upgraded", "since we bumped X to"
-_ON = lazy_compile(r"\b(?:upgrad|updat|bump|jump|mov|switch)\w*\s+(?:[\w.-]+\s+){0,2}?(?:(?P<to>to|from)\s+(?:the\s+)?)?$",
+# the release a person moved to, told before it: "after upgrading to", "got upgraded", "since we bumped X to",
+# "after going to"
+_ON = lazy_compile(r"\b(?:upgrad|updat|bump|jump|mov|switch|going\b|went\b)\w*\s+(?:[\w.-]+\s+){0,2}?(?:(?P<to>to|from)\s+(?:the\s+)?)?$",
                    re.IGNORECASE)
-_SERIES = lazy_compile(r"(?<![\w.])v?\d+\.x(?![\w.])", re.IGNORECASE)  # "which pydantic 1.x release": no topic word
-_RELEASE_WORDS = frozenset({"first", "earliest", "exact", "stable", "major", "minor"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,26 +83,7 @@ class ReleaseQuery:
     bad_filters: tuple[str, ...] = ()
     which_release: bool = False
     products: tuple[str, ...] = ()  # products of the corpus the question names, as the corpus spells them
-
-
-def product_words(products: tuple[str, ...]) -> set[str]:
-    """Every word that names one of ``products`` (``corpus.versions.product_names``), lower-cased."""
-    return {name for p in products if p for name in product_names(p)}
-
-
-@lru_cache(maxsize=8)
-def called(products: tuple[str, ...]) -> frozenset[str]:
-    """Every name a question may call a held product by before its version or "release": its own and
-    the other names that are part of it (``products.held_names``: "which dateutil release", "dateutil
-    2.8.1" of python-dateutil, "xdist" of pytest-xdist, "rustc" of Rust), not a tool of it with versions
-    of its own ("cargo 0.72", "clippy 0.1.70" are no Rust releases)."""
-    from .products import held_names  # the well-known names' lists, read only when a question is
-
-    def part_of(name: str, product: str) -> bool:
-        bare, whole = re.sub(r"[-_. ]", "", name), re.sub(r"[-_. ]", "", product.lower())
-        return bare in whole or whole in bare
-
-    return frozenset(product_words(products)) | frozenset(n for n, p in held_names(products).items() if part_of(n, p))
+    moved_to: tuple[str, ...] = ()  # the releases a which question says the person moved to ("after upgrading to")
 
 
 def named_products(question: str, products: tuple[str, ...]) -> tuple[str, ...]:
@@ -144,7 +108,7 @@ def _pattern_of(products: tuple[str, ...]) -> re.Pattern | None:
         return None
     alternatives = "|".join(re.escape(n) for n in names)
     # "Python-Markdown 3.11" is markdown's (qa.question.products.held_names)
-    return re.compile(r"\b(?:(?:python|py)[-_])?(?:" + alternatives + r")\s*v?" + RELEASE_NUMBER + r"(?![\w.]|\.\d)", re.IGNORECASE)
+    return re.compile(r"\b(?:(?:python|py)[-_])?(?:" + alternatives + r")\s*v?" + RELEASE_NUMBER + r"(?!\w|\.\S)", re.IGNORECASE)
 
 
 def release_name(value: str) -> str:
@@ -188,38 +152,35 @@ def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[st
     # "when did typeguard bring back X after removing it in 3.0?", "after upgrading to pathspec 0.12.0, X
     # returns None. fixed in what release?": the release of another change or the one a person is on, told as
     # context; the one asked about is not in it
-    def told(start: int, said: str = "") -> bool:  # "to 1.0" of "got upgraded to 1.0" says the "to" itself
+    moved: list[str] = []
+
+    def told(start: int, value: str, said: str = "") -> bool:  # "to 1.0" of "got upgraded to 1.0" says the "to" itself
         on = _ON.search(text, 0, start)
-        moved = on is not None and (on.group("to") is not None or re.match(r"(?:to|from)\b", said, re.IGNORECASE))
-        return which and bool(_CONTEXT.search(text, 0, start) or moved)
+        if which and on is not None and (on.group("to") is not None or re.match(r"(?:to|from)\b", said, re.IGNORECASE)):
+            moved.append(value)
+            return True
+        return which and bool(_CONTEXT.search(text, 0, start))
 
     for pattern in patterns:
         for m in pattern.finditer(text):
-            if not told(m.start()):
+            if not told(m.start(), _normal(m.group(1))):
                 found.append((m.start(), _normal(m.group(1))))
             spans.append(m.span())
     majors = {k.split(".")[0] for k in known}
     platform = platform_spans(text, called(tuple(products)) if products else frozenset())
+    # "on Python 3.14 ... installs greenlet on 3.14": a number a platform's is that platform's again
+    theirs = {_normal(v) for a, b in platform for v in re.findall(RELEASE_NUMBER, text[a:b])}
     for m in [*_PREPOSITION.finditer(text), *_BEFORE_WORD.finditer(text)]:
         value = _normal(m.group(1))
-        if value.split(".")[0] in majors and not any(a <= m.start(1) < b for a, b in platform):
-            if not told(m.start(), m.group(0)):
+        if value.split(".")[0] in majors and value not in theirs and not any(a <= m.start(1) < b for a, b in platform):
+            if not told(m.start(), value, m.group(0)):
                 found.append((m.start(), value))
             spans.append(m.span())
     leading = _LEADING.match(text)  # "2.14: what changed for MPS?" -- only a release the corpus holds
     if leading and _normal(leading.group(1)) in {_normal(k) for k in known}:
         found.append((leading.start(1), _normal(leading.group(1))))
         spans.append(leading.span())
-    spans.extend(m.span() for m in _SERIES.finditer(text))
-    merged: list[list[int]] = []
-    for start, end in sorted(spans):
-        if merged and start <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], end)
-        else:
-            merged.append([start, end])
-    topic = text
-    for start, end in reversed(merged):
-        topic = topic[:start] + " " + topic[end:]
+    spans.extend(which_spans(text))  # "which pydantic 1.x release", "which point release": no topic words
     releases: list[str] = []
     for _, value in sorted(found):
         if value not in releases:
@@ -227,51 +188,23 @@ def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[st
     return ReleaseQuery(
         text=" ".join(text.split()),
         releases=tuple(releases),
-        topic=" ".join(topic.split()),
+        topic=" ".join(_without(text, spans).split()),
         bad_filters=tuple(bad),
         which_release=which,
         products=named_products(text, products),
+        moved_to=tuple(dict.fromkeys(moved)),
     )
 
 
-def series_named(question: str) -> tuple[str, ...]:
-    """The major release series a question names ("which pydantic 1.x release ..." -> ("1",))."""
-    return tuple(dict.fromkeys(m.group(0).lower().lstrip("v").split(".")[0] for m in _SERIES.finditer(question)))
+def _without(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with each of ``spans`` (overlapping or not) made a space."""
+    merged: list[list[int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    for start, end in reversed(merged):
+        text = text[:start] + " " + text[end:]
+    return text
 
-
-def asks_which_release(question: str, products: tuple[str, ...]) -> bool:
-    """"which release added X", "what PyTorch version ...", "since when ...", "when did ...";
-    not "what cuDNN version does 2.14 use" (another thing's version)."""
-    if asks_last(question):  # "what was the last Babel version that still supported Python 3.7?"
-        return True
-    names = called(tuple(products))
-    for m in _WHICH_RELEASE.finditer(question):
-        word = (m.group("word") or m.group("there") or m.group("first") or "").lower()
-        # "what version of python", "... of the docs": another thing's; "of pypa/build" names the product by
-        # its repository ("owner/name"), "of the decorator package" by its name
-        of = re.match(r"\s+of\s+(?:(?:the|this|that)\s+)?([\w.@/-]+)(?:\s+([`'\"][\w.@/-]+[`'\"]|[\w.@/-]+(?=\s+(?:package|module"
-                      r"|library|project)\b)))?", question[m.end():])
-        if of and not _of_itself(of.group(1), of.group(2), names):
-            continue
-        if not word or word in names or word in _RELEASE_WORDS or _SERIES.fullmatch(word) or _joined(word, names):
-            return True
-    return False
-
-
-def _of_itself(first: str, second: str | None, names: frozenset[str]) -> bool:
-    """Whether "which version of <first> <second>" names the product: by its name or repository, as "the
-    package", or by its name after its owner's, quoted or called a module ("of the mrab `regex` module"; not
-    "of cuDNN does torch use", "of urllib3 requests requires")."""
-    own = lambda word: word.lower().rstrip("/").rsplit("/", 1)[-1] in names | _ITSELF  # noqa: E731
-    return own(first) or (second is not None and first.lower() not in _NOT_OWNER and own(second.strip("`'\"")))
-
-
-_NOT_OWNER = frozenset("does do did is was are were has have can will would should in for with on to and or".split())
-
-
-def _joined(word: str, names: frozenset[str]) -> bool:
-    """Whether ``word`` joins a held product's name to another word and is no package of its own: "which
-    hyper-h2 release" (h2's old name), "which mako-render version" (mako's tool); not "pytest-xdist"."""
-    from .products import known
-
-    return "-" in word and any(part in names for part in word.split("-")) and not known(word)

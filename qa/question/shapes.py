@@ -16,8 +16,8 @@ from typing import Literal, get_args
 
 from corpus.regex import lazy_compile
 
+from .called import product_words
 from .changes import uncoded
-from .releases import product_words
 from .vocabulary import KIND_WORDS, QUESTION_WORDS, SHARED_STEMS, SHARED_WORDS, overview
 
 ShapeName = Literal["search", "release", "upgrade", "range", "history", "which"]

@@ -123,9 +123,12 @@ _SPECIFIC = lazy_compile(r"(?<![\w.])(?:\d+(?:\.\d+)+|-{1,2}[a-z][\w-]+|[A-Za-z_
                        # ... or a word with a number in it: socks5h, cu130, PKCS12 (not "H2Connection": a class
                        # the notes may not name beside the attribute asked about)
                        r"|[a-z]+\d+[a-z]*\d*|[A-Z]+\d+[A-Z]*\d*)(?![\w])"
+                       # ... or an advisory's id, "CVE-2024-1681", or a header's name, "Access-Control-Allow-Origin"
+                       r"|(?<![\w-])(?:CVE-\d{4}-\d{4,}|GHSA(?:-[a-z\d]{4}){3}|[A-Z][a-z]*(?:-[A-Z][a-z]+){2,})(?![\w-])"
                        # ... or a sigil's word: a YAML tag "!!set", "@typechecked", "@app.before_first_request"
                        r"|(?<![\w!@$%])[!@$%]{1,2}[A-Za-z_](?:[\w.-]*\w)?"
-                       r"|(?<=\s)(?!-{1,2}\s)[?!&|^~*@#$%+-]{1,3}(?=\s)")  # or an operator on its own: "the ? operator"
+                       r"|(?<=\s)(?!-{1,2}\s)[?!&|^~*@#$%+-]{1,3}(?=\s)"  # or an operator on its own: "the ? operator"
+                       r"|(?<=\s['\"`])[?!&|^~*@#$%+;:,/\\<>=\[\]{}()-]{1,3}(?=['\"`](?!\w))")  # or quoted: "only '&'"
                        # (a dash between words is prose: "started warning - in which version")
 
 
@@ -201,6 +204,7 @@ def specifics(topic: str) -> tuple[str, ...]:
     found |= {m.group(1).lower() for m in _CODE_WORD.finditer(topic)}  # "an `undecorated` attribute": marked as code
     # a call, "isoparse('20200728121240')", "acme.evolve(inst=obj)": the function and a literal, as the notes name them
     found |= {t.lower() for m in _CALL.finditer(topic) if _a_call(m) for t in m.group(1, 3, 4) if t and len(t) > 2}
+    found |= {m.group(1) for m in _STATUS.finditer(topic)}  # an HTTP status: "res.status(205)"
     return tuple(sorted((f for f in found if (len(f) > 2 or not f.isalnum()) and f not in _ABBREVIATIONS),
                         key=lambda f: (-len(f), f)))
 
@@ -215,6 +219,9 @@ def _a_call(m: re.Match) -> bool:
     return ("." in name or "_" in name or not inside or "=" in inside or bool(m.group(3) or m.group(4))) \
         and inside not in ("s", "es")
 _CODE_WORD = lazy_compile(r"`([A-Za-z_][\w-]*)`")
+# an HTTP status written as code or after "HTTP": "status(205)", "status_code=418", "HTTP 404" (not in prose,
+# "links that answer 401 Unauthorized": an item may tell of it without the number)
+_STATUS = lazy_compile(r"\b(?:status(?:[\s_]code)?|HTTP)\s*[(=:]?\s*([1-5]\d\d)(?!\w)")
 _ABBREVIATIONS = frozenset({"e.g", "i.e", "a.m", "p.m", "etc", "vs", "cf", "approx"})
 
 

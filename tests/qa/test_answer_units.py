@@ -176,7 +176,8 @@ def test_an_item_naming_all_of_it_outdoes_an_earlier_one_naming_part(pytest_note
 
 
 def test_a_series_named_in_a_which_release_question() -> None:
-    from qa.question.releases import asks_which_release, find_releases, series_named
+    from qa.question.releases import find_releases
+    from qa.question.which import asks_which_release, series_named
 
     assert series_named("which pydantic 1.x release added the pydantic.v1 namespace?") == ("1",)
     assert series_named("which v2.x version dropped it?") == ("2",)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from qa.answer.engine import Engine
-from qa.question.releases import asks_which_release
+from qa.question.which import asks_which_release
 from tests.support.fakes import notes_engine
 
 NOTES = """Version 2.8.2 (2021-07-08)

@@ -117,7 +117,7 @@ def h2(tmp_path_factory) -> Engine:
 
 
 def test_a_name_joining_the_product_to_another_word_asks_its_release(h2: Engine) -> None:
-    from qa.question.releases import asks_which_release
+    from qa.question.which import asks_which_release
 
     assert asks_which_release("which hyper-h2 release let close_connection send debug data?", ("h2",))
     assert not asks_which_release("which pytest-xdist release added --dist?", ("pytest",))  # a package of its own
@@ -174,7 +174,7 @@ def test_a_name_the_product_qualifies_is_the_name_alone(h2: Engine) -> None:
 
 
 def test_which_release_asked_with_an_age_or_as_the_first() -> None:
-    from qa.question.releases import asks_which_release
+    from qa.question.which import asks_which_release
 
     assert asks_which_release("which old pyOpenSSL version added recv_into on Connection?", ("pyopenssl",))
     assert asks_which_release("what was the first pyopenssl release that could negotiate TLS 1.1?", ("pyopenssl",))

@@ -14,7 +14,8 @@ from qa.answer.evidence import score_sentences, synonyms_of
 from qa.question.changes import asked_kind, change_asked
 from qa.question.products import named
 from qa.question import read
-from qa.question.releases import asks_which_release, find_releases
+from qa.question.releases import find_releases
+from qa.question.which import asks_which_release
 from qa.question.shapes import kinds_named, shape_of
 from qa.question.vocabulary import specifics, without_contrast
 from tests.support.fakes import notes_engine

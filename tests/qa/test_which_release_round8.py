@@ -1,0 +1,255 @@
+"""Which-release questions fresh notes tripped (issue 44, eighth round): a release asked within a series
+("which 2.0 release", "since which Express 4 release") or by its sort ("which point release"), a fix asked
+for after the release a person moved to, a proper name told as context beside a thing named exactly (an
+advisory's id, a header), a quoted character the item must hold, Python's version named twice."""
+
+from __future__ import annotations
+
+import pytest
+
+from qa.answer.engine import Engine
+from qa.question import read
+from qa.question.releases import find_releases
+from qa.question.vocabulary import specifics
+from qa.question.which import asks_which_release, series_named
+from tests.support.fakes import notes_engine
+
+# flask-cors's CHANGELOG.md, in part
+FLASK_CORS = """# Change Log
+
+## 4.0.1
+### Security
+* Address [CVE-2024-1681](https://github.com/advisories/GHSA-84pr-m4jr-85g5) which is a log injection vulnerability \
+when the log level is set to debug by @aneshujevic in https://github.com/corydolphin/flask-cors/pull/351
+
+## 4.0.0
+* Remove support for Python versions older than 3.8 by @WAKayser in https://github.com/corydolphin/flask-cors/pull/330
+
+## 3.1.01
+* Fix typo by @sunarch in https://github.com/corydolphin/flask-cors/pull/304
+* 'Access-Control-Allow-Private-Network = true' header for http response by @chelo-kjml in \
+https://github.com/corydolphin/flask-cors/pull/318
+
+## 3.0.5
+Fixes incorrect handling of regexes containing `[`, and a few other special characters. Fixes Issue \
+[#212](https://github.com/corydolphin/flask-cors/issues/212)
+
+## 3.0.4
+Handle response.headers being None. (Fixes issue #217)
+
+## 3.0.1
+Fixes Issue #183: regression whereby regular expressions for origins with an "?" are not properly matched.
+
+## 3.0.0
+
+This release is largely a number of small bug fixes and improvements, along with a default change in behavior.
+
+## 2.1.3
+Fixes Vary:Origin header sending behavior when regex origins are used.
+
+## 2.1.0
+Adds support for Flask Blueprints.
+"""
+
+# SQLAlchemy's changelog_20.rst, in part
+SQLALCHEMY = """=============
+2.0 Changelog
+=============
+
+.. changelog::
+    :version: 2.0.22
+    :released: October 12, 2023
+
+    .. change::
+        :tags: feature, orm
+        :tickets: 10202
+
+        Added method :meth:`_orm.Session.get_one` that behaves like
+        :meth:`_orm.Session.get` but raises an exception instead of returning
+        ``None`` in case no instance was found with the provided primary key.
+
+.. changelog::
+    :version: 2.0.0
+    :released: January 26, 2023
+
+    .. change::
+        :tags: bug, orm
+
+        Fixed issue where the :meth:`_orm.Session.get` method would not honor loader options.
+
+.. changelog::
+    :version: 1.4.0
+    :released: March 15, 2021
+
+    .. change::
+        :tags: feature, orm
+
+        Added :meth:`_orm.Session.get`, which returns the instance of the given primary key,
+        or ``None`` when none is found.
+"""
+
+
+@pytest.fixture(scope="module")
+def flask_cors(tmp_path_factory) -> Engine:
+    return notes_engine(tmp_path_factory.mktemp("flask_cors"), "CHANGELOG.md", FLASK_CORS, "flask-cors")
+
+
+@pytest.fixture(scope="module")
+def sqlalchemy(tmp_path_factory) -> Engine:
+    return notes_engine(tmp_path_factory.mktemp("sqlalchemy"), "changelog_20.rst", SQLALCHEMY, "sqlalchemy")
+
+
+@pytest.mark.parametrize("question", [
+    "Since which Express 4 release can I use express.json()?",
+    "which point release fixed it?",
+    "which bugfix version fixed that?",
+    "Which 2.0 release added it?",
+    "when could I first use oracledb in async mode?",
+    "which jmespath.py version fixed that?",
+])
+def test_asks_for_a_release_of_a_series_or_a_sort(question: str) -> None:
+    assert asks_which_release(question, ("express", "jmespath", "sqlalchemy"))
+
+
+def test_the_series_asked_within_is_no_topic_word() -> None:
+    assert series_named("Since which Express 4 release can I use express.json()?") == ("4",)
+    assert series_named("which pydantic 1.x release added it?") == ("1",)
+    found = find_releases("Since which Express 4 release can I use express.json()?", ("4.16.0", "5.0.0"), ("express",))
+    assert found.which_release and "4" not in found.topic.split()
+    assert "point" not in find_releases("so which point release fixed it?", ("3.0.1",), ("flask-cors",)).topic
+
+
+def test_a_release_moved_to_is_told_and_a_fix_comes_after_it(flask_cors: Engine) -> None:
+    text = "origin regexes with a '?' broke after going to flask-cors 3.0.0. which point release fixed it?"
+    found = find_releases(text, ("3.0.0", "3.0.1"), ("flask-cors",))
+    assert found.releases == () and found.moved_to == ("3.0.0",)  # a sentence's dot ends the release
+    answer = flask_cors.ask(text, mode="bm25")
+    # 2.1.3's "regex origins" fix came before the person moved; 3.0.5's holds no '?'
+    assert answer.earliest_release == "3.0.1"
+
+
+def test_a_proper_name_beside_a_thing_named_exactly_is_context(flask_cors: Engine) -> None:
+    answer = flask_cors.ask("Dependabot flags CVE-2024-1681 in our flask-cors pin. Which version has the fix?", mode="bm25")
+    assert answer.earliest_release == "4.0.1"
+    answer = flask_cors.ask("Chrome wants Access-Control-Allow-Private-Network: true on preflights. Since which "
+                            "flask_cors release can it send that header?", mode="bm25")
+    assert answer.earliest_release == "3.1.01"
+    # named exactly and held by no item: no release
+    assert flask_cors.ask("Dependabot flags CVE-2031-0001 in flask-cors. Which version fixed it?",
+                          mode="bm25").earliest_release is None
+
+
+def test_advisories_headers_and_quoted_characters_are_named_exactly() -> None:
+    assert "cve-2024-1681" in specifics("Dependabot flags CVE-2024-1681 (log injection)")
+    assert "access-control-allow-private-network" in specifics("wants Access-Control-Allow-Private-Network: true")
+    assert set(specifics("split fields on ';' as well as '&'. when did it switch to only '&'?")) == {"&", ";"}
+    assert specifics("don't split on it, it's fine") == ()
+    # an HTTP status as code or after "HTTP"; in prose ("answer 401 Unauthorized") an item may word it otherwise
+    assert "205" in specifics("res.status(205).send() kept sending a body") and "404" in specifics("now HTTP 404")
+    assert "401" not in specifics("links that answer 401 Unauthorized")
+
+
+def test_a_release_within_a_series_the_question_names(sqlalchemy: Engine) -> None:
+    question = read("Is there a Session method like session.get() that raises when the primary key isn't found? "
+                    "Which 2.0 release added it?", sqlalchemy.catalogue)
+    assert question.shape.name == "which" and question.releases == ("2.0",)
+    answer = sqlalchemy.ask(question, mode="bm25")
+    assert answer.earliest_release == "2.0.22"  # not 1.4.0's Session.get itself: outside the series
+
+
+def test_a_release_of_one_held_release_is_that_release(sqlalchemy: Engine) -> None:
+    # "1.4" answers for one held release only: the question is of it, not a series to search
+    assert read("which 1.4 release added Session.get?", sqlalchemy.catalogue).shape.name != "which"
+    assert read("when was sqlalchemy 2.0 released?", sqlalchemy.catalogue).shape.name == "release"
+
+
+def test_a_platform_version_named_again_bare_is_the_platform_s() -> None:
+    found = find_releases("pip install sqlalchemy on Python 3.14 didn't pull in greenlet. which SQLAlchemy version "
+                          "installs greenlet automatically on 3.14?", ("2.0.44", "3.14.0"), ("sqlalchemy",))
+    assert found.releases == () and found.which_release
+
+
+# cachecontrol's CHANGELOG.rst and jmespath's, in part
+CACHECONTROL = """Release Notes
+=============
+
+0.14.2
+======
+
+* Eliminate a race condition when overwriting cache entries.
+* Fix a ``requests`` object leak when doing caching on a streamed response
+
+0.14.1
+======
+
+* Explicitly allow ``requests`` 2.32.
+
+0.13.1
+======
+
+* Fix a memory leak in the file cache when the heuristic is used.
+
+0.12.0
+======
+
+* Streamed responses are cached once the body has been read whole.
+"""
+
+JMESPATH = """=========
+CHANGELOG
+=========
+
+1.0.1
+=====
+
+* Fix ``min_by``/``max_by`` with empty lists (`issue 251 <https://github.com/jmespath/jmespath.py/issues/251>`__)
+
+1.0.0
+=====
+
+* Drop support for Python versions less than 3.7 (including Python 2).
+
+0.10.0
+======
+
+* Python 3.9 support.
+
+0.9.5
+=====
+
+* Fix syntax warnings on Python 3.8.
+"""
+
+
+@pytest.fixture(scope="module")
+def cachecontrol(tmp_path_factory) -> Engine:
+    return notes_engine(tmp_path_factory.mktemp("cachecontrol"), "CHANGELOG.rst", CACHECONTROL, "cachecontrol")
+
+
+@pytest.fixture(scope="module")
+def jmespath(tmp_path_factory) -> Engine:
+    return notes_engine(tmp_path_factory.mktemp("jmespath"), "CHANGELOG.rst", JMESPATH, "jmespath")
+
+
+def test_what_the_asking_sentence_points_back_to_by_name(cachecontrol: Engine) -> None:
+    text = ("We stream big downloads through a CacheControl-wrapped session and memory keeps climbing, looks like "
+            "requests objects are never freed. Which release fixed that leak?")
+    question = read(text, cachecontrol.catalogue)
+    # "CacheControl-wrapped" is the product doing it, no product the corpus lacks
+    assert question.pointed == "leak" and question.foreign == () and question.focus == ""
+    # no item names two thirds of the context, nor a third: the one naming the leak, fixed, and the best scoring
+    answer = cachecontrol.ask("Memory keeps climbing as we stream downloads with a CacheControl-wrapped session: "
+                              "requests objects are never freed. Which release fixed that leak?", mode="bm25")
+    assert answer.earliest_release == "0.14.2"  # not 0.13.1's file-cache leak
+    assert read("memory keeps climbing. which release fixed that?", cachecontrol.catalogue).pointed == ""
+
+
+def test_a_bound_of_versions_holds_the_versions_below_it(jmespath: Engine) -> None:
+    from qa.answer.holding import holds
+
+    assert holds("drop support for python versions less than 3.7 (including python 2).", "2.7")
+    assert holds("requires python < 3.8", "3.7") and not holds("requires python < 3.8", "3.9")
+    assert not holds("support is removed for python 3 versions prior to 3.6", "2.7")  # of Python 3 only
+    assert holds("support is removed for python 3 versions prior to 3.6", "3.5")
+    answer = jmespath.ask("what's the last jmespath version that still installs on python 2.7?", mode="bm25")
+    assert answer.earliest_release == "0.10.0"  # the one before 1.0.0, which dropped it
