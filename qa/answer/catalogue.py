@@ -60,6 +60,14 @@ class Catalogue:
         """The products whose notes write the joined name ``name`` (any case): "charset_normalizer" in requests'."""
         return self._joined_names()[1].get(name.lower(), frozenset())
 
+    def holders(self, thing: str) -> int:
+        """How many chunks hold ``thing`` as written (any case), counted on first ask of it."""
+        key = "holding " + thing.lower()
+        if key not in self._counted:
+            pattern = re.compile(re.escape(thing), re.IGNORECASE)
+            self._counted[key] = Counter({thing.lower(): sum(1 for c in self.chunks if pattern.search(c.text))})
+        return self._counted[key][thing.lower()]
+
     def _joined_names(self) -> tuple[Counter, dict[str, frozenset[str]]]:
         """For ``writes`` and ``writers``, one pass over the notes made on first use: how many chunks write
         each joined name (lower case), and the products whose chunks do ("" for a document of none)."""

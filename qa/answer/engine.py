@@ -218,7 +218,8 @@ class Engine:
         said = unnamed(topic, question.products or question.named, question.releases[:1] if len(question.releases) == 1 else ())
         texts = [h.chunk.text for h in hits[:PASSAGES]]
         candidates = score_sentences(said, texts, **self._scoring(topic, dense))
-        sentences, confident = pick(candidates, CONFIDENT[mode], units.ranking(question.asks, question.specifics))
+        ranking = units.ranking(question.asks, question.specifics, question.text)
+        sentences, confident = pick(candidates, CONFIDENT[mode], ranking)
         sentences = units.carried(sentences, texts, self._split, question.asks, self._relevant(question))
         sentences = units.instructed(sentences, candidates, question.asks, MAX_SENTENCES)
         chunks = [h.chunk for h in hits[:PASSAGES]]

@@ -17,7 +17,7 @@ def holding(entries: Sequence[Entry], pool: list[int], exact: Sequence[str]) -> 
     """The entries of ``pool`` holding each of ``exact`` that any of them holds (a version first, then the
     longest: "descending=true", then "np.sort"; "urllib3" and "2.0": "support for urllib3 2.0" is not stated
     by "now supports urllib3 v1.24"); ``pool`` when nothing is named exactly, or only names none of them
-    holds, none when a version named is in none of them."""
+    holds, none when a version or an advisory ("CVE-2022-40897") named is in none of them."""
     texts = {i: _text(entries[i]) for i in pool}
     narrowed = False
     # each thing named narrows the pool, when an item of it holds it: "urllib3" and "2.0"; a version first, the
@@ -28,7 +28,8 @@ def holding(entries: Sequence[Entry], pool: list[int], exact: Sequence[str]) -> 
             pool, narrowed = holding, True
     # a version asked for ("dropped Python 3.8") that no item names: no item states it; a name
     # written as code in the question ("`Some(x) && ...`") may be worded otherwise in the notes
-    return [] if not narrowed and any(_VERSION.fullmatch(thing) or _MAJOR.fullmatch(thing) for thing in exact) else pool
+    return [] if not narrowed and any(_VERSION.fullmatch(thing) or _MAJOR.fullmatch(thing) or _ADVISORY.fullmatch(thing)
+                                      for thing in exact) else pool
 
 
 def holds_named(entry: Entry, exact: Sequence[str]) -> bool:
@@ -44,6 +45,7 @@ def _text(entry: Entry) -> str:
 
 _VERSION = lazy_compile(r"\d+(?:\.\d+)+")  # "3.8", as a question names it exactly
 _MAJOR = lazy_compile(r"(\S+) (\d+)\.x")  # "python 2" (``vocabulary.majors``)
+_ADVISORY = lazy_compile(r"cve-\d{4}-\d+|ghsa(?:-[a-z\d]{4}){3}")  # a security advisory's id, lower case
 ALNUM = lazy_compile(r"([a-z]{2,})(\d+)")  # a name and its number: "qt5", "pyqt6", "http2"
 
 

@@ -20,6 +20,7 @@ from .digest import Entry, entries_of, range_digest, release_digest, topic_diges
 from .evidence import passage_evidence
 from .holding import holding, holds, holds_named
 from .itemscore import earliest_among, release_order, stating, titled_by
+from .latest import latest_item
 from .saying import referred, specifics_split, states, topic_words, worded, words_named
 from ..question import Question
 from ..question.vocabulary import content_words
@@ -30,16 +31,12 @@ from ..question.shapes import Shape
 # alone pick early mentions (docs/decisions/0150-which-release-item-weight.md).
 ITEM_RETRIEVAL_WEIGHT = 0.3
 RANGE_CHUNKS = 5_000  # chunks of a range whose items a topic question scores
-# "does X still ...?": the latest item within this share of the best answers, when its own score (lexical
-# alone, or with its cosine) is at least ITEM_ANSWERS (below it, on the sets at hand, few items answered)
-LATEST = 0.92
-NAMED_LATEST = 0.5  # ... of the items naming a compound name the question asks about ("python-dateutil")
-ITEM_ANSWERS = {False: 0.25, True: 0.4}
 # "which release added X": when items of DIFFUSE releases or more state it about as well as the best one,
 # itself weak (its own score below WEAK), none stands out and no release is named (on the sets at hand every
 # such answer named a wrong one); strong items alike in many releases ("Improve parser speed") name the first
 DIFFUSE, WEAK = 4, 0.6
 RICH = 100  # chunks: notes this long write the common words a question is made of
+RARE = 2  # chunks: a name held by this few tells what a question asks apart from any proper name of its context
 # and none when the stating item's own score is below this (lexical alone, or with its cosine), unless it holds
 # what the question names exactly: off-topic questions' items ("which release added SAML single sign-on?" ->
 # "Nargs of -1 ... forced to be a single item") scored at most 0.34 with the model, stated ones 0.38 and more
@@ -95,10 +92,14 @@ class ReleaseAnswers:
         state its release. Words are matched stem for stem ("ciphersuite" is held by "ciphersuites"); a name with
         a digit or an underscore ("TLSv1.3", "SECRET_KEY") is code, matched exactly elsewhere."""
         plain = _PLAIN.findall(question.subject)
-        # beside a thing named exactly ("CVE-2024-1681"), which a stating item must hold, a proper name tells
-        # context ("Dependabot flags CVE-2024-1681 ...", "Chrome's ... preflight wants Access-Control-...")
-        proper = None if question.exact else next((w for w in plain if _PROPER.fullmatch(w) and not _RAISED.search(w)
-                                                   and w.lower() not in _LITERALS and not self.written(w)), None)
+        alone = set(_PLAIN.findall(question.text))  # as typed: not "Europe" of "tz='Europe/Paris'"
+        proper = next((w for w in plain if _PROPER.fullmatch(w) and not _RAISED.search(w) and w.lower() not in _LITERALS
+                       and w in alone and not self.written(w)), None)
+        # beside a name few passages hold (RARE), which a stating item must hold, a proper name tells context
+        # ("Dependabot flags CVE-2024-1681 ...", "Chrome's ... preflight wants Access-Control-Allow-Private-Network");
+        # not beside "torch.export" ("which release added Snowflake export for torch.export?") nor a number
+        if proper and any(0 < self.catalogue.holders(t) <= RARE for t in question.exact if not _NUMERIC.fullmatch(t)):
+            proper = None
         if proper or len(self.catalogue.chunks) < RICH:
             return proper
         words = sorted(content_words(" ".join(plain)))
@@ -110,11 +111,14 @@ class ReleaseAnswers:
         (``itemscore.stating``, ``earliest_among``: judged on items, not on whichever passage ranked first), the one
         of that release with the best evidence, and return that item (the answer quotes it)."""
         query = question.asked_as
-        series = series_named(question.text)  # "which pydantic 1.x release": releases of that series only
+        series = series_named(question.text, self.catalogue.products)  # "which pydantic 1.x release": releases of that series only
         since = max((release_order(v) for v in question.moved_to), default=None) if question.change == "fixed" else None
         entries = [e for e in entries_of((h.chunk for h in hits), upcoming=True)
                    if (not series or (e.chunk.version or "").split(".")[0] in series)
-                   and (since is None or not e.chunk.version or release_order(e.chunk.version) > since)]  # a fix of what broke there
+                   and (since is None or not e.chunk.version or release_order(e.chunk.version) >= since)]  # no fix before it
+        scoped = series or question.releases  # "which flask 2.0 release added --debug?": in that series or none
+        if scoped and question.exact and not any(holds_named(e, question.exact) for e in entries):
+            return hits, None
         items, scores = self._scored(question, entries, hits, dense)
         strong = stating(entries, scores, question.kind, change=question.change, exact=question.exact,
                          topic=question.subject, pointed=question.pointed)
@@ -163,27 +167,12 @@ class ReleaseAnswers:
         return before, Note("last_release", releases=(before, version)) if before else None
 
     def latest_first(self, question: Question, hits: list[Hit], dense: bool) -> tuple[list[Hit], Entry | None]:
-        """For a question of how things stand now ("does anyio still pull in sniffio?"): the item of
-        the latest release among those answering it best (within LATEST of the best, holding what it
-        names exactly), its passage first; none when no item answers it well (ITEM_ANSWERS)."""
+        """For a question of how things stand now ("does anyio still pull in sniffio?"): the item of the latest
+        release answering it (``latest.latest_item``), its passage first; none when no item answers it well."""
         entries = entries_of(h.chunk for h in hits)
         items, scores = self._scored(question, entries, hits, dense)
-        pool = holding(entries, [i for i, e in enumerate(entries) if e.chunk.version], question.specifics)
-        if not pool:
-            return hits, None
-        best = max(pool, key=lambda i: scores[i])  # of its product only: releases of two are not in one order
-        pool = [i for i in pool if entries[i].chunk.product == entries[best].chunk.product]
-        share = LATEST
-        names = _COMPOUND.findall(question.topic)  # "python-dateutil": items naming it tell how it stands
-        naming = holding(entries, pool, names) if names else pool
-        if naming != pool:
-            pool, share = naming, NAMED_LATEST
-            best = max(pool, key=lambda i: scores[i])
-        at = max((i for i in pool if scores[i] >= share * scores[best]),
-                 key=lambda i: (release_order(entries[i].chunk.version or "0"), scores[i]))
-        if items[at] < ITEM_ANSWERS[dense]:
-            return hits, None
-        return _first(hits, _at(hits, entries[at])), entries[at]
+        at = latest_item(question, entries, items, scores, dense)
+        return (hits, None) if at is None else (_first(hits, _at(hits, entries[at])), entries[at])
 
     def _scored(self, question: Question, entries: Sequence[Entry], hits: list[Hit],
                 dense: bool) -> tuple[list[float], list[float]]:
@@ -265,13 +254,13 @@ def _last_of_major(entries: Sequence[Entry], strong: Sequence[int], at: int, que
     return max(of_it, key=lambda i: release_order(entries[i].chunk.version or "0"), default=at)
 
 
-_COMPOUND = lazy_compile(r"(?<![\w.-])[A-Za-z]\w*(?:-\w+)+(?![\w-])")  # "python-dateutil", "better-exceptions"
 # The words of a topic that may name what the notes never mention: letters only, standing alone (not
 # "TLSv1" of "TLSv1.3", nor parts of "env.timedelta"); a proper name among them written with a capital past its
 # first letter or opening with one ("SAML", "iPhone", "Bluetooth"); an error a user saw raised ("DeprecationWarning")
 _PLAIN = lazy_compile(r"(?<![\w./-])[A-Za-z]+(?![\w./-])")  # nor a value's: "Europe/Paris"
 _PROPER = lazy_compile(r"[A-Z][a-z]*[A-Z][A-Za-z]*|[a-z]+[A-Z][A-Za-z]*|[A-Z][a-z]{2,}")
 _RAISED = lazy_compile(r"(?:Error|Warning|Exception|Exit|Interrupt)$")
+_NUMERIC = lazy_compile(r"[\d.]+")  # "3.12", "500": numbers many notes hold for many reasons
 _LITERALS = frozenset({"true", "false", "none", "null", "nan"})  # "returns None instead of True/False": values, no names
 
 # an item saying its release is the last with something: "is the last version of Babel to support Python 3.7"

@@ -107,19 +107,26 @@ def bonus(asks: str | None, text: str) -> float:
     return 0.0
 
 
-def ranking(asks: str | None, specifics: Sequence[str]) -> Callable[[str], float]:
+def ranking(asks: str | None, specifics: Sequence[str], question: str = "") -> Callable[[str], float]:
     """What a sentence gains in ranking for a question asking ``asks`` and naming ``specifics`` exactly."""
-    named = named_pattern(specifics)
+    named = named_pattern(specifics, question)
     return lambda text: bonus(asks, text) + named_bonus(named, text)
 
 
-def named_pattern(specifics: Sequence[str]) -> re.Pattern | None:
-    """The code names a question names exactly ("get_peer_certificate", "--magic-placement", "proxy=", "yaml.load"),
-    not its versions or words with a number ("3.8", "py3", "python 2.x"), as one pattern; None when it names none."""
-    names = [s for s in specifics if _CODE_NAME.search(s) and not _NOT_CODE.fullmatch(s)]
+def named_pattern(specifics: Sequence[str], question: str = "") -> re.Pattern | None:
+    """The code names a question names exactly ("get_peer_certificate", "--magic-placement", "proxy=", "yaml.load",
+    "instance" the ``question`` wrote as "pendulum.instance()"), not its versions or words with a number ("3.8",
+    "py3", "python 2.x"), as one pattern; None when it names none."""
+    names = [s for s in specifics if (_CODE_NAME.search(s) or _as_code(s, question)) and not _NOT_CODE.fullmatch(s)]
     if not names:
         return None
     return re.compile("|".join(r"(?<![\w-])" + re.escape(n) + r"(?![\w])" for n in names), re.IGNORECASE)
+
+
+def _as_code(name: str, question: str) -> bool:
+    """Whether ``question`` writes ``name`` as code: called, qualified or quoted as code ("pendulum.instance()")."""
+    return bool(question) and bool(re.search(r"[.`]" + re.escape(name) + r"\b|(?<![\w.])" + re.escape(name) + r"\(",
+                                             question, re.IGNORECASE))
 
 
 def named_bonus(pattern: re.Pattern | None, text: str) -> float:

@@ -28,6 +28,19 @@ def asking_part(question: str, products: tuple[str, ...]) -> str:
     return "" if _POINTS_BACK.search(part) else part  # "which release introduced that warning?": the context is its subject
 
 
+def asking_span(question: str, products: tuple[str, ...]) -> tuple[int, int] | None:
+    """Where in ``question`` the sentence asking which release stands, when another sentence stands beside it
+    ("I'm on flask 2.3.0. Which release dropped Python 3.7?": the second); None for a question of one sentence."""
+    spans, at = [], 0
+    for cut in [*_PARTS.finditer(question), None]:
+        end = cut.start() if cut else len(question)
+        if question[at:end].strip():
+            spans.append((at, end))
+        at = cut.end() if cut else at
+    return next((span for span in reversed(spans) if asks_which_release(question[span[0]:span[1]], products)), None) \
+        if len(spans) > 1 else None
+
+
 def pointed(question: str, products: tuple[str, ...]) -> str:
     """What the sentence asking which release points back to by name, when another tells its context first
     ("... requests objects are never freed. Which release fixed that leak?" -> "leak"); "" when it names
@@ -36,7 +49,13 @@ def pointed(question: str, products: tuple[str, ...]) -> str:
     part = next((p for p in reversed(parts) if asks_which_release(p, products)), "") if len(parts) > 1 else ""
     back = _POINTS_BACK.search(part)
     noun = (back.group("noun") or "").lower() if back else ""
-    return noun if noun in content_words(noun) else ""  # "that one", "that again": nothing named
+    # "that one", "that again": nothing named; "that bug", "that vulnerability": nothing told apart
+    return noun if noun in content_words(noun) and noun not in _GENERIC else ""
+
+
+_GENERIC = frozenset("bug bugs issue issues problem problems error errors vulnerability vulnerabilities crash crashes "
+                     "regression regressions behavior behaviour change changes feature features fix fixes thing things "
+                     "warning warnings".split())
 
 
 # an asking sentence ending on what the context told: "which release changed that?", "... introduced that warning?"

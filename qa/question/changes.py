@@ -72,6 +72,9 @@ CHANGES_STATED = {
     "defaulted": lazy_compile(_DEFAULT, re.IGNORECASE),
     "added": lazy_compile(r"\b(?:add|new\b|introduc|support|now\b|allow|accept|enabl)", re.IGNORECASE),
 }
+# how things stopped being so, for "does X still ...?": removed, replaced, deprecated, made optional
+CHANGES_STATED["ended"] = lazy_compile("|".join(CHANGES_STATED[c].pattern for c in ("removed", "renamed", "deprecated"))
+                                       + r"|\b(?:now\s+|made\s+|is\s+)optional\b", re.IGNORECASE)
 
 
 # a name written as code ("the PEP 702 @deprecated decorator", "`warnings.deprecated`", "deprecated()")

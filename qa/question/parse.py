@@ -68,6 +68,7 @@ class Question:
     # the topic of the sentence asking which release, when another sentence tells its context first
     # ("pip install now compiles psutil from source. which release stopped shipping 32-bit wheels?")
     focus: str = ""
+    focus_names: tuple[str, ...] = ()  # what that sentence names exactly, as typed ("?" of "with a '?'?")
     # releases it says the person moved to: a fix it asks for came after them ("broke after going to 3.0.0")
     moved_to: tuple[str, ...] = ()
     # what the asking sentence points back to by name ("... never freed. Which release fixed that leak?")
@@ -84,8 +85,8 @@ class Question:
         another tells its context first ("filetype.guess() returns None for .docx uploads. which filetype
         release can detect office documents?" asks of no ``guess``)."""
         focus = self.focus.lower()
-        return tuple(t for t in self.specifics if t in focus or (t.endswith(".x") and t[:-2] in focus)) \
-            if focus else self.specifics  # "python 2.x" of "... dropped python 2?"
+        held = lambda t: t in focus or t in self.focus_names or (t.endswith(".x") and t[:-2] in focus)  # noqa: E731
+        return tuple(t for t in self.specifics if held(t)) if focus else self.specifics  # "python 2.x" of "... python 2?"
 
     @property
     def subject(self) -> str:
@@ -182,8 +183,8 @@ def _understood(shown: str, seen: Scan, catalogue: Catalogue, given: Sequence[st
                                *majors(parsed.topic, frozenset(own_names))),
                     howto=is_howto(seen.text), asks=asks(seen.text),
                     named=seen.named, foreign=seen.foreign if held else (), follow=follow, pin=pin,
-                    still=asks_still(seen.text) and not last, focus=focus, last=last, moved_to=parsed.moved_to,
-                    pointed=back)
+                    still=asks_still(seen.text) and not last, focus=focus, focus_names=specifics(part) if part else (),
+                    last=last, moved_to=parsed.moved_to, pointed=back)
 
 
 def _one_release(wanted: Sequence[str], held: Sequence[str]) -> bool:

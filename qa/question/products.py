@@ -194,9 +194,9 @@ def _slashed(text: str, held: dict[str, str]) -> list[Named]:
 _LANGUAGES = ("python", "py")
 SWAP = str.maketrans("-_", "_-")  # a package's name as its import is written: "requests-toolbelt", "requests_toolbelt"
 _COMPOUND_WORDS = frozenset({"like", "based", "style", "compatible", "powered", "specific", "related", "only", "free",
-                             "friendly", "aware", "native", "ish", "non", "pre", "post", "era", "side", "level", "wide"})
-
-_PARTICIPLE = lazy_compile(r"[a-z]{3,}ed")
+                             "friendly", "aware", "native", "ish", "non", "pre", "post", "era", "side", "level", "wide",
+                             # "a CacheControl-wrapped session", "a flask-generated page": the product doing it
+                             "wrapped", "backed", "driven", "generated", "managed", "hosted", "served", "rendered"})
 
 
 def _compound_of_held(name: str, held: dict[str, str]) -> bool:
@@ -205,8 +205,6 @@ def _compound_of_held(name: str, held: dict[str, str]) -> bool:
     parts = re.split(r"[-_]", name)
     if set(parts[1:]) & _COMPOUND_WORDS or set(parts[:-1]) & _COMPOUND_WORDS:
         return False  # "numpy-like", "httpx-based", "non-flask": a word about the product, not another one
-    if parts[-1] not in held and _PARTICIPLE.fullmatch(parts[-1]) and not known(name):
-        return False  # "a CacheControl-wrapped session", "a flask-generated page": the product doing it
     return len(parts) > 1 and "." not in name and name not in held and canonical(name) not in held \
         and (parts[0] in held or parts[-1] in held) and not is_platform(name)
 

@@ -22,6 +22,7 @@ from corpus.versions import VERSION
 
 from ..errors import BadQuestion
 from ..text import CONTROL_CHARS
+from .asking import asking_span
 from .called import called
 from .platforms import platform_spans
 from .vocabulary import OTHER_CHANGE
@@ -69,8 +70,9 @@ _CONTEXT = lazy_compile(r"\b(?:after|since|once|that|which|was|were|had\s+been|h
                         + OTHER_CHANGE + r"\s+(?:it\s+|them\s+)?$", re.IGNORECASE)
 # the release a person moved to, told before it: "after upgrading to", "got upgraded", "since we bumped X to",
 # "after going to"
-_ON = lazy_compile(r"\b(?:upgrad|updat|bump|jump|mov|switch|going\b|went\b)\w*\s+(?:[\w.-]+\s+){0,2}?(?:(?P<to>to|from)\s+(?:the\s+)?)?$",
-                   re.IGNORECASE)
+_ON = lazy_compile(r"\b(?:upgrad|updat|bump|jump|mov|switch|(?:after|since|once)\s+going\b|went\b)\w*\s+"
+                   r"(?P<between>(?:[\w.-]+\s+){0,2}?)(?:(?P<to>to|from)\s+(?:the\s+)?)?$", re.IGNORECASE)
+_ON_WORDS = frozenset({"to", "from", "the", "it", "we", "our", "my", "i", "version", "release", "v"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,13 +155,15 @@ def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[st
     # returns None. fixed in what release?": the release of another change or the one a person is on, told as
     # context; the one asked about is not in it
     moved: list[str] = []
+    asking = asking_span(text, tuple(products)) if which else None  # "I'm on flask 2.3.0. Which release ...?"
 
     def told(start: int, value: str, said: str = "") -> bool:  # "to 1.0" of "got upgraded to 1.0" says the "to" itself
         on = _ON.search(text, 0, start)
         if which and on is not None and (on.group("to") is not None or re.match(r"(?:to|from)\b", said, re.IGNORECASE)):
-            moved.append(value)
+            if not set(on.group("between").lower().split()) - called(tuple(products)) - _ON_WORDS:
+                moved.append(value)  # the product's release, not "bumping Werkzeug to 2.3.0"
             return True
-        return which and bool(_CONTEXT.search(text, 0, start))
+        return which and bool(_CONTEXT.search(text, 0, start) or (asking and not asking[0] <= start < asking[1]))
 
     for pattern in patterns:
         for m in pattern.finditer(text):
@@ -180,7 +184,7 @@ def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[st
     if leading and _normal(leading.group(1)) in {_normal(k) for k in known}:
         found.append((leading.start(1), _normal(leading.group(1))))
         spans.append(leading.span())
-    spans.extend(which_spans(text))  # "which pydantic 1.x release", "which point release": no topic words
+    spans.extend(which_spans(text, tuple(products)))  # "which pydantic 1.x release", "which point release": no topic words
     releases: list[str] = []
     for _, value in sorted(found):
         if value not in releases:

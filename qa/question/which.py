@@ -37,29 +37,34 @@ _RELEASE_WORDS = frozenset({"first", "earliest", "exact", "stable", "major", "mi
                             "bug-fix", "maintenance", "later", "newer"})
 
 
-def which_spans(text: str) -> list[tuple[int, int]]:
-    """Where ``text`` says which release it asks of, no topic word: "1.x", "4" of "which Express 4 release",
-    "point" of "which point release"."""
+def which_spans(text: str, products: tuple[str, ...]) -> list[tuple[int, int]]:
+    """Where ``text`` says which release of the product it asks of, no topic word: "1.x", "4" of "which Express 4
+    release", "point" of "which point release" (not "2.3" of "which Werkzeug 2.3 version": another thing's)."""
     spans = [m.span() for m in _SERIES.finditer(text)]
-    for m in _WHICH_RELEASE.finditer(text):
+    for m in _asking(text, products):
         spans.extend(m.span(g) for g in ("series", "word") if m.group(g) and (g == "series" or _release_word(m.group(g))))
     return spans
 
 
-def series_named(question: str) -> tuple[str, ...]:
+def series_named(question: str, products: tuple[str, ...]) -> tuple[str, ...]:
     """The major release series a question names ("which pydantic 1.x release ..." -> ("1",), "since which
-    Express 4 release" -> ("4",))."""
-    found = [*_SERIES.finditer(question), *(m for m in _WHICH_RELEASE.finditer(question) if m.group("series"))]
-    return tuple(dict.fromkeys((m.group("series") if m.groupdict().get("series") else m.group(0)).lower().lstrip("v")
-                               .split(".")[0] for m in found))
+    Express 4 release" -> ("4",); not "which Werkzeug 2 version")."""
+    found = [m.group(0) for m in _SERIES.finditer(question)]
+    found += [m.group("series") for m in _asking(question, products) if m.group("series")]
+    return tuple(dict.fromkeys(f.lower().lstrip("v").split(".")[0] for f in found))
 
 
 def asks_which_release(question: str, products: tuple[str, ...]) -> bool:
     """"which release added X", "what PyTorch version ...", "since when ...", "when did ...";
     not "what cuDNN version does 2.14 use" (another thing's version)."""
-    if asks_last(question):  # "what was the last Babel version that still supported Python 3.7?"
-        return True
+    # "what was the last Babel version that still supported Python 3.7?"
+    return asks_last(question) or bool(_asking(question, products))
+
+
+def _asking(question: str, products: tuple[str, ...]) -> list[re.Match]:
+    """The places ``question`` asks which release of a held product (``_WHICH_RELEASE``, of none other)."""
     names = called(tuple(products))
+    found = []
     for m in _WHICH_RELEASE.finditer(question):
         word = (m.group("word") or m.group("there") or m.group("first") or "").lower()
         # "what version of python", "... of the docs": another thing's; "of pypa/build" names the product by
@@ -68,11 +73,10 @@ def asks_which_release(question: str, products: tuple[str, ...]) -> bool:
                       r"|library|project)\b)))?", question[m.end():])
         if of and not _of_itself(of.group(1), of.group(2), names):
             continue
-        # "which jmespath.py version": the product by its repository's name
-        word = re.sub(r"\.(?:py|js)$", "", word)
+        word = re.sub(r"\.py$", "", word)  # "which jmespath.py version": the product by its repository's name
         if not word or word in names or _release_word(word) or _joined(word, names):
-            return True
-    return False
+            found.append(m)
+    return found
 
 
 def _of_itself(first: str, second: str | None, names: frozenset[str]) -> bool:

@@ -179,9 +179,9 @@ def test_a_series_named_in_a_which_release_question() -> None:
     from qa.question.releases import find_releases
     from qa.question.which import asks_which_release, series_named
 
-    assert series_named("which pydantic 1.x release added the pydantic.v1 namespace?") == ("1",)
-    assert series_named("which v2.x version dropped it?") == ("2",)
-    assert series_named("which release added x?") == ()
+    assert series_named("which pydantic 1.x release added the pydantic.v1 namespace?", ("pydantic",)) == ("1",)
+    assert series_named("which v2.x version dropped it?", ("pydantic",)) == ("2",)
+    assert series_named("which release added x?", ("pydantic",)) == ()
     assert asks_which_release("which pydantic 1.x release added it?", ("pydantic",))
     assert asks_which_release("which 2.x release added it?", ("pydantic",))
     found = find_releases("which pydantic 1.x release added the pydantic.v1 namespace?", ("1.10.15",), ("pydantic",))

@@ -112,8 +112,8 @@ def test_asks_for_a_release_of_a_series_or_a_sort(question: str) -> None:
 
 
 def test_the_series_asked_within_is_no_topic_word() -> None:
-    assert series_named("Since which Express 4 release can I use express.json()?") == ("4",)
-    assert series_named("which pydantic 1.x release added it?") == ("1",)
+    assert series_named("Since which Express 4 release can I use express.json()?", ("express",)) == ("4",)
+    assert series_named("which pydantic 1.x release added it?", ("pydantic",)) == ("1",)
     found = find_releases("Since which Express 4 release can I use express.json()?", ("4.16.0", "5.0.0"), ("express",))
     assert found.which_release and "4" not in found.topic.split()
     assert "point" not in find_releases("so which point release fixed it?", ("3.0.1",), ("flask-cors",)).topic
@@ -253,3 +253,96 @@ def test_a_bound_of_versions_holds_the_versions_below_it(jmespath: Engine) -> No
     assert holds("support is removed for python 3 versions prior to 3.6", "3.5")
     answer = jmespath.ask("what's the last jmespath version that still installs on python 2.7?", mode="bm25")
     assert answer.earliest_release == "0.10.0"  # the one before 1.0.0, which dropped it
+
+
+# Babel's CHANGES.rst, in part
+BABEL = """Babel Changelog
+===============
+
+Version 2.12.0
+--------------
+
+New features
+~~~~~~~~~~~~
+
+* Dates: `pytz` is now optional; Babel will prefer it but will use `zoneinfo` when available. (:gh:`940`)
+
+Version 2.8.0
+-------------
+
+Docs
+~~~~
+
+* Note that installation requires pytz - Steve (Gadget) Barnes
+
+Version 1.1
+-----------
+
+(bugfix release, released on July 27th 2013)
+
+- added dummy version requirements for pytz so that it installs
+  on pip 1.4.
+"""
+
+
+@pytest.fixture(scope="module")
+def babel(tmp_path_factory) -> Engine:
+    return notes_engine(tmp_path_factory.mktemp("babel"), "CHANGES.rst", BABEL, "babel")
+
+
+def test_how_things_stand_now_is_told_by_a_later_item_saying_it_ended(babel: Engine) -> None:
+    from qa.answer.digest import entries_of
+    from qa.answer.latest import latest_item
+
+    entries = entries_of(babel.catalogue.chunks)
+    texts = [e.text for e in entries]
+    at = {v: next(i for i, t in enumerate(texts) if v in t) for v in ("requires pytz", "dummy", "now optional")}
+    scores = [0.0] * len(entries)  # as the model scored them on Babel's whole notes: the mentions first
+    scores[at["requires pytz"]], scores[at["dummy"]], scores[at["now optional"]] = 0.84, 1.0, 0.7
+    question = read("Is pytz still a hard requirement for Babel?", babel.catalogue)
+    assert latest_item(question, entries, scores, scores, dense=True) == at["now optional"]
+    # a how-to asks how to do it still, not whether it ended; an item scoring under ENDED of the best tells nothing
+    assert latest_item(read("how do I still require pytz with Babel?", babel.catalogue), entries, scores, scores,
+                       dense=True) != at["now optional"]
+    scores[at["now optional"]] = 0.5
+    assert latest_item(question, entries, scores, scores, dense=True) == at["dummy"]  # the best, 2.8.0 under LATEST
+
+
+def test_a_proper_name_beside_a_common_name_is_what_is_asked(flask_cors: Engine, sqlalchemy: Engine) -> None:
+    # "Session.get" is held by many items here (more than RARE): "Snowflake" is what is asked, and no item holds it
+    assert sqlalchemy.ask("which release added Snowflake support to Session.get?", mode="bm25").earliest_release is None
+    # an advisory named exactly that no item holds: no release
+    assert flask_cors.ask("which flask-cors release patched CVE-2022-40897?", mode="bm25").earliest_release is None
+
+
+def test_a_release_told_beside_the_asking_sentence_is_no_filter(flask_cors: Engine) -> None:
+    found = find_releases("I'm on flask-cors 3.0.0. Which release fixed origin regexes with a '?'?", ("3.0.0", "3.0.1"),
+                          ("flask-cors",))
+    assert found.releases == () and found.moved_to == ()
+    answer = flask_cors.ask("I'm on flask-cors 3.0.0. Which release fixed origin regexes with a '?'?", mode="bm25")
+    assert answer.earliest_release == "3.0.1"
+    # another thing's version the person bumped bounds nothing; a fix may come in the release moved to
+    assert find_releases("after bumping Werkzeug to 3.0.0 it broke. which release fixed it?", ("3.0.0",),
+                         ("flask-cors",)).moved_to == ()
+    assert find_releases("after upgrading to flask-cors 3.0.1 the '?' regexes work. which release fixed them?",
+                         ("3.0.0", "3.0.1"), ("flask-cors",)).moved_to == ("3.0.1",)
+    answer = flask_cors.ask("after upgrading to flask-cors 3.0.1 origin regexes with a '?' work. which release fixed "
+                            "them?", mode="bm25")
+    assert answer.earliest_release == "3.0.1"
+
+
+def test_a_series_asked_within_answers_from_it_or_not_at_all(flask_cors: Engine) -> None:
+    # no 3.0.x item holds "--debug": nothing of the series is stated
+    assert flask_cors.ask("which flask-cors 3.0 release added the --debug option?", mode="bm25").earliest_release is None
+
+
+def test_another_thing_s_series_stays_in_the_topic() -> None:
+    found = find_releases("which Werkzeug 2.3 version does flask-cors 4.0.0 require?", ("4.0.0",), ("flask-cors",))
+    assert "2.3" in found.topic
+    assert series_named("which Werkzeug 3 version does it need?", ("flask-cors",)) == ()
+    assert not asks_which_release("which jmespath.js release added min_by?", ("jmespath",))
+
+
+def test_a_generic_noun_pointed_back_to_tells_nothing_apart(cachecontrol: Engine) -> None:
+    assert read("memory keeps climbing. which release fixed that bug?", cachecontrol.catalogue).pointed == ""
+    assert read("memory keeps climbing. which release fixed that leak?", cachecontrol.catalogue).pointed == "leak"
