@@ -25,6 +25,7 @@ class Catalogue:
         from a product they never name (``Engine._mentions``)."""
         self.mentions = mentions
         self._counted: dict[str, Counter] = {}  # what ``_in_chunks`` counted, by what it counts
+        self._holding: dict[str, tuple[int, ...]] = {}  # what ``holding`` found, by the thing (lower case)
         # joined name -> how many chunks write it, and the products whose notes do (``_joined_names``)
         self._joined: tuple[Counter, dict[str, frozenset[str]]] | None = None
         by_product: dict[str | None, set[str]] = {}  # product (None: unknown) -> its releases
@@ -60,13 +61,14 @@ class Catalogue:
         """The products whose notes write the joined name ``name`` (any case): "charset_normalizer" in requests'."""
         return self._joined_names()[1].get(name.lower(), frozenset())
 
-    def holders(self, thing: str) -> int:
-        """How many chunks hold ``thing`` as written (any case), counted on first ask of it."""
-        key = "holding " + thing.lower()
-        if key not in self._counted:
-            pattern = re.compile(re.escape(thing), re.IGNORECASE)
-            self._counted[key] = Counter({thing.lower(): sum(1 for c in self.chunks if pattern.search(c.text))})
-        return self._counted[key][thing.lower()]
+    def holding(self, thing: str) -> tuple[int, ...]:
+        """The rows of the chunks holding ``thing`` as written (any case, a whole name: not "model_validate" in
+        "model_validate_json"), found on first ask of it (one pass over the notes)."""
+        key = thing.lower()
+        if key not in self._holding:
+            pattern = re.compile(r"(?<![\w-])" + re.escape(thing) + r"(?![\w-])", re.IGNORECASE)
+            self._holding[key] = tuple(row for row, c in enumerate(self.chunks) if pattern.search(c.text))
+        return self._holding[key]
 
     def _joined_names(self) -> tuple[Counter, dict[str, frozenset[str]]]:
         """For ``writes`` and ``writers``, one pass over the notes made on first use: how many chunks write

@@ -21,6 +21,7 @@ from .evidence import passage_evidence
 from .holding import holding, holds, holds_named
 from .itemscore import earliest_among, release_order, stating, titled_by
 from .latest import latest_item
+from .naming import naming_only, unheld_name, with_named
 from .saying import referred, specifics_split, states, topic_words, worded, words_named
 from ..question import Question
 from ..question.vocabulary import content_words
@@ -35,8 +36,6 @@ RANGE_CHUNKS = 5_000  # chunks of a range whose items a topic question scores
 # itself weak (its own score below WEAK), none stands out and no release is named (on the sets at hand every
 # such answer named a wrong one); strong items alike in many releases ("Improve parser speed") name the first
 DIFFUSE, WEAK = 4, 0.6
-RICH = 100  # chunks: notes this long write the common words a question is made of
-RARE = 2  # chunks: a name held by this few tells what a question asks apart from any proper name of its context
 # and none when the stating item's own score is below this (lexical alone, or with its cosine), unless it holds
 # what the question names exactly: off-topic questions' items ("which release added SAML single sign-on?" ->
 # "Nargs of -1 ... forced to be a single item") scored at most 0.34 with the model, stated ones 0.38 and more
@@ -76,7 +75,7 @@ class ReleaseAnswers:
         """The hits with the passage of the item that answers first, and that item: the earliest stating
         it (which release), the latest answering it (how things stand now: "does X still ...?")."""
         if hits and question.shape.name == "which":
-            if self.unheld_name(question):
+            if unheld_name(question, self.catalogue, self.written):
                 return hits, None
             said_last = self.said_last(question, hits, dense) if question.last else None
             return said_last or self.earliest_first(question, hits, dense)
@@ -84,33 +83,12 @@ class ReleaseAnswers:
             return self.latest_first(question, hits, dense)
         return hits, None
 
-    def unheld_name(self, question: Question) -> str | None:
-        """A proper name the question asks about that no passage of the notes holds ("SAML" of "which release
-        added SAML single sign-on?", "iPhone", "Bluetooth"; not an error a user saw raised, "DeprecationWarning"),
-        or in notes of RICH chunks or more (in fewer, words as common as "reads" may be missing) the first of half
-        the plain words of its topic, two at least ("offline maps for hiking trails"): no item of the notes can
-        state its release. Words are matched stem for stem ("ciphersuite" is held by "ciphersuites"); a name with
-        a digit or an underscore ("TLSv1.3", "SECRET_KEY") is code, matched exactly elsewhere."""
-        plain = _PLAIN.findall(question.subject)
-        alone = set(_PLAIN.findall(question.text))  # as typed: not "Europe" of "tz='Europe/Paris'"
-        proper = next((w for w in plain if _PROPER.fullmatch(w) and not _RAISED.search(w) and w.lower() not in _LITERALS
-                       and w in alone and not self.written(w)), None)
-        # beside a name few passages hold (RARE), which a stating item must hold, a proper name tells context
-        # ("Dependabot flags CVE-2024-1681 ...", "Chrome's ... preflight wants Access-Control-Allow-Private-Network");
-        # not beside "torch.export" ("which release added Snowflake export for torch.export?") nor a number
-        if proper and any(0 < self.catalogue.holders(t) <= RARE for t in question.exact if not _NUMERIC.fullmatch(t)):
-            proper = None
-        if proper or len(self.catalogue.chunks) < RICH:
-            return proper
-        words = sorted(content_words(" ".join(plain)))
-        absent = [w for w in words if not self.written(w)]
-        return absent[0] if len(absent) >= 2 and 2 * len(absent) >= len(words) else None
-
     def earliest_first(self, question: Question, hits: list[Hit], dense: bool) -> tuple[list[Hit], Entry | None]:
         """Put first the passage of the earliest release whose item states the fact
         (``itemscore.stating``, ``earliest_among``: judged on items, not on whichever passage ranked first), the one
         of that release with the best evidence, and return that item (the answer quotes it)."""
         query = question.asked_as
+        hits = with_named(question, hits, self.catalogue)
         series = series_named(question.text, self.catalogue.products)  # "which pydantic 1.x release": releases of that series only
         since = max((release_order(v) for v in question.moved_to), default=None) if question.change == "fixed" else None
         entries = [e for e in entries_of((h.chunk for h in hits), upcoming=True)
@@ -120,8 +98,9 @@ class ReleaseAnswers:
         if scoped and question.exact and not any(holds_named(e, question.exact) for e in entries):
             return hits, None
         items, scores = self._scored(question, entries, hits, dense)
-        strong = stating(entries, scores, question.kind, change=question.change, exact=question.exact,
-                         topic=question.subject, pointed=question.pointed)
+        strong = naming_only(entries, question) or stating(
+            entries, scores, question.kind, change=question.change, exact=question.exact, topic=question.subject,
+            pointed=question.pointed)
         at = earliest_among(entries, strong, scores)
         if at is None or _diffuse(entries, strong, items) or (items[at] < ITEM_STATES[dense] and not (
                 holds_named(entries[at], question.specifics) or _names_pointed(entries[at], question))):
@@ -254,14 +233,6 @@ def _last_of_major(entries: Sequence[Entry], strong: Sequence[int], at: int, que
     return max(of_it, key=lambda i: release_order(entries[i].chunk.version or "0"), default=at)
 
 
-# The words of a topic that may name what the notes never mention: letters only, standing alone (not
-# "TLSv1" of "TLSv1.3", nor parts of "env.timedelta"); a proper name among them written with a capital past its
-# first letter or opening with one ("SAML", "iPhone", "Bluetooth"); an error a user saw raised ("DeprecationWarning")
-_PLAIN = lazy_compile(r"(?<![\w./-])[A-Za-z]+(?![\w./-])")  # nor a value's: "Europe/Paris"
-_PROPER = lazy_compile(r"[A-Z][a-z]*[A-Z][A-Za-z]*|[a-z]+[A-Z][A-Za-z]*|[A-Z][a-z]{2,}")
-_RAISED = lazy_compile(r"(?:Error|Warning|Exception|Exit|Interrupt)$")
-_NUMERIC = lazy_compile(r"[\d.]+")  # "3.12", "500": numbers many notes hold for many reasons
-_LITERALS = frozenset({"true", "false", "none", "null", "nan"})  # "returns None instead of True/False": values, no names
 
 # an item saying its release is the last with something: "is the last version of Babel to support Python 3.7"
 # (of its own release: not "(3.2.0 was the last version to support it)")

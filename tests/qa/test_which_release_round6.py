@@ -209,7 +209,7 @@ def test_a_name_the_notes_hold_or_code_named_exactly_is_no_unheld_name(h2: Engin
 
 
 def test_half_the_words_held_nowhere_in_long_notes_state_no_release(tmp_path) -> None:
-    from qa.answer.releases import RICH
+    from qa.answer.naming import RICH
 
     words = "parser reader writer cache socket stream buffer timer logger config".split()
     notes = "# Changelog\n\n" + "".join(

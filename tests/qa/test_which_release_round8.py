@@ -346,3 +346,50 @@ def test_another_thing_s_series_stays_in_the_topic() -> None:
 def test_a_generic_noun_pointed_back_to_tells_nothing_apart(cachecontrol: Engine) -> None:
     assert read("memory keeps climbing. which release fixed that bug?", cachecontrol.catalogue).pointed == ""
     assert read("memory keeps climbing. which release fixed that leak?", cachecontrol.catalogue).pointed == "leak"
+
+
+# pydantic's HISTORY.md, in part
+PYDANTIC = """## v2.6.0 (2024-01-23)
+
+* Update `strict` docstring in `model_validate` method. by @LukeTonin in [#8223](https://github.com/pydantic/pydantic/pull/8223)
+* Fix type annotation of `ModelMetaclass.__prepare__` by @slanzmich in [#8305](https://github.com/pydantic/pydantic/pull/8305)
+
+## v2.4.0 (2023-09-22)
+
+* Add `BaseModel.model_validate_strings` and `TypeAdapter.validate_strings` by @hramezani in [#7552](https://github.com/pydantic/pydantic/pull/7552)
+
+## v2.0b2 (2023-06-03)
+
+Add `from_attributes` runtime flag to `TypeAdapter.validate_python` and `BaseModel.model_validate`.
+
+## v1.10.0 (2022-08-30)
+
+* Add `validate_model` helper to validate a model's input, see [#4263](https://github.com/pydantic/pydantic/pull/4263)
+"""
+
+
+@pytest.fixture(scope="module")
+def pydantic(tmp_path_factory) -> Engine:
+    return notes_engine(tmp_path_factory.mktemp("pydantic"), "HISTORY.md", PYDANTIC, "pydantic")
+
+
+def test_when_a_name_came_is_the_earliest_item_naming_it(pydantic: Engine) -> None:
+    # the docstring fix scores best; the earliest item holding the name (whole: not model_validate_strings) answers
+    answer = pydantic.ask("what's the minimum pydantic version I need for model_validate?", mode="bm25")
+    assert answer.earliest_release == "2.0b2"
+    # asked of more than the name, the items are judged as ever
+    from qa.answer.naming import naming_only
+    from qa.answer.digest import entries_of
+
+    entries = entries_of(pydantic.catalogue.chunks)
+    assert naming_only(entries, read("which release added strict mode to model_validate?", pydantic.catalogue)) == []
+
+
+def test_a_name_written_as_code_is_looked_for_beyond_what_retrieval_found(pydantic: Engine) -> None:
+    from qa.answer.naming import with_named
+
+    question = read("which pydantic version added model_validate_strings?", pydantic.catalogue)
+    extra = with_named(question, [], pydantic.catalogue)
+    assert [h.chunk.version for h in extra] == ["2.4.0"]
+    assert with_named(read("which release added model_validate_strings in 2.6?", pydantic.catalogue), [],
+                      pydantic.catalogue) == []  # outside the release asked about
