@@ -33,7 +33,7 @@ def unheld_name(question: Question, catalogue: Catalogue, written: Callable[[str
     plain = _PLAIN.findall(question.subject)
     alone = set(_PLAIN.findall(question.text))  # as typed: not "Europe" of "tz='Europe/Paris'"
     proper = next((w for w in plain if _PROPER.fullmatch(w) and not _RAISED.search(w) and w.lower() not in _LITERALS
-                   and w in alone and not written(w)), None)
+                   and w in alone and not _telling(w, question.text) and not written(w)), None)
     # beside a name few passages hold (RARE), which a stating item must hold, a proper name tells context
     # ("Dependabot flags CVE-2024-1681 ...", "Chrome's ... preflight wants Access-Control-Allow-Private-Network");
     # not beside "torch.export" ("which release added Snowflake export for torch.export?") nor a number
@@ -72,6 +72,13 @@ def naming_only(entries: Sequence[Entry], question: Question) -> list[int]:
             " ".join(re.sub(r"[^\w-]+", " ", t) for t in names)):
         return []
     return [i for i, e in enumerate(entries) if e.chunk.version and all(holds_named(e, (t,)) for t in names)]
+
+
+def _telling(name: str, text: str) -> bool:
+    """Whether ``text`` names ``name`` as what told the person of it, context: "per Sentry", "according to Snyk",
+    "Dependabot flags ...", "which PyCharm flags"."""
+    return bool(re.search(r"\b(?:per|according\s+to|via)\s+" + re.escape(name) + r"\b|\b" + re.escape(name) + r"\s+(?:"
+                          r"flag|report|say|warn|complain|show|tell|alert|suggest|mark|highlight|detect)s?\b", text))
 
 
 # The words of a topic that may name what the notes never mention: letters only, standing alone (not

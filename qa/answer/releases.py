@@ -93,7 +93,7 @@ class ReleaseAnswers:
         since = max((release_order(v) for v in question.moved_to), default=None) if question.change == "fixed" else None
         entries = [e for e in entries_of((h.chunk for h in hits), upcoming=True)
                    if (not series or (e.chunk.version or "").split(".")[0] in series)
-                   and (since is None or not e.chunk.version or release_order(e.chunk.version) >= since)]  # no fix before it
+                   and (since is None or not e.chunk.version or _after(release_order(e.chunk.version), since, question))]
         scoped = series or question.releases  # "which flask 2.0 release added --debug?": in that series or none
         if scoped and question.exact and not any(holds_named(e, question.exact) for e in entries):
             return hits, None
@@ -220,6 +220,12 @@ def _names_pointed(entry: Entry, question: Question) -> bool:
     ``requests`` object leak ..." for "... never freed. Which release fixed that leak?"): on its topic, however
     little of a long context it names."""
     return bool(question.pointed and question.change and worded(entry, question.change, frozenset({question.pointed})))
+
+
+def _after(order: tuple, since: tuple, question: Question) -> bool:
+    """Whether a release of ``order`` may hold the fix asked for after the person moved to one of ``since``: a later
+    one ("it broke after going to 3.0.0"), or that one itself when the question says the trouble is gone there."""
+    return order >= since if question.moved_works else order > since
 
 
 def _last_of_major(entries: Sequence[Entry], strong: Sequence[int], at: int, question: Question) -> int:

@@ -25,7 +25,7 @@ from .followup import FollowUp, Turn, follow_up
 from .mentions import Catalogue, Scan, scan
 from .pins import from_pin
 from .products import SWAP
-from .asking import asking_part, pointed
+from .asking import asking_part, asking_span, pointed
 from .releases import check_question, release_name
 from .shapes import Shape, shape_of, topic_of
 from .typos import mended
@@ -71,6 +71,7 @@ class Question:
     focus_names: tuple[str, ...] = ()  # what that sentence names exactly, as typed ("?" of "with a '?'?")
     # releases it says the person moved to: a fix it asks for came after them ("broke after going to 3.0.0")
     moved_to: tuple[str, ...] = ()
+    moved_works: bool = False  # ... and says the trouble is gone there: the fix may be of that release
     # what the asking sentence points back to by name ("... never freed. Which release fixed that leak?")
     pointed: str = ""
 
@@ -173,18 +174,24 @@ def _understood(shown: str, seen: Scan, catalogue: Catalogue, given: Sequence[st
     rest = without_contrast(seen.rest)  # what the question sets its change against is not what it asks
     last = shape.name == "which" and asks_last(rest)  # "the last version that still supported 3.7"
     part = asking_part(seen.text, held) if shape.name == "which" else ""
+    # the sentence asking which release, even when it points back ("Flask 2.2.0 deprecated FLASK_ENV. Which release
+    # removed it?"): the change it names is the one asked about, not the context's
+    sentence = asking_span(seen.text, held) if shape.name == "which" else None
+    asked = seen.text[sentence[0]:sentence[1]] if sentence else ""
     focus = topic_of(without_contrast(part), held, frozenset(seen.typed)) if part else ""
     back = pointed(seen.text, held) if shape.name == "which" and not part else ""
     # "ruamel.yaml", "typing_extensions" name the product, not a thing its items must hold
     own_names = {n for p in held for n in (p.lower(), p.lower().translate(SWAP))}
     return Question(typed=shown, text=seen.text, asked_as=asked_as, releases=wanted, range=span, products=products,
-                    shape=shape, kind="removed" if last else asked_kind(rest), change="removed" if last else change_asked(rest, part),
+                    shape=shape, kind="removed" if last else asked_kind(without_contrast(asked)) or asked_kind(rest),
+                    change="removed" if last else change_asked(rest, part or asked),
                     specifics=(*_unqualified(specifics(parsed.topic), own_names),
                                *majors(parsed.topic, frozenset(own_names))),
                     howto=is_howto(seen.text), asks=asks(seen.text),
                     named=seen.named, foreign=seen.foreign if held else (), follow=follow, pin=pin,
                     still=asks_still(seen.text) and not last, focus=focus, focus_names=specifics(part) if part else (),
-                    last=last, moved_to=parsed.moved_to, pointed=back)
+                    last=last, moved_to=parsed.moved_to,
+                    moved_works=parsed.moved_works, pointed=back)
 
 
 def _one_release(wanted: Sequence[str], held: Sequence[str]) -> bool:

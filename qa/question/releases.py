@@ -72,6 +72,10 @@ _CONTEXT = lazy_compile(r"\b(?:after|since|once|that|which|was|were|had\s+been|h
 # "after going to"
 _ON = lazy_compile(r"\b(?:upgrad|updat|bump|jump|mov|switch|(?:after|since|once)\s+going\b|went\b)\w*\s+"
                    r"(?P<between>(?:[\w.-]+\s+){0,2}?)(?:(?P<to>to|from)\s+(?:the\s+)?)?$", re.IGNORECASE)
+# what the sentence of a release moved to says of it, after it: the trouble is gone there
+_WORKS = lazy_compile(r"(?:[^.;!?]|[.!?](?=\S))*?\b(?:(?:is|are|was|were|got|has\s+been|have\s+been)\s+(?:gone|fixed|resolved)|went\s+away"
+                      r"|disappeared|works?\s+(?:again|now|fine)|no\s+longer\s+(?:happens|fails|breaks|crashes|raises))\b",
+                      re.IGNORECASE)
 _ON_WORDS = frozenset({"to", "from", "the", "it", "we", "our", "my", "i", "version", "release", "v"})
 
 
@@ -86,6 +90,7 @@ class ReleaseQuery:
     which_release: bool = False
     products: tuple[str, ...] = ()  # products of the corpus the question names, as the corpus spells them
     moved_to: tuple[str, ...] = ()  # the releases a which question says the person moved to ("after upgrading to")
+    moved_works: bool = False  # ... and that the trouble is gone there ("after upgrading to 2.2.3 the error is gone")
 
 
 def named_products(question: str, products: tuple[str, ...]) -> tuple[str, ...]:
@@ -155,19 +160,21 @@ def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[st
     # returns None. fixed in what release?": the release of another change or the one a person is on, told as
     # context; the one asked about is not in it
     moved: list[str] = []
+    works: list[bool] = []
     asking = asking_span(text, tuple(products)) if which else None  # "I'm on flask 2.3.0. Which release ...?"
 
-    def told(start: int, value: str, said: str = "") -> bool:  # "to 1.0" of "got upgraded to 1.0" says the "to" itself
+    def told(start: int, end: int, value: str, said: str = "") -> bool:  # "to 1.0" of "got upgraded to 1.0": its "to"
         on = _ON.search(text, 0, start)
         if which and on is not None and (on.group("to") is not None or re.match(r"(?:to|from)\b", said, re.IGNORECASE)):
             if not set(on.group("between").lower().split()) - called(tuple(products)) - _ON_WORDS:
                 moved.append(value)  # the product's release, not "bumping Werkzeug to 2.3.0"
+                works.append(bool(_WORKS.match(text, end)))  # "... to flask 2.2.3 the error is gone"
             return True
         return which and bool(_CONTEXT.search(text, 0, start) or (asking and not asking[0] <= start < asking[1]))
 
     for pattern in patterns:
         for m in pattern.finditer(text):
-            if not told(m.start(), _normal(m.group(1))):
+            if not told(m.start(), m.end(), _normal(m.group(1))):
                 found.append((m.start(), _normal(m.group(1))))
             spans.append(m.span())
     majors = {k.split(".")[0] for k in known}
@@ -177,7 +184,7 @@ def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[st
     for m in [*_PREPOSITION.finditer(text), *_BEFORE_WORD.finditer(text)]:
         value = _normal(m.group(1))
         if value.split(".")[0] in majors and value not in theirs and not any(a <= m.start(1) < b for a, b in platform):
-            if not told(m.start(), value, m.group(0)):
+            if not told(m.start(), m.end(), value, m.group(0)):
                 found.append((m.start(), value))
             spans.append(m.span())
     leading = _LEADING.match(text)  # "2.14: what changed for MPS?" -- only a release the corpus holds
@@ -197,6 +204,7 @@ def find_releases(question: str, known: tuple[str, ...] = (), products: tuple[st
         which_release=which,
         products=named_products(text, products),
         moved_to=tuple(dict.fromkeys(moved)),
+        moved_works=any(works),
     )
 
 

@@ -326,8 +326,8 @@ def test_a_release_told_beside_the_asking_sentence_is_no_filter(flask_cors: Engi
                          ("flask-cors",)).moved_to == ()
     assert find_releases("after upgrading to flask-cors 3.0.1 the '?' regexes work. which release fixed them?",
                          ("3.0.0", "3.0.1"), ("flask-cors",)).moved_to == ("3.0.1",)
-    answer = flask_cors.ask("after upgrading to flask-cors 3.0.1 origin regexes with a '?' work. which release fixed "
-                            "them?", mode="bm25")
+    answer = flask_cors.ask("after upgrading to flask-cors 3.0.1 origin regexes with a '?' work again. which release "
+                            "fixed them?", mode="bm25")
     assert answer.earliest_release == "3.0.1"
 
 
@@ -393,3 +393,38 @@ def test_a_name_written_as_code_is_looked_for_beyond_what_retrieval_found(pydant
     assert [h.chunk.version for h in extra] == ["2.4.0"]
     assert with_named(read("which release added model_validate_strings in 2.6?", pydantic.catalogue), [],
                       pydantic.catalogue) == []  # outside the release asked about
+
+
+def test_a_fix_after_the_release_moved_to_unless_the_trouble_is_gone_there() -> None:
+    broke = find_releases("After upgrading to flask-cors 3.0.0, origin regexes with a '?' stopped matching. Which release "
+                          "fixed it?", ("3.0.0", "3.0.1"), ("flask-cors",))
+    gone = find_releases("After upgrading to flask-cors 3.0.1 the '?' regexes error is gone. Which release fixed it?",
+                         ("3.0.0", "3.0.1"), ("flask-cors",))
+    assert broke.moved_to == ("3.0.0",) and not broke.moved_works
+    assert gone.moved_to == ("3.0.1",) and gone.moved_works
+
+
+def test_the_change_asked_is_the_asking_sentence_s_even_when_it_points_back(flask_cors: Engine) -> None:
+    question = read("flask-cors 4.0.0 deprecated the old origins list. Which release removed it?", flask_cors.catalogue)
+    assert question.change == "removed" and question.kind == "removed"
+
+
+def test_a_proper_name_telling_the_person_is_context() -> None:
+    from qa.answer.naming import _telling
+
+    assert _telling("Sentry", "which flask release renamed attachment_filename, per Sentry?")
+    assert _telling("PyCharm", "which pytest release deprecated pytest.warns(None), which PyCharm flags?")
+    assert not _telling("Snowflake", "which release added Snowflake export for torch.export?")
+
+
+def test_only_an_ending_said_of_the_name_itself_tells_how_things_stand() -> None:
+    from qa.answer.latest import _ends
+
+    assert _ends("`pytz` is now optional; Babel will prefer it", "pytz", False)
+    assert _ends("Replaced the use of ``pkg_resources`` with the ``importlib`` library.", "pkg_resources", False)
+    assert _ends("remove non-primitive string support for `res.send()`", "res.send", False)
+    assert not _ends("Deprecate CliRunner.isolated_filesystem", "clirunner", False)  # a longer name
+    assert not _ends("Old names for some send_file parameters have been removed", "send_file", False)  # a part
+    assert _ends("`default` and `missing` parameters, which were replaced by `dump_default`", "missing", True)
+    assert not _ends("Update documentation on how pytest.warns affects DeprecationWarning", "pytest.warns", False)
+    assert not _ends("Restore previously removed foo", "foo", False)
