@@ -21,10 +21,7 @@ def asking_part(question: str, products: tuple[str, ...]) -> str:
     """The sentence of a question that asks which release, when another tells its context before it
     ("attrs.evolve(inst=obj) now raises a TypeError. in which version did evolve stop taking inst?"
     -> "in which version did evolve stop taking inst?"); "" for a question of one sentence."""
-    parts = [p for p in _PARTS.split(question) if p.strip()]
-    if len(parts) < 2:
-        return ""
-    part = next((p for p in reversed(parts) if asks_which_release(p, products)), "")
+    part = asking_sentence(question, products)
     return "" if _POINTS_BACK.search(part) else part  # "which release introduced that warning?": the context is its subject
 
 
@@ -45,12 +42,16 @@ def pointed(question: str, products: tuple[str, ...]) -> str:
     """What the sentence asking which release points back to by name, when another tells its context first
     ("... requests objects are never freed. Which release fixed that leak?" -> "leak"); "" when it names
     nothing ("which release changed that?") or points to nothing."""
-    parts = [p for p in _PARTS.split(question) if p.strip()]
-    part = next((p for p in reversed(parts) if asks_which_release(p, products)), "") if len(parts) > 1 else ""
-    back = _POINTS_BACK.search(part)
+    back = _POINTS_BACK.search(asking_sentence(question, products))
     noun = (back.group("noun") or "").lower() if back else ""
     # "that one", "that again": nothing named; "that bug", "that vulnerability": nothing told apart
     return noun if noun in content_words(noun) and noun not in _GENERIC else ""
+
+
+def asking_sentence(question: str, products: tuple[str, ...]) -> str:
+    """The text of the sentence asking which release (``asking_span``), "" for a question of one sentence."""
+    span = asking_span(question, products)
+    return question[span[0]:span[1]] if span else ""
 
 
 _GENERIC = frozenset("bug bugs issue issues problem problems error errors vulnerability vulnerabilities crash crashes "

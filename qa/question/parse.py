@@ -25,7 +25,7 @@ from .followup import FollowUp, Turn, follow_up
 from .mentions import Catalogue, Scan, scan
 from .pins import from_pin
 from .products import SWAP
-from .asking import asking_part, asking_span, pointed
+from .asking import asking_part, asking_sentence, pointed
 from .releases import check_question, release_name
 from .shapes import Shape, shape_of, topic_of
 from .typos import mended
@@ -176,8 +176,7 @@ def _understood(shown: str, seen: Scan, catalogue: Catalogue, given: Sequence[st
     part = asking_part(seen.text, held) if shape.name == "which" else ""
     # the sentence asking which release, even when it points back ("Flask 2.2.0 deprecated FLASK_ENV. Which release
     # removed it?"): the change it names is the one asked about, not the context's
-    sentence = asking_span(seen.text, held) if shape.name == "which" else None
-    asked = seen.text[sentence[0]:sentence[1]] if sentence else ""
+    asked = asking_sentence(seen.text, held) if shape.name == "which" else ""
     focus = topic_of(without_contrast(part), held, frozenset(seen.typed)) if part else ""
     back = pointed(seen.text, held) if shape.name == "which" and not part else ""
     # "ruamel.yaml", "typing_extensions" name the product, not a thing its items must hold

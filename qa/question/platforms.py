@@ -20,7 +20,7 @@ _PLATFORM_RUN = lazy_compile(
 def platform_spans(text: str, names: frozenset[str] = frozenset()) -> list[tuple[int, int]]:
     """Where ``text`` names a platform's versions ("Python 3.8 and 3.9"), or another thing's (a known
     product's, "Django 4.2 and 5.0", or an acronym's, "TLS 1.1 and 1.2"), or a minimum Python raised to one:
-    no release of the product (``names``: the words that call the corpus's products, ``releases.called``)."""
+    no release of the product (``names``: the words that call the corpus's products, ``called.called``)."""
     found = [m for m in _PLATFORM_RUN.finditer(text)]
     raised = [m.span() for m in _RAISED_TO.finditer(text)]  # "raised the minimum python to 3.9"
     if not found:
