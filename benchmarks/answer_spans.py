@@ -68,7 +68,11 @@ SETS = {"answers-bundled": None, "answers-zoo": "zoo", "answers-changelogs": "ch
         # its eighth round's, written blind by helpers at the end of the seventh (no change made after):
         # fresh8-dev to tune on, fresh8-held to score before any change and at the end only
         "fresh8-dev": ROOT / "benchmarks" / "data" / "fresh8-dev",
-        "fresh8-held": ROOT / "benchmarks" / "data" / "fresh8-held"}
+        "fresh8-held": ROOT / "benchmarks" / "data" / "fresh8-held",
+        # its ninth round's, written blind by a helper at the end of the eighth: fresh9-dev to tune on,
+        # fresh9-held to score before any change and at the end only
+        "fresh9-dev": ROOT / "benchmarks" / "data" / "fresh9-dev",
+        "fresh9-held": ROOT / "benchmarks" / "data" / "fresh9-held"}
 
 
 @dataclass

@@ -1,14 +1,14 @@
 """Where the confidence threshold falls: best-sentence scores of questions the notes answer and of
 questions they do not, per mode, and what each threshold would keep.
 
-    python benchmarks/confidence.py                       # every answer set but fresh8-held, bm25 and hybrid
+    python benchmarks/confidence.py                       # every answer set but fresh9-held, bm25 and hybrid
     python benchmarks/confidence.py --modes hybrid --sets answers-zoo,fresh4-dev
-    python benchmarks/confidence.py --offtopic offtopic4  # an off-topic set kept out of tuning (issue 44, round 8)
+    python benchmarks/confidence.py --offtopic offtopic5  # an off-topic set kept out of tuning (issue 44, round 9)
 
 On-topic questions are the answer sets' (``answer_spans.SETS``, blind parts and the set held out
 this round left out); off-topic ones are ``benchmarks/questions/offtopic.jsonl`` (tuned on since the
-fifth round; ``offtopic2.jsonl``, ``offtopic3.jsonl`` and ``offtopic4.jsonl``, written blind for the sixth,
-seventh and eighth rounds and scored at their ends, are kept out of tuning), asked over each
+fifth round; ``offtopic2.jsonl`` to ``offtopic4.jsonl``, written blind for the sixth to eighth rounds and
+scored at their ends, and ``offtopic5.jsonl``, written blind for the ninth, are kept out of tuning), asked over each
 of those corpora unless the corpus's text holds one of the question's ``absent`` words (then the
 notes might answer it). Every question is answered once with no threshold; the best score of a
 quotable sentence (``qa.answer.evidence.pick``'s) is kept, and whether the answer names a release
@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from answer_spans import SETS, corpus_paths  # noqa: E402
 from qa.eval.questions import load_questions, normalise  # noqa: E402
 
-HELD_OUT = {"fresh8-held"}  # scored once, at the end of its round: never looked at here
+HELD_OUT = {"fresh9-held"}  # scored once, at the end of its round: never looked at here
 THRESHOLDS = (0.1, 0.15, 0.2, 0.225, 0.25, 0.275, 0.3, 0.35, 0.4)
 
 
