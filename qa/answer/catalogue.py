@@ -13,6 +13,7 @@ from corpus.versions import version_key, version_matches
 from ..model import Note
 
 USED_IN = 2  # chunks a word of the notes' prose must be in to mend a slip to it
+HOLDING_KEPT = 4096  # names whose chunks ``holding`` keeps found
 _PROSE_WORD = lazy_compile(r"(?<![\w`.-])[a-z]{4,}(?![\w`(-])")
 _JOINED_NAME = lazy_compile(r"(?<![\w.-])\w+(?:[-_]\w+)+(?![\w-])")  # "mako-render", "lxml_html_clean"
 
@@ -66,6 +67,8 @@ class Catalogue:
         "model_validate_json"), found on first ask of it (one pass over the notes)."""
         key = thing.lower()
         if key not in self._holding:
+            if len(self._holding) >= HOLDING_KEPT:  # a server asked many names keeps the last ones only
+                self._holding.clear()
             pattern = re.compile(r"(?<![\w-])" + re.escape(thing) + r"(?![\w-])", re.IGNORECASE)
             self._holding[key] = tuple(row for row, c in enumerate(self.chunks) if pattern.search(c.text))
         return self._holding[key]

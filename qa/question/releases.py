@@ -73,9 +73,9 @@ _CONTEXT = lazy_compile(r"\b(?:after|since|once|that|which|was|were|had\s+been|h
 _ON = lazy_compile(r"\b(?:upgrad|updat|bump|jump|mov|switch|(?:after|since|once)\s+going\b|went\b)\w*\s+"
                    r"(?P<between>(?:[\w.-]+\s+){0,2}?)(?:(?P<to>to|from)\s+(?:the\s+)?)?$", re.IGNORECASE)
 # what the sentence of a release moved to says of it, after it: the trouble is gone there
-_WORKS = lazy_compile(r"(?:[^.;!?]|[.!?](?=\S))*?\b(?:(?:is|are|was|were|got|has\s+been|have\s+been)\s+(?:gone|fixed|resolved)|went\s+away"
-                      r"|disappeared|works?\s+(?:again|now|fine)|no\s+longer\s+(?:happens|fails|breaks|crashes|raises))\b",
-                      re.IGNORECASE)
+_WORKS = lazy_compile(r"(?:[^.;!?]|[.!?](?=\S))*?\b(?:(?:is|are|was|were|got|has\s+been|have\s+been)\s+"
+                      r"(?:gone|fixed|resolved)|went\s+away|disappeared|works?\s+(?:again|now|fine)"
+                      r"|no\s+longer\s+(?:happens|fails|breaks|crashes|raises))\b", re.IGNORECASE)
 _ON_WORDS = frozenset({"to", "from", "the", "it", "we", "our", "my", "i", "version", "release", "v"})
 
 

@@ -428,3 +428,13 @@ def test_only_an_ending_said_of_the_name_itself_tells_how_things_stand() -> None
     assert _ends("`default` and `missing` parameters, which were replaced by `dump_default`", "missing", True)
     assert not _ends("Update documentation on how pytest.warns affects DeprecationWarning", "pytest.warns", False)
     assert not _ends("Restore previously removed foo", "foo", False)
+
+
+def test_the_names_found_are_kept_within_bounds(pydantic: Engine) -> None:
+    from qa.answer.catalogue import HOLDING_KEPT
+
+    catalogue = pydantic.catalogue
+    for n in range(HOLDING_KEPT + 5):
+        catalogue.holding(f"name_{n}")
+    assert len(catalogue._holding) <= HOLDING_KEPT
+    assert [catalogue.chunks[r].version for r in catalogue.holding("model_validate")] == ["2.6.0", "2.0b2"]
