@@ -14,6 +14,7 @@ from index import Hit
 from .catalogue import Catalogue
 from .digest import Entry
 from .holding import holds_named
+from .units import CODE_NAME
 from ..question import Question
 from ..question.vocabulary import content_words
 
@@ -87,6 +88,6 @@ def _telling(name: str, text: str) -> bool:
 _PLAIN = lazy_compile(r"(?<![\w./-])[A-Za-z]+(?![\w./-])")  # nor a value's: "Europe/Paris"
 _PROPER = lazy_compile(r"[A-Z][a-z]*[A-Z][A-Za-z]*|[a-z]+[A-Z][A-Za-z]*|[A-Z][a-z]{2,}")
 _RAISED = lazy_compile(r"(?:Error|Warning|Exception|Exit|Interrupt)$")
-_CODE_LIKE = lazy_compile(r"[_.=(]|^--?[a-z]|^@")  # "model_validate", "np.sort", "proxy=", "--debug", "@define"
+_CODE_LIKE = lazy_compile(CODE_NAME + r"|^@")  # "model_validate", "np.sort", "proxy=", "--debug", "@define"
 _NUMERIC = lazy_compile(r"[\d.]+")  # "3.12", "500": numbers many notes hold for many reasons
 _LITERALS = frozenset({"true", "false", "none", "null", "nan"})  # "returns None instead of True/False": values, no names

@@ -239,7 +239,6 @@ def _last_of_major(entries: Sequence[Entry], strong: Sequence[int], at: int, que
     return max(of_it, key=lambda i: release_order(entries[i].chunk.version or "0"), default=at)
 
 
-
 # an item saying its release is the last with something: "is the last version of Babel to support Python 3.7"
 # (of its own release: not "(3.2.0 was the last version to support it)")
 _LAST_SAID = lazy_compile(r"\bthis\s+(?:\w+\s+)?(?:version|release)\b(?:(?!\.\s)[^;]){0,40}?\b(?:is|will\s+be)\s+the\s+last\s+"

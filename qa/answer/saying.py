@@ -109,7 +109,6 @@ def _joined(text: str, things: Sequence[str]) -> str:
     return text
 
 
-
 def worded(entry: Entry, change: str, about: frozenset[str]) -> int:
     """How many words of ``about`` the item's most naming sentence worded with ``change`` as made names
     ("Switch to `tomli` for pyproject.toml configuration loader": 3 of "old toml package tomli reading

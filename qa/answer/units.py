@@ -135,7 +135,8 @@ def named_bonus(pattern: re.Pattern | None, text: str) -> float:
     return NAMED_BONUS if pattern is not None and pattern.search(text) else 0.0
 
 
-_CODE_NAME = lazy_compile(r"[_.=(]|^--?[a-z]")
+CODE_NAME = r"[_.=(]|^--?[a-z]"  # a name written as code: "get_peer_certificate", "yaml.load", "proxy=", "--debug"
+_CODE_NAME = lazy_compile(CODE_NAME)
 _NOT_CODE = lazy_compile(r"[\d.]+|\S+ \d+\.x|[a-z]+\d+(?:\.\d+)*", re.IGNORECASE)
 
 

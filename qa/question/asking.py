@@ -17,12 +17,12 @@ _PARTS = lazy_compile(r"(?<=[\w)\]`'\"][.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc
                       r"|\s+[-\u2013\u2014]\s+|\s*;\s+")
 
 
-def asking_part(question: str, products: tuple[str, ...]) -> str:
-    """The sentence of a question that asks which release, when another tells its context before it
-    ("attrs.evolve(inst=obj) now raises a TypeError. in which version did evolve stop taking inst?"
-    -> "in which version did evolve stop taking inst?"); "" for a question of one sentence."""
-    part = asking_sentence(question, products)
-    return "" if _POINTS_BACK.search(part) else part  # "which release introduced that warning?": the context is its subject
+def asking_part(sentence: str) -> str:
+    """The sentence asking which release (``asking_sentence``) as what the question is about, when another
+    tells its context before it ("attrs.evolve(inst=obj) now raises a TypeError. in which version did evolve
+    stop taking inst?" -> "in which version did evolve stop taking inst?"); "" for a question of one sentence
+    or one pointing back ("which release introduced that warning?": the context is its subject)."""
+    return "" if _POINTS_BACK.search(sentence) else sentence
 
 
 def asking_span(question: str, products: tuple[str, ...]) -> tuple[int, int] | None:
@@ -38,11 +38,11 @@ def asking_span(question: str, products: tuple[str, ...]) -> tuple[int, int] | N
         if len(spans) > 1 else None
 
 
-def pointed(question: str, products: tuple[str, ...]) -> str:
-    """What the sentence asking which release points back to by name, when another tells its context first
-    ("... requests objects are never freed. Which release fixed that leak?" -> "leak"); "" when it names
-    nothing ("which release changed that?") or points to nothing."""
-    back = _POINTS_BACK.search(asking_sentence(question, products))
+def pointed(sentence: str) -> str:
+    """What the sentence asking which release (``asking_sentence``) points back to by name, when another tells
+    its context first ("... requests objects are never freed. Which release fixed that leak?" -> "leak"); ""
+    when it names nothing ("which release changed that?") or points to nothing."""
+    back = _POINTS_BACK.search(sentence)
     noun = (back.group("noun") or "").lower() if back else ""
     # "that one", "that again": nothing named; "that bug", "that vulnerability": nothing told apart
     return noun if noun in content_words(noun) and noun not in _GENERIC else ""

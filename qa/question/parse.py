@@ -173,12 +173,12 @@ def _understood(shown: str, seen: Scan, catalogue: Catalogue, given: Sequence[st
         shape = Shape("release", "", shape.kinds)  # "when did textual 8.0.0 come out?": the release itself
     rest = without_contrast(seen.rest)  # what the question sets its change against is not what it asks
     last = shape.name == "which" and asks_last(rest)  # "the last version that still supported 3.7"
-    part = asking_part(seen.text, held) if shape.name == "which" else ""
     # the sentence asking which release, even when it points back ("Flask 2.2.0 deprecated FLASK_ENV. Which release
     # removed it?"): the change it names is the one asked about, not the context's
     asked = asking_sentence(seen.text, held) if shape.name == "which" else ""
+    part = asking_part(asked)
     focus = topic_of(without_contrast(part), held, frozenset(seen.typed)) if part else ""
-    back = pointed(seen.text, held) if shape.name == "which" and not part else ""
+    back = pointed(asked) if not part else ""
     # "ruamel.yaml", "typing_extensions" name the product, not a thing its items must hold
     own_names = {n for p in held for n in (p.lower(), p.lower().translate(SWAP))}
     return Question(typed=shown, text=seen.text, asked_as=asked_as, releases=wanted, range=span, products=products,
