@@ -28,8 +28,13 @@ def holding(entries: Sequence[Entry], pool: list[int], exact: Sequence[str]) -> 
             pool, narrowed = holding, True
     # a version asked for ("dropped Python 3.8") that no item names: no item states it; a name
     # written as code in the question ("`Some(x) && ...`") may be worded otherwise in the notes
-    return [] if not narrowed and any(_VERSION.fullmatch(thing) or _MAJOR.fullmatch(thing) or _ADVISORY.fullmatch(thing)
-                                      for thing in exact) else pool
+    return [] if not narrowed and (names_version(exact) or any(_ADVISORY.fullmatch(thing) for thing in exact)) else pool
+
+
+def names_version(exact: Sequence[str]) -> bool:
+    """Whether a question names a version exactly ("3.8", "python 2.x"): another thing's, which an item stating it
+    must hold (``holds``: as written or within a bound)."""
+    return any(_VERSION.fullmatch(thing) or _MAJOR.fullmatch(thing) for thing in exact)
 
 
 def holds_named(entry: Entry, exact: Sequence[str]) -> bool:
@@ -49,11 +54,16 @@ _ADVISORY = lazy_compile(r"cve-\d{4}-\d+|ghsa(?:-[a-z\d]{4}){3}")  # a security 
 ALNUM = lazy_compile(r"([a-z]{2,})(\d+)")  # a name and its number: "qt5", "pyqt6", "http2"
 
 
+_ASIDE = lazy_compile(r"\([^()]*\)")
+
+
 def _below(text: str, version: str) -> bool:
     """Whether the text names a bound of versions below which ``version`` falls: "Python versions less than 3.7",
     "versions older than 3.8", "Python versions prior to 3.6", "Python < 3.7" hold 2.7 (and 3.6); "Python 3 versions
-    prior to 3.6" holds 3.5, not 2.7."""
+    prior to 3.6" holds 3.5, not 2.7; a bound in parentheses counts when none stands outside them."""
     asked = tuple(int(n) for n in version.split("."))
+    aside = _ASIDE.sub(" ", text)  # a bound in an aside counts when the item names none outside it: not "Drop
+    text = aside if _BOUND.search(aside) else text  # support for Python < 3.5 (all versions < 3.6 are EOL)" for 3.5
     return any(asked < tuple(int(n) for n in m.group("bound").split("."))
                and (m.group("major") is None or asked[0] == int(m.group("major"))) for m in _BOUND.finditer(text))
 
@@ -72,7 +82,8 @@ def holds(text: str, thing: str) -> bool:
     deprecated `proxies` argument has now been removed"), a name and its number apart ("qt5" in "Qt 5"), a
     decorator by its name as code ("@deprecated" in "adding `typing_extensions.deprecated`")."""
     if _VERSION.fullmatch(thing):  # a version, whole: "Python3.8" holds 3.8, "3.18" and "13.8" do not
-        return bool(re.search(r"(?<![\d.])" + re.escape(thing) + r"(?![\w])", text)) or _below(text, thing)
+        # ... but not as a bound's ("Drop support for Python < 3.5" does not hold 3.5)
+        return bool(re.search(r"(?<![\d.])" + re.escape(thing) + r"(?![\w])", _BOUND.sub(" ", text))) or _below(text, thing)
     if major := _MAJOR.fullmatch(thing):  # "Python 2.7", "python2", "Python-2", "Python 2 support" hold "python 2.x"
         return bool(re.search(r"(?<![\w.])" + re.escape(major.group(1)) + r"[\s-]*v?" + major.group(2) + r"(?:\.\d|(?![\w.]))",
                               text))

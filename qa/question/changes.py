@@ -114,14 +114,19 @@ def asks_last(question: str) -> bool:
     return bool(_LAST_WITH.search(question))
 
 
+# "of sh", "of the sh library", "of the `transaction` package": the product
+_OF = r"(?:\s+of\s+(?:the\s+)?\S+(?:\s+(?:package|library|module|project))?)?"
 _SUPPORTED = r"(?:support|work|run|ran|ship|includ|allow|accept|install)\w*"
 _LAST_WITH = lazy_compile(
     # "the last Babel version that still supported Python 3.7", "the latest release which still works on py2",
     # "the last sphinx release line that still ran on python 3.7"
-    r"\b(?:last|latest|final)\s+(?:\w+\s+){0,2}?(?:version|release)s?\b(?:\s+(?:line|series|branch)\b)?(?:\s+of\s+\S+)?"
+    r"\b(?:last|latest|final)\s+(?:\w+\s+){0,2}?(?:version|release)s?\b(?:\s+(?:line|series|branch)\b)?" + _OF +
     r"\s+(?:that|which)\s+still\s+\w+"
+    # "the last pyzmq that still installs there", "the newest WTForms we can still run"
+    r"|\b(?:last|latest|newest|final)\s+(?!(?:line|one|time|step|thing|call|test|commit|job|file)\b)[\w.-]+\s+"
+    r"(?:that|which|(?:i|we|you)\s+can)\s+still\s+\w+"
     # "the last version to support python 3.6", "the final release supporting py2", "last release still supporting"
-    r"|\b(?:last|final)\s+(?:\w+\s+){0,2}?(?:version|release)s?\b(?:\s+(?:line|series|branch)\b)?(?:\s+of\s+\S+)?"
+    r"|\b(?:last|final)\s+(?:\w+\s+){0,2}?(?:version|release)s?\b(?:\s+(?:line|series|branch)\b)?" + _OF +
     r"\s+(?:(?:(?:that|which)\s+|to\s+)(?:still\s+)?"
     + _SUPPORTED + r"|(?:still\s+)?(?:support|work|runn|shipp|includ|allow|accept|install)ing)\s+(?!(?:fine|well|ok|okay)\b)\w"
     # "the last release with python 2 support", "which release was the last to support python 2"

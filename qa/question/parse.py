@@ -14,7 +14,7 @@ scanned once.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Mapping, Protocol, Sequence
 
 from corpus.versions import version_matches
@@ -24,6 +24,8 @@ from ..model import ReleaseRange
 from .followup import FollowUp, Turn, follow_up
 from .mentions import Catalogue, Scan, scan
 from .pins import from_pin
+from .platforms import platform_spans
+from .called import called
 from .products import SWAP
 from .asking import asking_part, asking_sentence, pointed
 from .releases import check_question, release_name
@@ -173,11 +175,14 @@ def _understood(shown: str, seen: Scan, catalogue: Catalogue, given: Sequence[st
         shape = Shape("release", "", shape.kinds)  # "when did textual 8.0.0 come out?": the release itself
     rest = without_contrast(seen.rest)  # what the question sets its change against is not what it asks
     last = shape.name == "which" and asks_last(rest)  # "the last version that still supported 3.7"
+    platform = _platform_of(seen.text, held) if last else ""
+    if platform:  # "We still deploy on Python 3.9. What's the last sh that works there?": about Python 3.9 alone
+        shape = replace(shape, topic=platform)
     # the sentence asking which release, even when it points back ("Flask 2.2.0 deprecated FLASK_ENV. Which release
     # removed it?"): the change it names is the one asked about, not the context's
     asked = asking_sentence(seen.text, held) if shape.name == "which" else ""
     part = asking_part(asked)
-    focus = topic_of(without_contrast(part), held, frozenset(seen.typed)) if part else ""
+    focus = (platform or topic_of(without_contrast(part), held, frozenset(seen.typed))) if part else ""
     back = pointed(asked) if not part else ""
     # "ruamel.yaml", "typing_extensions" name the product, not a thing its items must hold
     own_names = {n for p in held for n in (p.lower(), p.lower().translate(SWAP))}
@@ -191,6 +196,15 @@ def _understood(shown: str, seen: Scan, catalogue: Catalogue, given: Sequence[st
                     still=asks_still(seen.text) and not last, focus=focus, focus_names=specifics(part) if part else (),
                     last=last, moved_to=parsed.moved_to,
                     moved_works=parsed.moved_works, pointed=back)
+
+
+def _platform_of(text: str, products: Sequence[str]) -> str:
+    """The platform versions a question of the last release that still had something names ("Python 3.10"
+    of "We're pinned to Python 3.10 for a while. What's the newest WTForms we can still run?"): all it asks
+    about, the rest being how the person puts it ("stuck on ... on an old box", "still installs there");
+    "" when it names none."""
+    spans = platform_spans(text, called(tuple(products)))
+    return " ".join(text[a:b] for a, b in dict.fromkeys(spans))
 
 
 def _one_release(wanted: Sequence[str], held: Sequence[str]) -> bool:
