@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+from corpus.headings import release_heading
 from corpus.items import item_words
 from corpus.regex import lazy_compile
 from corpus.textform import index_form
@@ -44,8 +45,10 @@ def holds_named(entry: Entry, exact: Sequence[str]) -> bool:
 
 
 def _text(entry: Entry) -> str:
-    """An item's words and its heading, as ``holds`` reads them."""
-    return index_form(item_words(entry.text) + " " + " ".join(entry.chunk.section[-1:])).lower()
+    """An item's words and its heading, as ``holds`` reads them (not its release's heading: "2.0.2" holds no
+    "SQLAlchemy 2.0")."""
+    heading = " ".join(h for h in entry.chunk.section[-1:] if not release_heading(h))
+    return index_form(item_words(entry.text) + " " + heading).lower()
 
 
 _VERSION = lazy_compile(r"\d+(?:\.\d+)+")  # "3.8", as a question names it exactly

@@ -104,7 +104,7 @@ class ReleaseAnswers:
         items, scores = self._scored(question, entries, hits, dense)
         strong = naming_only(entries, question) or stating(
             entries, scores, question.kind, change=question.change, exact=question.exact, topic=question.subject,
-            pointed=question.pointed)
+            pointed=question.pointed, beyond=question.contrasted)
         at = earliest_among(entries, strong, scores)
         if at is None or _diffuse(entries, strong, items) or (items[at] < ITEM_STATES[dense] and not (
                 holds_named(entries[at], question.specifics) or _names_pointed(entries[at], question))):

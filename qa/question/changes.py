@@ -87,13 +87,19 @@ def uncoded(text: str) -> str:
     return _CODE_NAME.sub(" ", text)
 
 
+# what the person did, not a change of the notes: "We moved to SQLAlchemy 2.0 and SQLAlchemyJobStore broke"
+_PERSON_DID = lazy_compile(r"\b(?:we|i)(?:['\u2019](?:ve|d))?\s+(?:have\s+|just\s+|recently\s+|finally\s+)*"
+                           r"(?:moved|switched|migrated|upgraded|updated|changed|replaced|removed|dropped|added)\b",
+                           re.IGNORECASE)
+
+
 def change_asked(question: str, asking: str = "") -> str | None:
     """The change a which-release question asks about (``CHANGES_ASKED``), if it names one: the one the
     sentence ``asking`` which release names, when another tells its context ("I removed -j 4 from our config.
     Which isort release made -j default to the number of cores?" asks of a default), else the question's
     (a default only when the asking sentence names it: "... fails with a required positional argument
     following defaults. which release changed how kw_only works?" asks of none)."""
-    question, asking = uncoded(question), uncoded(asking)
+    question, asking = _PERSON_DID.sub(" ", uncoded(question)), _PERSON_DID.sub(" ", uncoded(asking))
     said = next((name for name, pattern in CHANGES_ASKED if asking and pattern.search(asking)), None)
     return said or next((name for name, pattern in CHANGES_ASKED
                          if not (asking and name == "defaulted") and pattern.search(question)), None)

@@ -32,8 +32,8 @@ from .releases import check_question, release_name
 from .shapes import Shape, shape_of, topic_of
 from .typos import mended
 from .changes import asked_kind, asks_last, change_asked
-from .vocabulary import (RELEASE_EVENTS, asks, asks_still, is_howto, majors, specifics,
-                         without_contrast)
+from .contrast import contrasted, without_contrast
+from .vocabulary import RELEASE_EVENTS, asks, asks_still, is_howto, majors, specifics
 
 
 class Conversation(Protocol):
@@ -76,6 +76,7 @@ class Question:
     moved_works: bool = False  # ... and says the trouble is gone there: the fix may be of that release
     # what the asking sentence points back to by name ("... never freed. Which release fixed that leak?")
     pointed: str = ""
+    contrasted: frozenset[str] = frozenset()  # the words of what it sets its subject against ("not just single jobs")
 
     @property
     def topic(self) -> str:
@@ -195,7 +196,7 @@ def _understood(shown: str, seen: Scan, catalogue: Catalogue, given: Sequence[st
                     named=seen.named, foreign=seen.foreign if held else (), follow=follow, pin=pin,
                     still=asks_still(seen.text) and not last, focus=focus, focus_names=specifics(part) if part else (),
                     last=last, moved_to=parsed.moved_to,
-                    moved_works=parsed.moved_works, pointed=back)
+                    moved_works=parsed.moved_works, pointed=back, contrasted=contrasted(seen.text))
 
 
 def _platform_of(text: str, products: Sequence[str]) -> str:

@@ -25,7 +25,7 @@ from ..text import CONTROL_CHARS
 from .asking import asking_span
 from .called import called
 from .platforms import platform_spans
-from .vocabulary import OTHER_CHANGE
+from .contrast import OTHER_CHANGE
 from .which import asks_which_release, which_spans
 
 MAX_QUESTION_CHARS = 2000

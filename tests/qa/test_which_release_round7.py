@@ -17,7 +17,8 @@ from qa.question import read
 from qa.question.releases import find_releases
 from qa.question.which import asks_which_release
 from qa.question.shapes import kinds_named, shape_of
-from qa.question.vocabulary import specifics, without_contrast
+from qa.question.contrast import without_contrast
+from qa.question.vocabulary import specifics
 from tests.support.fakes import notes_engine
 
 FREEZEGUN = """Freezegun Changelog

@@ -231,3 +231,65 @@ def test_an_item_giving_the_change_in_other_words_stands_out(jsonpickle: Engine)
 def test_no_item_standing_out_names_no_release(jsonpickle: Engine) -> None:
     # every release's items say as little of it: none is stated
     assert jsonpickle.ask("which jsonpickle release added SAML single sign-on?", mode="bm25").earliest_release is None
+
+
+# APScheduler's versionhistory.rst, in part
+APSCHEDULER = """Version history
+===============
+
+**3.10.0**
+
+* Fixed compatibility with SQLAlchemy 2.0 and bumped minimum supported version to 1.4
+* Dropped support for Python versions older than 3.6
+
+**3.2.0**
+
+- Added the ability to pause and unpause the scheduler
+- Fixed pickling problems with persistent jobs when upgrading from 3.0.x
+
+**3.1.0**
+
+- Added method chaining to the ``modify_job()``, ``reschedule_job()``, ``pause_job()`` and
+   ``resume_job()`` methods in ``BaseScheduler`` and the corresponding methods in the ``Job`` class
+
+**3.0.0**
+
+- Added the ability to modify, reschedule, pause and resume jobs
+- Dropped the Shelve job store because it could not work with the new job store system
+
+**2.1.0**
+
+- Fixed SQLAlchemy 0.8 compatibility in SQLAlchemyJobStore
+
+**2.0.2**
+
+- Removed the unique constraint from the "name" column in the SQLAlchemy job store
+
+**2.0.0**
+
+- Added configurable job stores with several persistent back-ends (shelve, SQLAlchemy and MongoDB)
+"""
+
+
+@pytest.fixture(scope="module")
+def apscheduler(tmp_path_factory: pytest.TempPathFactory) -> Engine:
+    return notes_engine(tmp_path_factory.mktemp("apscheduler"), "versionhistory.rst", APSCHEDULER, "apscheduler")
+
+
+def test_what_a_question_asks_beyond_is_not_what_it_asks(apscheduler: Engine) -> None:
+    from qa.question.contrast import contrasted
+
+    question = "since which apscheduler version can the whole scheduler be paused and resumed, not just single jobs?"
+    assert contrasted(question) == {"single", "jobs"}
+    assert contrasted("which release made it raise an error rather than a warning?") == frozenset()  # says both
+    assert apscheduler.ask(question, mode="bm25").earliest_release == "3.2.0"
+
+
+def test_what_the_person_did_is_no_change_asked_and_a_release_heading_holds_no_version(apscheduler: Engine) -> None:
+    from qa.question.changes import change_asked
+
+    assert change_asked("We moved to SQLAlchemy 2.0 and SQLAlchemyJobStore broke. Which release works with it?") is None
+    assert change_asked("I've switched to zoneinfo; which release switched away from pytz?") == "switched"
+    answer = apscheduler.ask("We moved to SQLAlchemy 2.0 and SQLAlchemyJobStore broke. Which APScheduler release "
+                             "works with it?", mode="bm25")
+    assert answer.earliest_release == "3.10.0"  # not 2.0.2's item, under a heading that reads "2.0"

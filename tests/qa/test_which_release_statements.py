@@ -81,7 +81,7 @@ def test_a_change_not_made_is_not_stated(engine: Engine, question: str) -> None:
 
 def test_a_contrast_is_not_the_change_asked() -> None:
     from qa.question.changes import asked_kind, change_asked
-    from qa.question.vocabulary import without_contrast
+    from qa.question.contrast import without_contrast
 
     question = "when was collate actually removed from acme, not just deprecated?"
     assert change_asked(without_contrast(question)) == "removed" == asked_kind(without_contrast(question))
