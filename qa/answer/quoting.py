@@ -64,7 +64,8 @@ def with_lead(sentences: Sequence[AnswerSentence], chunks: Sequence[Chunk], spli
     preceded by the item's first sentence, its statement, when the
     quote leaves it out ("``ParseResults`` now has a new method ``deepcopy()`` ..." before "``copy()``
     only makes a shallow copy ..."): at most LEAD_WORDS long and ``quotable`` (not a directive's
-    fields); the quotes as they were otherwise. ``chunks[k]`` is passage ``k + 1``'s chunk."""
+    fields), one quote with it and the sentences between when that is one short paragraph (``_one_paragraph``);
+    the quotes as they were otherwise. ``chunks[k]`` is passage ``k + 1``'s chunk."""
     out: list[AnswerSentence] = []
     for s in sentences:
         chunk = chunks[s.passage - 1] if 0 < s.passage <= len(chunks) else None
@@ -74,6 +75,10 @@ def with_lead(sentences: Sequence[AnswerSentence], chunks: Sequence[Chunk], spli
             lead = next((p for p in split(chunk.text) if held[0].start <= p.start < held[0].end and quotable(p.text)), None)
             if (lead is not None and lead.end <= at and len(lead.text.split()) <= LEAD_WORDS
                     and not any(o.passage == s.passage and lead.text in o.text for o in (*out, *sentences))):
+                whole = chunk.text[lead.start:at + len(s.text)]  # the sentences between too, in one short paragraph
+                if _one_paragraph(whole):
+                    out.append(replace(s, text=whole))
+                    continue
                 out.append(AnswerSentence(lead.text, s.passage, s.score))
         out.append(s)
     return tuple(out)
@@ -83,11 +88,20 @@ def item_lead(sentences: Sequence[AnswerSentence], item: str, split: Callable[[s
               quotable: Callable[[str], bool]) -> tuple[AnswerSentence, ...]:
     """The sentences quoted from one long ``item``, its first sentence (the statement, at most LEAD_WORDS
     long and ``quotable``) before them when they leave it out: "Class-level `kw_only=True` behavior is now
-    consistent with `dataclasses`." before the example that follows it."""
-    lead = next((p.text for p in split(item) if quotable(p.text)), None)
-    if not sentences or lead is None or len(lead.split()) > LEAD_WORDS or any(lead in s.text for s in sentences):
+    consistent with `dataclasses`." before the example that follows it; one quote from the statement to the last
+    sentence quoted (those between included) when that is one paragraph at most PARAGRAPH_WORDS long."""
+    spans = split(item)
+    lead = next((p for p in spans if quotable(p.text)), None)
+    if not sentences or lead is None or len(lead.text.split()) > LEAD_WORDS:
         return tuple(sentences)
-    return (AnswerSentence(lead, sentences[0].passage), *sentences)
+    # from the statement to the last sentence quoted, the sentences between too, in one short paragraph:
+    # "... is no longer enabled by default. The ``safe`` option ... was changed from False to True. Users can ..."
+    ends = [item.find(s.text) + len(s.text) for s in sentences if item.find(s.text) >= lead.start]
+    if ends and _one_paragraph(item[lead.start:max(ends)]):
+        return (AnswerSentence(item[lead.start:max(ends)], sentences[0].passage, sentences[0].score),)
+    if any(lead.text in s.text for s in sentences):
+        return tuple(sentences)
+    return (AnswerSentence(lead.text, sentences[0].passage), *sentences)
 
 
 def from_first(sentences: Sequence[AnswerSentence], first: str) -> tuple[AnswerSentence, ...]:
@@ -114,6 +128,11 @@ def item_cited(sentences: Sequence[AnswerSentence], chunks: Sequence[Chunk]) -> 
                                kind=held[0].kind if len(kinds) == 1 else citation.kind)
         out.append(replace(s, citation=citation))
     return tuple(out)
+
+
+def _one_paragraph(text: str) -> bool:
+    """Whether ``text`` is of one paragraph (no blank line) at most PARAGRAPH_WORDS long: quoted as one."""
+    return not _BLANK.search(text) and len(text.split()) <= PARAGRAPH_WORDS
 
 
 def _items_over(items: Sequence[Item], start: int, end: int) -> list[Item]:
