@@ -72,7 +72,11 @@ SETS = {"answers-bundled": None, "answers-zoo": "zoo", "answers-changelogs": "ch
         # its ninth round's, written blind by a helper at the end of the eighth: fresh9-dev to tune on,
         # fresh9-held to score before any change and at the end only
         "fresh9-dev": ROOT / "benchmarks" / "data" / "fresh9-dev",
-        "fresh9-held": ROOT / "benchmarks" / "data" / "fresh9-held"}
+        "fresh9-held": ROOT / "benchmarks" / "data" / "fresh9-held",
+        # its tenth round's, written blind by a helper during the ninth (at 05ac05b): both kept out of the ninth
+        # round's tuning, scored at its start (5241eae) and end; fresh10-dev to tune on from the tenth
+        "fresh10-dev": ROOT / "benchmarks" / "data" / "fresh10-dev",
+        "fresh10-held": ROOT / "benchmarks" / "data" / "fresh10-held"}
 
 
 @dataclass
