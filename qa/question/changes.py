@@ -63,7 +63,7 @@ CHANGES_STATED = {
                             r"|n't\s[^.;!?]{0,60}?\bany\s*more\b", re.IGNORECASE),
     # a fix is told by what went wrong too: "Removed an assert ... that caused compatibility issues with Sentry",
     # or by a sentence opening on doing it right: "Properly raise an error if a DTLS cookie callback ..."
-    "fixed": lazy_compile(r"\bfix(?!tur)|\bresolv|^\W*(?:properly|correctly)\s+\w|\bcaus(?:ed|ing)\s+(?:\w+\s+){0,3}?(?:issues?|errors?|crash(?:es)?"
+    "fixed": lazy_compile(r"\bfix(?!tur)|\bresolv|\bcompatib|^\W*(?:properly|correctly)\s+\w|\bcaus(?:ed|ing)\s+(?:\w+\s+){0,3}?(?:issues?|errors?|crash(?:es)?"
                           r"|problems?|failures?|bugs?)\b|\bregression|\bno\s+longer\s+(?:crash|fail|raise|error|hang)"
                           # "Address CVE-2024-1681 which is a log injection vulnerability", "Patched a security hole"
                           r"|\b(?:address|patch|mitigat)\w*\s+(?:an?\s+|the\s+)?(?:\[?cve|ghsa|vulnerab|security|exploit)",

@@ -293,3 +293,43 @@ def test_what_the_person_did_is_no_change_asked_and_a_release_heading_holds_no_v
     answer = apscheduler.ask("We moved to SQLAlchemy 2.0 and SQLAlchemyJobStore broke. Which APScheduler release "
                              "works with it?", mode="bm25")
     assert answer.earliest_release == "3.10.0"  # not 2.0.2's item, under a heading that reads "2.0"
+
+
+# WebOb's CHANGES.txt, in part
+WEBOB = """1.8.9 (2024-11-23)
+------------------
+
+Bugfix
+~~~~~~
+
+- Add `legacy-cgi` to required packages to be installed for Python 3.13
+  compatibility. See https://github.com/Pylons/webob/pull/469
+
+1.8.8 (2024-08-13)
+------------------
+
+Security Fix
+~~~~~~~~~~~~
+
+- The use of WebOb's Response object to redirect a request to a new location
+  can lead to an open redirect if the Location header is not a full URI.
+
+1.8.7 (2021-02-17)
+------------------
+
+Bugfix
+~~~~~~
+
+- Decoding deflate-encoded responses now supports data which is packed in
+  a zlib container as it is supposed to be.
+"""
+
+
+def test_compatibility_made_is_a_fix(tmp_path) -> None:
+    from qa.question.changes import CHANGES_STATED
+
+    assert CHANGES_STATED["fixed"].search("Add `legacy-cgi` to required packages for Python 3.13 compatibility.")
+    webob = notes_engine(tmp_path, "CHANGES.txt", WEBOB, "webob")
+    answer = webob.ask("We moved to Python 3.13 and webob blows up with ModuleNotFoundError: No module named 'cgi'. "
+                       "Which webob version fixes that?", mode="bm25")
+    assert answer.earliest_release == "1.8.9"
