@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from corpus.headings import release_heading
 from corpus.items import item_words
 from corpus.regex import lazy_compile
 from corpus.textform import index_form
@@ -45,9 +44,11 @@ def holds_named(entry: Entry, exact: Sequence[str]) -> bool:
 
 
 def _text(entry: Entry) -> str:
-    """An item's words and its heading, as ``holds`` reads them (not its release's heading: "2.0.2" holds no
-    "SQLAlchemy 2.0")."""
-    heading = " ".join(h for h in entry.chunk.section[-1:] if not release_heading(h))
+    """An item's words and its heading, as ``holds`` reads them, without its release's own version (a heading
+    "2.0.2" holds no "SQLAlchemy 2.0"; "4.3.5 - last Python 2.7 Maintenance Release" still holds 2.7)."""
+    heading, version = " ".join(entry.chunk.section[-1:]), entry.chunk.version
+    if version:
+        heading = re.sub(r"(?<![\w.])v?" + re.escape(version) + r"(?!\w|\.\d)", " ", heading, flags=re.IGNORECASE)
     return index_form(item_words(entry.text) + " " + heading).lower()
 
 
@@ -75,7 +76,7 @@ def _below(text: str, version: str) -> bool:
 # versions prior to 3.6" (of that major only)
 _BOUND = lazy_compile(r"\b(?:python\s*(?P<major>\d+)\s+versions?|python|py|versions?)\s*"
                       r"(?:(?:less|older|earlier|lower)\s+than|prior\s+to|below|before|<)\s*"
-                      r"(?:python\s*)?v?(?P<bound>\d+(?:\.\d+)+)(?![\w.])")
+                      r"(?:python\s*)?v?(?P<bound>\d+(?:\.\d+)+)(?!\w|\.\d)")  # "... < 3.6." ends a sentence
 
 
 def holds(text: str, thing: str) -> bool:

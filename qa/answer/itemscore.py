@@ -71,8 +71,7 @@ def _subject(entry: Entry) -> str:
 
 
 def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None = None, *,
-            change: str | None = None, exact: Sequence[str] = (), topic: str = "", pointed: str = "",
-            beyond: frozenset[str] = frozenset()) -> list[int]:
+            change: str | None = None, exact: Sequence[str] = (), topic: str = "", pointed: str = "") -> list[int]:
     """The entries that state the fact asked about: among the entries holding what the question names
     exactly (``exact``: "3.8", "descending=True"; when one does) and saying the change it asks about
     (``change``: an item of that kind, or worded so: "Changed X to Y" renames; when one does), those
@@ -81,13 +80,9 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
     "Which flask version dropped python 3.8?" is not answered by the item that dropped 3.4, nor
     "which textual version renamed Select.BLANK?" by the one that added it; nor "which numpy release
     removed numpy.distutils?" by an item titled "/usr/include removed from default include paths"
-    when an item of that kind titled by no other subject says it (``_titled_otherwise``); nor "since which version
-    can the whole scheduler be paused, not just single jobs?" by an item naming jobs (``beyond``: what the question
-    asks beyond, when an item names none of it)."""
+    when an item of that kind titled by no other subject says it (``_titled_otherwise``)."""
     pool = [i for i, e in enumerate(entries) if e.chunk.version or unreleased(e)]
     pool = holding(entries, pool, exact)
-    known = beyond - topic_words(content_words(topic))  # "the whole scheduler ..., not just single jobs?": not of jobs
-    pool = [i for i in pool if not (known and words_named(item_words(entries[i].text), known))] or pool
     if not pool:
         return []  # what the question names exactly ("Python 3.8") is in no item: say nothing of a release
     if change is not None:

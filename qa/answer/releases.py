@@ -18,11 +18,11 @@ from ..model import Digest, Note, ReleaseRange
 from .catalogue import Catalogue
 from .digest import Entry, entries_of, range_digest, release_digest, topic_digest, upgrade_digest
 from .evidence import passage_evidence
-from .holding import holding, holds, holds_named, names_version
+from .holding import holding, holds, holds_named
 from .itemscore import earliest_among, release_order, stating, titled_by
 from .latest import latest_item
 from .naming import naming_only, unheld_name, with_named
-from .saying import announces, referred, specifics_split, states, topic_words, worded, words_named
+from .saying import referred, specifics_split, states, topic_words, worded, words_named
 from ..question import Question
 from ..question.vocabulary import content_words
 from ..question.which import series_named
@@ -41,10 +41,6 @@ DIFFUSE, WEAK = 4, 0.6
 # "Nargs of -1 ... forced to be a single item") scored at most 0.34 with the model, stated ones 0.38 and more
 # (benchmarks/confidence.py)
 ITEM_STATES = {False: 0.25, True: 0.36}
-# ... and when no item is found saying it as asked, the item whose evidence (0..1) is this far ahead of every other
-# release's says it in other words (on the sets tuned on: 8 more right in hybrid, 9 in bm25, none wrong; at 0.2,
-# 3 wrong; docs/measurements.md)
-STANDS_OUT, STANDS_AMONG = 0.3, 8
 
 ItemScores = Callable[[str, Sequence[Entry], bool, str], list[float]]  # (topic, entries, dense, query)
 Evidence = Callable[[str, list[Hit]], list[float]]  # (question, hits) -> each passage's evidence
@@ -104,13 +100,11 @@ class ReleaseAnswers:
         items, scores = self._scored(question, entries, hits, dense)
         strong = naming_only(entries, question) or stating(
             entries, scores, question.kind, change=question.change, exact=question.exact, topic=question.subject,
-            pointed=question.pointed, beyond=question.contrasted)
+            pointed=question.pointed)
         at = earliest_among(entries, strong, scores)
         if at is None or _diffuse(entries, strong, items) or (items[at] < ITEM_STATES[dense] and not (
                 holds_named(entries[at], question.specifics) or _names_pointed(entries[at], question))):
-            at = _standing_out(entries, items, scores, dense, question)
-            if at is None:
-                return hits, None
+            return hits, None
         at = self._made_in(entries, at, scores, question)
         at = _last_of_major(entries, strong, at, question)
         version = entries[at].chunk.version
@@ -214,28 +208,6 @@ class ReleaseAnswers:
             note = Note("range_off_topic", range=span, topic=shape.topic)
             return replace(whole, notes=(note, *whole.notes))
         return found
-
-
-def _standing_out(entries: Sequence[Entry], items: Sequence[float], scores: Sequence[float], dense: bool,
-                  question: Question) -> int | None:
-    """When no item is found stating the fact as asked, the item of best evidence, when it stands out: its evidence
-    ahead of every other release's by STANDS_OUT among STANDS_AMONG releases or more (among two, one is always
-    ahead), its own score not weak (ITEM_STATES), telling no change to come. "When did the default
-    of safe flip to True?" is answered by the item that gives the change in other words ("Support for ... is no
-    longer enabled by default. The ``safe`` option ... was changed from False to True"), holding what the question
-    names exactly when it names something; None when that is a version (the version's own items say it or none
-    does: "which acme version stopped supporting python 3.9?" is not said by "Stop detecting the target version as
-    Python 3.9+") or no item stands out."""
-    released = [i for i, e in enumerate(entries) if e.chunk.version]
-    exact = question.exact
-    if len({entries[i].chunk.version for i in released}) < STANDS_AMONG or names_version(exact):
-        return None  # "stopped supporting python 3.9": never "Stop detecting ... 3.9+"
-    top = max(released, key=lambda i: scores[i])
-    rivals = [scores[i] for i in released if entries[i].chunk.version != entries[top].chunk.version]
-    if scores[top] - max(rivals) < STANDS_OUT or items[top] < ITEM_STATES[dense] or (
-            exact and not holds_named(entries[top], exact)) or announces(entries[top], question.subject):
-        return None
-    return top
 
 
 def _diffuse(entries: Sequence[Entry], strong: Sequence[int], items: Sequence[float]) -> bool:

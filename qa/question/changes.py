@@ -88,9 +88,9 @@ def uncoded(text: str) -> str:
 
 
 # what the person did, not a change of the notes: "We moved to SQLAlchemy 2.0 and SQLAlchemyJobStore broke"
+# (a move of the person's own: not "when we dropped Python 2 support", the project's voice)
 _PERSON_DID = lazy_compile(r"\b(?:we|i)(?:['\u2019](?:ve|d))?\s+(?:have\s+|just\s+|recently\s+|finally\s+)*"
-                           r"(?:moved|switched|migrated|upgraded|updated|changed|replaced|removed|dropped|added)\b",
-                           re.IGNORECASE)
+                           r"(?:moved|switched|migrated|upgraded|updated)\s+(?:\w+\s+)?to\b", re.IGNORECASE)
 
 
 def change_asked(question: str, asking: str = "") -> str | None:
@@ -98,8 +98,9 @@ def change_asked(question: str, asking: str = "") -> str | None:
     sentence ``asking`` which release names, when another tells its context ("I removed -j 4 from our config.
     Which isort release made -j default to the number of cores?" asks of a default), else the question's
     (a default only when the asking sentence names it: "... fails with a required positional argument
-    following defaults. which release changed how kw_only works?" asks of none)."""
-    question, asking = _PERSON_DID.sub(" ", uncoded(question)), _PERSON_DID.sub(" ", uncoded(asking))
+    following defaults. which release changed how kw_only works?" asks of none). A move the person tells of
+    before asking ("We moved to SQLAlchemy 2.0 and ... broke") is no change asked (``_PERSON_DID``)."""
+    question, asking = _PERSON_DID.sub(" ", uncoded(question)), uncoded(asking)
     said = next((name for name, pattern in CHANGES_ASKED if asking and pattern.search(asking)), None)
     return said or next((name for name, pattern in CHANGES_ASKED
                          if not (asking and name == "defaulted") and pattern.search(question)), None)
@@ -129,8 +130,8 @@ _LAST_WITH = lazy_compile(
     r"\b(?:last|latest|final)\s+(?:\w+\s+){0,2}?(?:version|release)s?\b(?:\s+(?:line|series|branch)\b)?" + _OF +
     r"\s+(?:that|which)\s+still\s+\w+"
     # "the last pyzmq that still installs there", "the newest WTForms we can still run"
-    r"|\b(?:last|latest|newest|final)\s+(?!(?:line|one|time|step|thing|call|test|commit|job|file)\b)[\w.-]+\s+"
-    r"(?:that|which|(?:i|we|you)\s+can)\s+still\s+\w+"
+    r"|\b(?:last|latest|newest|final)\s+[\w.-]+\s+(?:that|which|(?:i|we|you)\s+can)\s+still\s+"
+    r"(?:support|work|runs?\b|install)"
     # "the last version to support python 3.6", "the final release supporting py2", "last release still supporting"
     r"|\b(?:last|final)\s+(?:\w+\s+){0,2}?(?:version|release)s?\b(?:\s+(?:line|series|branch)\b)?" + _OF +
     r"\s+(?:(?:(?:that|which)\s+|to\s+)(?:still\s+)?"

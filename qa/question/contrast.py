@@ -37,14 +37,3 @@ _CONTRAST = lazy_compile(_SET_AGAINST +
                          # "... dropped Python 2 so I know what to pin below?": what the answer is for
                          r"|\bso\s+(?:that\s+)?(?:i|we)\s+know\b(?:[^?!:;,.]|\.(?=\S))*",
                          re.IGNORECASE)
-
-
-def contrasted(question: str) -> frozenset[str]:
-    """The words of what a question asks beyond ("can the whole scheduler be paused, not just single jobs?" ->
-    {"single", "jobs"}): an item naming them is of the thing known already. Not what it asks instead of ("an
-    error rather than a warning": the item saying so names both)."""
-    return frozenset(w for m in _BEYOND.finditer(question) for w in content_words(m.group("beyond")))
-
-
-_BEYOND = lazy_compile(r"\bnot\s+(?:just|only|merely|simply)\s+(?:the\s+|a\s+|an\s+)?(?P<beyond>[\w-]+(?:\s+[\w-]+(?=\W*$))?)",
-                       re.IGNORECASE)

@@ -32,8 +32,8 @@ from .releases import check_question, release_name
 from .shapes import Shape, shape_of, topic_of
 from .typos import mended
 from .changes import asked_kind, asks_last, change_asked
-from .contrast import contrasted, without_contrast
-from .vocabulary import RELEASE_EVENTS, asks, asks_still, is_howto, majors, specifics
+from .contrast import without_contrast
+from .vocabulary import RELEASE_EVENTS, asks, asks_still, content_words, is_howto, majors, specifics
 
 
 class Conversation(Protocol):
@@ -76,7 +76,6 @@ class Question:
     moved_works: bool = False  # ... and says the trouble is gone there: the fix may be of that release
     # what the asking sentence points back to by name ("... never freed. Which release fixed that leak?")
     pointed: str = ""
-    contrasted: frozenset[str] = frozenset()  # the words of what it sets its subject against ("not just single jobs")
 
     @property
     def topic(self) -> str:
@@ -176,12 +175,12 @@ def _understood(shown: str, seen: Scan, catalogue: Catalogue, given: Sequence[st
         shape = Shape("release", "", shape.kinds)  # "when did textual 8.0.0 come out?": the release itself
     rest = without_contrast(seen.rest)  # what the question sets its change against is not what it asks
     last = shape.name == "which" and asks_last(rest)  # "the last version that still supported 3.7"
-    platform = _platform_of(seen.text, held) if last else ""
-    if platform:  # "We still deploy on Python 3.9. What's the last sh that works there?": about Python 3.9 alone
-        shape = replace(shape, topic=platform)
     # the sentence asking which release, even when it points back ("Flask 2.2.0 deprecated FLASK_ENV. Which release
     # removed it?"): the change it names is the one asked about, not the context's
     asked = asking_sentence(seen.text, held) if shape.name == "which" else ""
+    platform = _platform_of(seen.text, held, asked or seen.text) if last else ""
+    if platform:  # "We still deploy on Python 3.9. What's the last sh that works there?": about Python 3.9 alone
+        shape = replace(shape, topic=platform)
     part = asking_part(asked)
     focus = (platform or topic_of(without_contrast(part), held, frozenset(seen.typed))) if part else ""
     back = pointed(asked) if not part else ""
@@ -196,16 +195,26 @@ def _understood(shown: str, seen: Scan, catalogue: Catalogue, given: Sequence[st
                     named=seen.named, foreign=seen.foreign if held else (), follow=follow, pin=pin,
                     still=asks_still(seen.text) and not last, focus=focus, focus_names=specifics(part) if part else (),
                     last=last, moved_to=parsed.moved_to,
-                    moved_works=parsed.moved_works, pointed=back, contrasted=contrasted(seen.text))
+                    moved_works=parsed.moved_works, pointed=back)
 
 
-def _platform_of(text: str, products: Sequence[str]) -> str:
-    """The platform versions a question of the last release that still had something names ("Python 3.10"
-    of "We're pinned to Python 3.10 for a while. What's the newest WTForms we can still run?"): all it asks
-    about, the rest being how the person puts it ("stuck on ... on an old box", "still installs there");
-    "" when it names none."""
-    spans = platform_spans(text, called(tuple(products)))
+def _platform_of(text: str, products: Sequence[str], asking: str) -> str:
+    """The platform versions a question of the last release that still ran somewhere names ("Python 3.10" of
+    "We're pinned to Python 3.10 for a while. What's the newest WTForms we can still run?"), when that is all it
+    asks about: its ``asking`` sentence names nothing else ("still installs there", "the last release of the sh
+    library that works there"; not "the last sh version that still has the cd builtin override"); "" otherwise."""
+    names = called(tuple(products))
+    spans = platform_spans(text, names)
+    own = platform_spans(asking, names)
+    rest = "".join(asking[b:a] for a, b in zip([*(a for a, _ in own), len(asking)], [0, *(b for _, b in own)]))
+    if not spans or content_words(rest) - _ASKING_LAST - names:
+        return ""
     return " ".join(text[a:b] for a, b in dict.fromkeys(spans))
+
+
+# the words a question of the last release that still ran somewhere is made of, besides the platform's name
+_ASKING_LAST = frozenset("run runs running install installs installed installing package library module project newest "
+                         "latest deploy deployed there we us our you your me my".split())
 
 
 def _one_release(wanted: Sequence[str], held: Sequence[str]) -> bool:
