@@ -11,7 +11,7 @@ from corpus.regex import lazy_compile
 # What a release stops providing, as notes and questions word it: "stop publishing 32-bit wheels",
 # "stopped taking inst as a keyword" (not "stopped guessing the encoding": a behaviour changed)
 STOPPED_PROVIDING = (r"stop(?:s|ped|ping)?\s+(?:(?:publish|shipp?|provid|build|distribut|bundl|support|includ|accept"
-                     r"|allow|install|test)ing\b|taking\s+(?!so\b|too\b|long\b|ages\b|\d))")  # not "taking so long"
+                     r"|allow|install|test)ing\b|taking\s+(?!so\b|too\b|long\b|ages\b|\d)|support\s+for\b)")  # not "taking so long"
 # A removal as a question words it: "when did X drop Y", "stopped supporting", "stopped working on",
 # "the first release without Python 2 support"
 _REMOVAL_ASKED = (r"\b(?:remov|drop|delet|no\s+longer|got\s+rid|get\s+rid|discontinu|end(?:ed)?\s+support"

@@ -332,3 +332,10 @@ def test_compatibility_made_is_a_fix(tmp_path) -> None:
     answer = webob.ask("We moved to Python 3.13 and webob blows up with ModuleNotFoundError: No module named 'cgi'. "
                        "Which webob version fixes that?", mode="bm25")
     assert answer.earliest_release == "1.8.9"
+
+
+def test_stop_support_for_is_a_removal() -> None:
+    from qa.question.changes import CHANGES_STATED
+
+    assert CHANGES_STATED["removed"].search("Stop support for python 3.6 :pr:`722`")  # WTForms 3.0.1
+    assert not CHANGES_STATED["removed"].search("Support for Python 3.13 added")
