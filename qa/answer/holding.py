@@ -66,10 +66,12 @@ def _below(text: str, version: str) -> bool:
     "versions older than 3.8", "Python versions prior to 3.6", "Python < 3.7" hold 2.7 (and 3.6); "Python 3 versions
     prior to 3.6" holds 3.5, not 2.7; a bound in parentheses counts when none stands outside them."""
     asked = tuple(int(n) for n in version.split("."))
-    aside = _ASIDE.sub(" ", text)  # a bound in an aside counts when the item names none outside it: not "Drop
-    text = aside if _BOUND.search(aside) else text  # support for Python < 3.5 (all versions < 3.6 are EOL)" for 3.5
+    # a bound in an aside counts when the item names none outside it: not "Drop support for Python < 3.5 (all
+    # versions of Python < 3.6 are EOL)" for 3.5
+    outside = _ASIDE.sub(" ", text)
+    read = outside if _BOUND.search(outside) else text
     return any(asked < tuple(int(n) for n in m.group("bound").split("."))
-               and (m.group("major") is None or asked[0] == int(m.group("major"))) for m in _BOUND.finditer(text))
+               and (m.group("major") is None or asked[0] == int(m.group("major"))) for m in _BOUND.finditer(read))
 
 
 # a bound of versions: "python versions less than 3.7", "versions older than 3.8", "python < 3.7", "python 3
@@ -87,7 +89,8 @@ def holds(text: str, thing: str) -> bool:
     decorator by its name as code ("@deprecated" in "adding `typing_extensions.deprecated`")."""
     if _VERSION.fullmatch(thing):  # a version, whole: "Python3.8" holds 3.8, "3.18" and "13.8" do not
         # ... but not as a bound's ("Drop support for Python < 3.5" does not hold 3.5)
-        return bool(re.search(r"(?<![\d.])" + re.escape(thing) + r"(?![\w])", _BOUND.sub(" ", text))) or _below(text, thing)
+        literal = re.search(r"(?<![\d.])" + re.escape(thing) + r"(?![\w])", _BOUND.sub(" ", text))
+        return bool(literal) or _below(text, thing)
     if major := _MAJOR.fullmatch(thing):  # "Python 2.7", "python2", "Python-2", "Python 2 support" hold "python 2.x"
         return bool(re.search(r"(?<![\w.])" + re.escape(major.group(1)) + r"[\s-]*v?" + major.group(2) + r"(?:\.\d|(?![\w.]))",
                               text))

@@ -9,9 +9,10 @@ import re
 from corpus.regex import lazy_compile
 
 # What a release stops providing, as notes and questions word it: "stop publishing 32-bit wheels",
-# "stopped taking inst as a keyword" (not "stopped guessing the encoding": a behaviour changed)
+# "stopped taking inst as a keyword" (not "taking so long", nor "stopped guessing the encoding": a behaviour
+# changed), "Stop support for python 3.6"
 STOPPED_PROVIDING = (r"stop(?:s|ped|ping)?\s+(?:(?:publish|shipp?|provid|build|distribut|bundl|support|includ|accept"
-                     r"|allow|install|test)ing\b|taking\s+(?!so\b|too\b|long\b|ages\b|\d)|support\s+for\b)")  # not "taking so long"
+                     r"|allow|install|test)ing\b|taking\s+(?!so\b|too\b|long\b|ages\b|\d)|support\s+for\b)")
 # A removal as a question words it: "when did X drop Y", "stopped supporting", "stopped working on",
 # "the first release without Python 2 support"
 _REMOVAL_ASKED = (r"\b(?:remov|drop|delet|no\s+longer|got\s+rid|get\s+rid|discontinu|end(?:ed)?\s+support"
@@ -63,7 +64,9 @@ CHANGES_STATED = {
                             r"|n't\s[^.;!?]{0,60}?\bany\s*more\b", re.IGNORECASE),
     # a fix is told by what went wrong too: "Removed an assert ... that caused compatibility issues with Sentry",
     # or by a sentence opening on doing it right: "Properly raise an error if a DTLS cookie callback ..."
-    "fixed": lazy_compile(r"\bfix(?!tur)|\bresolv|\bcompatib|^\W*(?:properly|correctly)\s+\w|\bcaus(?:ed|ing)\s+(?:\w+\s+){0,3}?(?:issues?|errors?|crash(?:es)?"
+    # ... or by making a thing compatible: "Add `legacy-cgi` ... for Python 3.13 compatibility"
+    "fixed": lazy_compile(r"\bfix(?!tur)|\bresolv|\bcompatib|^\W*(?:properly|correctly)\s+\w"
+                          r"|\bcaus(?:ed|ing)\s+(?:\w+\s+){0,3}?(?:issues?|errors?|crash(?:es)?"
                           r"|problems?|failures?|bugs?)\b|\bregression|\bno\s+longer\s+(?:crash|fail|raise|error|hang)"
                           # "Address CVE-2024-1681 which is a log injection vulnerability", "Patched a security hole"
                           r"|\b(?:address|patch|mitigat)\w*\s+(?:an?\s+|the\s+)?(?:\[?cve|ghsa|vulnerab|security|exploit)",

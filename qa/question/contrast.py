@@ -22,11 +22,9 @@ def without_contrast(question: str) -> str:
     return _CONTRAST.sub(" ", question)
 
 
-# what a question sets its change or subject against: "not just deprecated", "rather than deprecated", "..., not just
-# single jobs?" (two words ending the question)
-_SET_AGAINST = (r"[,;]?\s*\b(?:(?:and|but)\s+)?(?:not\s+(?:just|only|merely|simply|yet)|rather\s+than|as\s+opposed\s+to)\s+"
-                r"(?:being\s+|been\s+|getting\s+|got\s+)?(?:the\s+|a\s+|an\s+)?[\w-]+(?:\s+[\w-]+(?=\W*$))?")
-_CONTRAST = lazy_compile(_SET_AGAINST +
+_CONTRAST = lazy_compile(r"[,;]?\s*\b(?:(?:and|but)\s+)?(?:not\s+(?:just|only|merely|simply|yet)|rather\s+than"
+                         r"|as\s+opposed\s+to)\s+(?:being\s+|been\s+|getting\s+|got\s+)?(?:the\s+|a\s+|an\s+)?[\w-]+"
+                         r"(?:\s+[\w-]+(?=\W*$))?"  # "..., not just single jobs?": two words ending the question
                          # "... after removing it in 3.0", "the encoder that was deprecated in 2.2": another
                          # change, told as context (``releases._CONTEXT`` drops its release as a filter)
                          r"|\b(?:after|once|since|that|which)\s+(?:(?:was|were|had\s+been|has\s+been|having\s+been)\s+)?"
