@@ -1,14 +1,14 @@
 """Where the confidence threshold falls: best-sentence scores of questions the notes answer and of
 questions they do not, per mode, and what each threshold would keep.
 
-    python benchmarks/confidence.py                       # every answer set but fresh9-held, bm25 and hybrid
+    python benchmarks/confidence.py                       # every answer set but those held out, bm25 and hybrid
     python benchmarks/confidence.py --modes hybrid --sets answers-zoo,fresh4-dev
-    python benchmarks/confidence.py --offtopic offtopic5  # an off-topic set kept out of tuning (issue 44, round 9)
+    python benchmarks/confidence.py --offtopic offtopic6  # an off-topic set kept out of tuning (issue 44, round 10)
 
 On-topic questions are the answer sets' (``answer_spans.SETS``, blind parts and the set held out
 this round left out); off-topic ones are ``benchmarks/questions/offtopic.jsonl`` (tuned on since the
-fifth round; ``offtopic2.jsonl`` to ``offtopic4.jsonl``, written blind for the sixth to eighth rounds and
-scored at their ends, and ``offtopic5.jsonl``, written blind for the ninth, are kept out of tuning), asked over each
+fifth round; ``offtopic2.jsonl`` to ``offtopic5.jsonl``, written blind for the sixth to ninth rounds and
+scored at their ends, and ``offtopic6.jsonl``, written blind for the tenth, are kept out of tuning), asked over each
 of those corpora unless the corpus's text holds one of the question's ``absent`` words (then the
 notes might answer it). Every question is answered once with no threshold; the best score of a
 quotable sentence (``qa.answer.evidence.pick``'s) is kept, and whether the answer names a release
