@@ -74,7 +74,8 @@ SETS = {"answers-bundled": None, "answers-zoo": "zoo", "answers-changelogs": "ch
         "fresh9-dev": ROOT / "benchmarks" / "data" / "fresh9-dev",
         "fresh9-held": ROOT / "benchmarks" / "data" / "fresh9-held",
         # its tenth round's, written blind by a helper during the ninth (at 05ac05b): both kept out of the ninth
-        # round's tuning, scored at its start (5241eae) and end; fresh10-dev to tune on from the tenth
+        # round's tuning, scored at its start (5241eae) and end; fresh10-held's misses were read after that, so
+        # the tenth round tunes on it and keeps fresh10-dev (never read) held out
         "fresh10-dev": ROOT / "benchmarks" / "data" / "fresh10-dev",
         "fresh10-held": ROOT / "benchmarks" / "data" / "fresh10-held"}
 
