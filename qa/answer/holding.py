@@ -28,10 +28,10 @@ def holding(entries: Sequence[Entry], pool: list[int], exact: Sequence[str]) -> 
             pool, narrowed = holding, True
     # a version asked for ("dropped Python 3.8") that no item names: no item states it; a name
     # written as code in the question ("`Some(x) && ...`") may be worded otherwise in the notes
-    return [] if not narrowed and (names_version(exact) or any(_ADVISORY.fullmatch(thing) for thing in exact)) else pool
+    return [] if not narrowed and (_names_version(exact) or any(_ADVISORY.fullmatch(thing) for thing in exact)) else pool
 
 
-def names_version(exact: Sequence[str]) -> bool:
+def _names_version(exact: Sequence[str]) -> bool:
     """Whether a question names a version exactly ("3.8", "python 2.x"): another thing's, which an item stating it
     must hold (``holds``: as written or within a bound)."""
     return any(_VERSION.fullmatch(thing) or _MAJOR.fullmatch(thing) for thing in exact)

@@ -7,8 +7,6 @@ import re
 
 from corpus.regex import lazy_compile
 
-from .vocabulary import content_words
-
 
 # the words of another change a question tells as context ("after removing it in 3.0"): here and ``releases``
 OTHER_CHANGE = r"(?:remov|drop|deprecat|delet|add|introduc|renam)\w*"
