@@ -77,7 +77,11 @@ SETS = {"answers-bundled": None, "answers-zoo": "zoo", "answers-changelogs": "ch
         # round's tuning, scored at its start (5241eae) and end; fresh10-held's misses were read after that, so
         # the tenth round tunes on it and keeps fresh10-dev (never read) held out
         "fresh10-dev": ROOT / "benchmarks" / "data" / "fresh10-dev",
-        "fresh10-held": ROOT / "benchmarks" / "data" / "fresh10-held"}
+        "fresh10-held": ROOT / "benchmarks" / "data" / "fresh10-held",
+        # the tenth round's, written blind by a helper at its start and scored at b19db7f before any change:
+        # fresh11-dev tuned on after that, fresh11-held (with fresh10-dev) scored at the start and end only
+        "fresh11-dev": ROOT / "benchmarks" / "data" / "fresh11-dev",
+        "fresh11-held": ROOT / "benchmarks" / "data" / "fresh11-held"}
 
 
 @dataclass

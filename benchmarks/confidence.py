@@ -8,7 +8,7 @@ questions they do not, per mode, and what each threshold would keep.
 On-topic questions are the answer sets' (``answer_spans.SETS``, blind parts and the set held out
 this round left out); off-topic ones are ``benchmarks/questions/offtopic.jsonl`` (tuned on since the
 fifth round; ``offtopic2.jsonl`` to ``offtopic5.jsonl``, written blind for the sixth to ninth rounds and
-scored at their ends, and ``offtopic6.jsonl``, written blind for the tenth, are kept out of tuning), asked over each
+scored at their ends, and ``offtopic6.jsonl`` and ``offtopic7.jsonl``, written blind for the tenth, are kept out of tuning), asked over each
 of those corpora unless the corpus's text holds one of the question's ``absent`` words (then the
 notes might answer it). Every question is answered once with no threshold; the best score of a
 quotable sentence (``qa.answer.evidence.pick``'s) is kept, and whether the answer names a release
@@ -36,9 +36,10 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from answer_spans import SETS, corpus_paths  # noqa: E402
 from qa.eval.questions import load_questions, normalise  # noqa: E402
 
-# scored at the end of the round: never looked at here (fresh10-dev is the tenth round's held-out set; fresh9-held
-# and fresh10-held were read after the ninth's scoring and may be tuned on from the tenth)
-HELD_OUT = {"fresh9-held", "fresh10-dev", "fresh10-held"}
+# scored at the end of the round: never looked at here (fresh10-dev, never read, and fresh11-held, written blind at
+# the tenth round's start, are its held-out sets; fresh9-held and fresh10-held were read after the ninth's scoring
+# and fresh11-dev after its first scoring, so the tenth round tunes on them)
+HELD_OUT = {"fresh10-dev", "fresh11-held"}
 THRESHOLDS = (0.1, 0.15, 0.2, 0.225, 0.25, 0.275, 0.3, 0.35, 0.4)
 
 
