@@ -89,12 +89,22 @@ def version_matches(chunk_version: str | None, wanted: str) -> bool:
     return pad(c_nums) == pad(w_nums) and c_pre == w_pre
 
 
+# Words a file's name joins to its product's ("rust-RELEASES", "pydantic-HISTORY"): about the notes, no other name.
+_NOTES_WORDS = frozenset("release releases notes note changelog changes news history blog docs".split())
+
+
 def detect_product(title: str) -> str | None:
-    """The product a title is about ("PyTorch 2.14 Release Blog" -> "PyTorch"), else None."""
-    for word in re.findall(r"[A-Za-z][A-Za-z0-9+]*", title.replace("_", " ")):
-        known = _PRODUCTS.get(word.lower())
-        if known:
-            return known
+    """The product a title is about ("PyTorch 2.14 Release Blog" -> "PyTorch"), else None. A known
+    name that starts or ends a name joined by hyphens names another project ("python-markdown2 Changelog",
+    "django-cors-headers", "cookiecutter-django"), unless the word joined to it says what the file is
+    ("rust-RELEASES", "changelog-rust-mini")."""
+    for joined in re.findall(r"[A-Za-z][A-Za-z0-9+]*(?:-[A-Za-z][A-Za-z0-9+]*)*", title.replace("_", " ")):
+        words = joined.lower().split("-")
+        for at, word in enumerate(words):
+            known = _PRODUCTS.get(word)
+            beside = words[1] if at == 0 and len(words) > 1 else words[-2] if at == len(words) - 1 and at else None
+            if known and (beside is None or beside in _NOTES_WORDS):
+                return known
     m = re.match(r"^\s*([A-Z][\w+-]*)\s+v?\d+\.\d+", title)
     if m and m.group(1).lower() not in ("version", "release", "v"):
         return m.group(1)

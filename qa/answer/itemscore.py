@@ -82,7 +82,7 @@ def stating(entries: Sequence[Entry], scores: Sequence[float], kind: str | None 
     removed numpy.distutils?" by an item titled "/usr/include removed from default include paths"
     when an item of that kind titled by no other subject says it (``_titled_otherwise``)."""
     pool = [i for i, e in enumerate(entries) if e.chunk.version or unreleased(e)]
-    pool = holding(entries, pool, exact)
+    pool = holding(entries, pool, exact, removal=change == "removed")
     if not pool:
         return []  # what the question names exactly ("Python 3.8") is in no item: say nothing of a release
     if change is not None:

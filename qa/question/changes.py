@@ -61,7 +61,11 @@ CHANGES_STATED = {
     # before"), "stop publishing 32-bit wheels" (not "Stop detecting target version as 3.9+")
     "removed": lazy_compile(r"\b(?:remov|drop|delet|no\s+longer|discontinu|not\s[^.;!?]{0,60}?\bany\s*more\b"
                             r"|(?:is|are|now|became|become)\s+unsupported|" + STOPPED_PROVIDING + r")"
-                            r"|n't\s[^.;!?]{0,60}?\bany\s*more\b", re.IGNORECASE),
+                            r"|n't\s[^.;!?]{0,60}?\bany\s*more\b"
+                            # what falls below a minimum raised: "Minimum Python version is now 3.10", "bump the minimum"
+                            r"|\bminimum\s+(?:supported\s+|required\s+)?(?:python\s+|py\s+)?(?:versions?\s+)?(?:is\s+now"
+                            r"|(?:has\s+been\s+|was\s+|is\s+)?(?:raised|bumped|increased))|\b(?:rais|bump|increas)\w*\s+(?:the\s+)?minimum",
+                            re.IGNORECASE),
     # a fix is told by what went wrong too: "Removed an assert ... that caused compatibility issues with Sentry",
     # or by a sentence opening on doing it right: "Properly raise an error if a DTLS cookie callback ..."
     # ... or by making a thing compatible: "Add `legacy-cgi` ... for Python 3.13 compatibility"
@@ -141,4 +145,9 @@ _LAST_WITH = lazy_compile(
     + _SUPPORTED + r"|(?:still\s+)?(?:support|work|runn|shipp|includ|allow|accept|install)ing)\s+(?!(?:fine|well|ok|okay)\b)\w"
     # "the last release with python 2 support", "which release was the last to support python 2"
     r"|\b(?:last|final)\s+(?:\w+\s+){0,2}?(?:version|release)s?\s+with\s+(?:\S+\s+){1,3}?support\b"
-    r"|\bthe\s+last\s+(?:one\s+)?to\s+" + _SUPPORTED, re.IGNORECASE)
+    r"|\bthe\s+last\s+(?:one\s+)?to\s+" + _SUPPORTED +
+    # "which django-cors-headers is the last one that supports it", "the last dogpile.cache release we can stay
+    # on", "the last natsort release we can pin there", "which service-identity release is the last we can use"
+    r"|\b(?:last|latest|newest|final)\s+one\s+(?:that|which)\s+(?:still\s+)?" + _SUPPORTED +
+    r"|\b(?:last|final)\s+(?:[\w.-]+\s+){0,2}?(?:that\s+)?(?:i|we|you)\s+can\s+(?:still\s+)?"
+    r"(?:use|stay\s+on|pin|keep|run|install|deploy)\b", re.IGNORECASE)

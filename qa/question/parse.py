@@ -32,6 +32,7 @@ from .releases import check_question, release_name
 from .shapes import Shape, shape_of, topic_of
 from .typos import mended
 from .changes import asked_kind, asks_last, change_asked
+from .imports import import_removed
 from .contrast import without_contrast
 from .vocabulary import RELEASE_EVENTS, asks, asks_still, content_words, is_howto, majors, specifics
 
@@ -132,6 +133,8 @@ def read(typed: str, catalogue: Catalogue, conversation: Conversation | None = N
         if follow.text != asked:
             asked = check_question(follow.text)
             seen = scan(asked, catalogue)
+    if seen.parsed.which_release and (removal := import_removed(seen.text, seen.named)):
+        seen = scan(removal, catalogue)  # "`from natsort import versorted` raises ImportError ... which release ..."
     return _understood(shown, seen, catalogue, releases, products, span, follow, pins or {})
 
 
@@ -207,14 +210,14 @@ def _platform_of(text: str, products: Sequence[str], asking: str) -> str:
     spans = platform_spans(text, names)
     own = platform_spans(asking, names)
     rest = "".join(asking[b:a] for a, b in zip([*(a for a, _ in own), len(asking)], [0, *(b for _, b in own)]))
-    if not spans or content_words(rest) - _ASKING_LAST - names:
+    if not spans or content_words(rest) - _ASKING_LAST - names - content_words(" ".join(names)):  # "dogpile.cache"
         return ""
     return " ".join(text[a:b] for a, b in dict.fromkeys(spans))
 
 
 # the words a question of the last release that still ran somewhere is made of, besides the platform's name
 _ASKING_LAST = frozenset("run runs running install installs installed installing package library module project newest "
-                         "latest deploy deployed there we us our you your me my".split())
+                         "latest last final deploy deployed there we us our you your me my use stay pin keep".split())
 
 
 def _one_release(wanted: Sequence[str], held: Sequence[str]) -> bool:

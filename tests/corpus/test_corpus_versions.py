@@ -80,8 +80,14 @@ def test_version_matches(chunk, wanted, expected):
         ("pydantic-HISTORY", "pydantic"),
         ("Widget 3.2 Release Blog", "Widget"),
         ("Changelog", None),
+        ("python-markdown2 Changelog", None),  # markdown2's, not Python's (its folder names it)
+        ("django-cors-headers", None),
+        ("pytorch-2.13-release-blog", "PyTorch"),
+        ("cookiecutter-django", None),
+        ("changelog-rust-mini", "Rust"),  # between words saying what the file is
     ],
-    ids=["pytorch", "rust", "pydantic", "unknown-before-version", "none"],
+    ids=["pytorch", "rust", "pydantic", "unknown-before-version", "none", "language-prefix", "plugin-prefix",
+         "stem-with-version", "plugin-suffix", "notes-words-around"],
 )
 def test_detect_product(title, product):
     assert detect_product(title) == product

@@ -1,0 +1,138 @@
+"""Which-release questions fresh notes tripped (issue 44, tenth round): a failing import asked as a removal, the
+last release asked as one "we can stay on" or "the last one that supports it", a minimum raised as the removal
+of what falls below it, and a language's name joined to a project's ("python-markdown2") naming no product."""
+
+from __future__ import annotations
+
+import pytest
+
+from corpus import detect_product
+from qa.answer.engine import Engine
+from qa.answer.holding import holds
+from qa.question import read
+from qa.question.changes import asks_last
+from qa.question.imports import import_removed
+from tests.support.fakes import notes_engine
+
+# dogpile.cache's changelog.rst, in part (its change blocks as plain items)
+DOGPILE = """Changelog
+=========
+
+1.5.0
+-----
+
+- Minimum Python version is now 3.10, as Python 3.9 is EOL.
+- Added new region method ``CacheRegion.key_is_locked``.
+
+1.4.0
+-----
+
+- Support for Python 3.8 has been dropped, the minimum version is now Python 3.9, as 3.8 is EOL.
+
+1.3.4
+-----
+
+- Fixed an issue where the ``region.get_or_create()`` method would not pass the ``expiration_time``.
+"""
+
+# natsort's CHANGELOG.md, in part
+NATSORT = """# Changelog
+
+## [6.0.0] - 2019-02-04
+
+### Removed
+ - Drop support for Python 2.6 and 3.3
+ - Remove deprecated APIs (kwargs `number_type`, `signed`, `exp`, `as_path`,
+   `py3_safe`; enums `ns.TYPESAFE`, `ns.DIGIT`, `ns.VERSION`; functions `versorted`,
+   `index_versorted`) (issue #81)
+
+## [5.5.0] - 2018-11-18
+
+### Added
+ - `os_sort_keygen` and `os_sort_key` functions
+
+## [4.0.0] - 2015-04-06
+
+### Added
+ - `versorted` is now an alias of `natsorted` with `ns.VERSION`
+ - Bug with the `from natsort import *` mechanism fixed
+"""
+
+
+@pytest.fixture(scope="module")
+def dogpile(tmp_path_factory: pytest.TempPathFactory) -> Engine:
+    return notes_engine(tmp_path_factory.mktemp("dogpile"), "changelog.rst", DOGPILE, "dogpile.cache")
+
+
+@pytest.fixture(scope="module")
+def natsort(tmp_path_factory: pytest.TempPathFactory) -> Engine:
+    return notes_engine(tmp_path_factory.mktemp("natsort"), "CHANGELOG.md", NATSORT, "natsort")
+
+
+@pytest.mark.parametrize("question", [
+    "We're pinned to Django 4.1 for now. Which django-cors-headers is the last one that supports it?",
+    "Our services still run on Python 3.9. What's the last dogpile.cache release we can stay on?",
+    "One of our hosts is still on Python 3.7. Which service-identity release is the last we can use there?",
+    "One legacy box of ours is stuck on Python 3.6. What's the last natsort release we can pin there?",
+])
+def test_the_last_release_asked_as_one_to_stay_on(question: str) -> None:
+    assert asks_last(question)
+
+
+@pytest.mark.parametrize("question", ["what's the latest release we can use?", "which one was the last to add it?",
+                                      "is the last one that broke it fixed?"])
+def test_no_last_release_is_asked_by_these(question: str) -> None:
+    assert not asks_last(question)
+
+
+def test_a_minimum_raised_removes_what_falls_below_it(dogpile: Engine) -> None:
+    assert holds("minimum python version is now 3.10, as python 3.9 is eol.", "3.9")
+    assert holds("python >= 3.8 is required", "3.7") and holds("requires python 3.10 or newer", "3.9")
+    assert not holds("the minimum version is now python 3.9", "3.9", floors=False)
+    assert not holds("the minimum supported django version is 4.2", "3.9")  # another thing's minimum
+    question = read("Our services still run on Python 3.9. What's the last dogpile.cache release we can stay on?",
+                    dogpile.catalogue)
+    assert question.last and question.subject == "Python 3.9"
+    answer = dogpile.ask("Our services still run on Python 3.9. What's the last dogpile.cache release we can stay on?",
+                         mode="bm25")
+    assert [n.releases for n in answer.notes if n.kind == "last_release"] == [("1.4.0", "1.5.0")]
+    assert dogpile.ask("which dogpile.cache release dropped python 3.8?", mode="bm25").earliest_release == "1.4.0"
+    # a question of the minimum raised itself is stated by it: a floor holds its version when nothing else does
+    assert dogpile.ask("which dogpile.cache release raised the minimum python to 3.10?",
+                       mode="bm25").earliest_release == "1.5.0"
+
+
+@pytest.mark.parametrize(("question", "read_as"), [
+    ("`from natsort import versorted` raises ImportError after an upgrade. Which release got rid of it?",
+     "Which natsort release removed `versorted`?"),
+    ("ImportError: cannot import name 'SqliteExtDatabase' after upgrading peewee. When was it removed?",
+     "Which peewee release removed `SqliteExtDatabase`?"),
+    ("ModuleNotFoundError: No module named 'playhouse.berkeleydb'. Which peewee release dropped it?",
+     "Which peewee release removed `playhouse.berkeleydb`?"),
+])
+def test_a_failing_import_asked_as_a_removal(question: str, read_as: str) -> None:
+    named = ["natsort"] if "natsort" in question else ["peewee"]
+    assert import_removed(question, named) == read_as
+
+
+@pytest.mark.parametrize("question", [
+    "`import foo` raises ImportError on Python 3.12. Which release fixed it?",  # a fix asked, not a removal
+    "which release removed the ImportError fallback?",  # no import of a name fails
+    "ModuleNotFoundError: No module named 'natsort'. Which release removed it?",  # the product itself
+])
+def test_no_removal_is_read_from_these(question: str) -> None:
+    assert import_removed(question, ["natsort"]) is None
+
+
+def test_the_name_a_failing_import_took_away_is_asked(natsort: Engine) -> None:
+    question = "`from natsort import versorted` raises ImportError after an upgrade. Which release got rid of it?"
+    answer = natsort.ask(question, mode="bm25")
+    assert answer.question == question and answer.asked_as == "Which natsort release removed `versorted`?"
+    assert answer.earliest_release == "6.0.0" and "`versorted`" in answer.sentences[0].text
+
+
+@pytest.mark.parametrize(("title", "product"), [
+    ("python-markdown2 Changelog", None), ("django-cors-headers", None), ("rust-RELEASES", "Rust"),
+])
+def test_a_language_joined_to_a_project_s_name_names_no_product(title: str, product: str | None) -> None:
+    assert detect_product(title) == product
