@@ -10,12 +10,15 @@ from .regex import lazy_compile
 
 # A sentence ends at . ! ? (then closing quotes/brackets) before whitespace and a capital,
 # digit, quote, bracket, backtick or a code name (torch.compile); a blank line or a new list
-# item also ends one. PR attribution lines ("(PR #123 by ...)") are not sentences.
+# item also ends one. PR attribution lines ("(PR #123 by ...)") are not sentences, nor pieces of fewer than
+# MIN_WORDS words but a rename.
 _END = lazy_compile(r"(?<=[.!?])[\"”')\]]*[ \t]+(?=[A-Z0-9\"“(\[`*]|[a-z_]\w*[._(:]\w)|\n[ \t]*\n|\n(?=[ \t]*(?:[-*+•]|\d+[.)])\s)")
 _NOT_AN_END = lazy_compile(r"(?:\be\.g|\bi\.e|\betc|\bvs|\bcf|\bNo|\bFig|\bPR|\bMr|\bDr|\bapprox)\.$", re.IGNORECASE)
 ATTRIBUTION = lazy_compile(r"^[\s(\[]*(?:PRs?\b|See\s*\[?\s*#)|^\W*$")
 _BULLET = lazy_compile(r"^[ \t]*(?:[-*+•]|\d+[.)])[ \t]+")
 MIN_WORDS = 4
+# ... or fewer when they state a rename ("``CORS_ORIGIN_ALLOW_ALL`` -> ``CORS_ALLOW_ALL_ORIGINS``", a list's item)
+_RENAMED = lazy_compile(r"\S\s*(?:->|→|=>)\s*\S")
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +54,8 @@ def _split(text: str) -> list[Span]:
         if bullet:
             lead += bullet.end()
         body = piece[lead:].rstrip()
-        if body and len(body.split()) >= MIN_WORDS and not ATTRIBUTION.match(body):
+        words = len(body.split())
+        if body and (words >= MIN_WORDS or words >= 3 and _RENAMED.search(body)) and not ATTRIBUTION.match(body):
             spans.append(Span(start + lead, start + lead + len(body), body))
         if m is not None:
             start = m.end()

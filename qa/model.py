@@ -124,6 +124,7 @@ NoteKind = Literal[
     "not_confident", "no_match", "earliest_release", "product_not_held", "release_not_held", "range_empty",
     "release_outside_range", "range_off_topic", "upgrade_none", "upgrade_some", "range_more", "topic_none",
     "products_not_covered", "not_released", "from_pin", "dense_pending", "dense_building", "last_release",
+    "release_unsaid",
 ]
 NOTE_KINDS: tuple[str, ...] = get_args(NoteKind)
 

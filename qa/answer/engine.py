@@ -191,6 +191,10 @@ class Engine:
             notes = (said,)
         elif stated is not None and shape.name == "which" and not stated.chunk.version:  # only under Unreleased
             notes = (Note("not_released", products=tuple(filter(None, [stated.chunk.product]))),)
+        elif stated is None and shape.name == "which" and confident and sentences:
+            # what is quoted is the nearest, not an item stating it ("which release removed parse_obj_as?" quotes
+            # the item adding it): said so, never as a release
+            notes = (Note("release_unsaid"),)
         if shape.name == "release" and question.asks == "when":  # "when was 0.28.0 released?": the line dating it
             date = units.dated([(h.chunk.version, h.chunk.section, h.chunk.text) for h in hits[:top_k]])
             sentences, confident = ((date,), True) if date is not None else (sentences, confident)

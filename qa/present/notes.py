@@ -85,6 +85,7 @@ _WORDS = {
     "not_confident": lambda n: "No passage answers this confidently; the nearest passages follow.",
     "no_match": lambda n: "No passage matches this question.",
     "earliest_release": lambda n: f"Earliest release with strong evidence: {n.releases[0]}",
+    "release_unsaid": lambda n: "No item states which release did this; what is quoted is only the nearest passage.",
     "last_release": lambda n: (f"Last release with it: {n.releases[0]}"
                                + (f" (removed in {n.releases[1]})" if len(n.releases) > 1 else "")),
     "product_not_held": lambda n: (f"The corpus holds no {' or '.join(n.products)}; {_products_held(n.held)}. "

@@ -134,17 +134,17 @@ _SUPPORTED = r"(?:support|work|run|ran|ship|includ|allow|accept|install)\w*"
 _LAST_WITH = lazy_compile(
     # "the last Babel version that still supported Python 3.7", "the latest release which still works on py2",
     # "the last sphinx release line that still ran on python 3.7"
-    r"\b(?:last|latest|final)\s+(?:\w+\s+){0,2}?(?:version|release)s?\b(?:\s+(?:line|series|branch)\b)?" + _OF +
+    r"\b(?:last|latest|final)\s+(?:[\w.-]+\s+){0,2}?(?:version|release)s?\b(?:\s+(?:line|series|branch)\b)?" + _OF +
     r"\s+(?:that|which)\s+still\s+\w+"
     # "the last pyzmq that still installs there", "the newest WTForms we can still run"
     r"|\b(?:last|latest|newest|final)\s+[\w.-]+\s+(?:that|which|(?:i|we|you)\s+can)\s+still\s+"
     r"(?:support|work|runs?\b|install)"
     # "the last version to support python 3.6", "the final release supporting py2", "last release still supporting"
-    r"|\b(?:last|final)\s+(?:\w+\s+){0,2}?(?:version|release)s?\b(?:\s+(?:line|series|branch)\b)?" + _OF +
+    r"|\b(?:last|final)\s+(?:[\w.-]+\s+){0,2}?(?:version|release)s?\b(?:\s+(?:line|series|branch)\b)?" + _OF +
     r"\s+(?:(?:(?:that|which)\s+|to\s+)(?:still\s+)?"
     + _SUPPORTED + r"|(?:still\s+)?(?:support|work|runn|shipp|includ|allow|accept|install)ing)\s+(?!(?:fine|well|ok|okay)\b)\w"
     # "the last release with python 2 support", "which release was the last to support python 2"
-    r"|\b(?:last|final)\s+(?:\w+\s+){0,2}?(?:version|release)s?\s+with\s+(?:\S+\s+){1,3}?support\b"
+    r"|\b(?:last|final)\s+(?:[\w.-]+\s+){0,2}?(?:version|release)s?\s+with\s+(?:\S+\s+){1,3}?support\b"
     r"|\bthe\s+last\s+(?:one\s+)?to\s+" + _SUPPORTED +
     # "which django-cors-headers is the last one that supports it", "the last dogpile.cache release we can stay
     # on", "the last natsort release we can pin there", "which service-identity release is the last we can use"

@@ -93,6 +93,8 @@ _RELEASE_REF = lazy_compile(
     r"(?:release|version)s?\b",
     re.IGNORECASE,
 )
+# "and which one dropped 3.9?" after a which-release question: which release
+_WHICH_ONE = lazy_compile(r"^(" + CONNECTIVES + r")(which|what)\s+one\b(?!\s+of\b)", re.IGNORECASE)
 # Personal pronouns are replaced before demonstratives: in "the flag that enables it", "it" is the topic.
 _ANAPHORS = tuple(
     lazy_compile(r"(?<![\w.'’-])(?:" + words + r")(?![\w.-]\w|\w)", re.IGNORECASE)
@@ -221,6 +223,8 @@ def _resolve(previous: Turn | None, seen: Scan, question: str, known: tuple[str,
         return FollowUp(question, q, parsed.releases)
     named = parsed.releases
     body = tidy(_RELEASE_REF.sub("", q)) if _RELEASE_REF.search(q) else q
+    if previous is not None and _WHICH_ONE.match(body) and asks_which_release(previous.asked_as, products):
+        body = _WHICH_ONE.sub(lambda m: f"{m.group(1)}{m.group(2)} release", body, count=1)
     rest = clean(_RELEASE_REF.sub(" ", parsed.topic))
     how, text = "new", body
     topic = _previous_topic(previous, known, products)

@@ -129,6 +129,20 @@ def test_a_sentence_never_runs_from_one_item_into_the_next():
     assert all(text[s.start : s.end] == s.text for s in split_sentences(text))
 
 
+def test_a_rename_listed_in_a_few_words_is_a_sentence() -> None:
+    """django-cors-headers' 3.5.0 lists its renamed settings as "``OLD`` -> ``NEW``": each is quotable (fewer
+    words than a sentence needs otherwise); a short item saying nothing is not."""
+    from corpus.sentences import split_sentences
+
+    text = ("* The following settings have been renamed:\n\n"
+            "  * ``CORS_ORIGIN_WHITELIST`` -> ``CORS_ALLOWED_ORIGINS``\n"
+            "  * ``CORS_ORIGIN_ALLOW_ALL`` \u2192 ``CORS_ALLOW_ALL_ORIGINS``\n"
+            "  * ``CORS_URLS_REGEX``\n")
+    assert [s.text for s in split_sentences(text)] == [
+        "The following settings have been renamed:", "``CORS_ORIGIN_WHITELIST`` -> ``CORS_ALLOWED_ORIGINS``",
+        "``CORS_ORIGIN_ALLOW_ALL`` \u2192 ``CORS_ALLOW_ALL_ORIGINS``"]
+
+
 def test_a_list_run_together_in_a_paragraph_is_split_into_its_items() -> None:
     """Release blogs converted to text glue a list into one paragraph: bold lead-ins with no
     separator, or "- " items after a full stop; each is its own item (to quote, and in digests)."""

@@ -74,6 +74,7 @@ def natsort(tmp_path_factory: pytest.TempPathFactory) -> Engine:
     "Our services still run on Python 3.9. What's the last dogpile.cache release we can stay on?",
     "One of our hosts is still on Python 3.7. Which service-identity release is the last we can use there?",
     "One legacy box of ours is stuck on Python 3.6. What's the last natsort release we can pin there?",
+    "We can't move off SQLAlchemy 1.4 yet. What's the last SQLAlchemy-Utils release that still works with it?",
 ])
 def test_the_last_release_asked_as_one_to_stay_on(question: str) -> None:
     assert asks_last(question)
@@ -136,3 +137,28 @@ def test_the_name_a_failing_import_took_away_is_asked(natsort: Engine) -> None:
 ])
 def test_a_language_joined_to_a_project_s_name_names_no_product(title: str, product: str | None) -> None:
     assert detect_product(title) == product
+
+
+def test_which_one_after_a_which_release_question_asks_which_release(natsort: Engine) -> None:
+    from qa.conversation import Conversation
+
+    talk = Conversation(natsort)
+    _, first = talk.ask("which natsort release removed versorted?", mode="bm25")
+    assert first.earliest_release == "6.0.0"
+    follow, answer = talk.ask("and which one added os_sort_key?", mode="bm25")
+    assert answer.asked_as == "and which release added os_sort_key?" and answer.earliest_release == "5.5.0"
+    # not after a question of something else, nor "which one of ..."
+    talk = Conversation(natsort)
+    talk.ask("what changed in natsort 6.0.0?", mode="bm25")
+    assert talk.read("which one added os_sort_key?").asked_as == "which one added os_sort_key?"
+    assert Conversation(natsort, talk.turn).read("which one of them was removed?").asked_as.startswith("which one of")
+
+
+def test_a_quote_no_item_states_the_release_of_says_so(natsort: Engine) -> None:
+    """"which release removed os_sort_key?": no item removes it; the nearest (the item adding it) is quoted, and the
+    answer says it is only that, naming no release."""
+    from qa.model import Note
+
+    answer = natsort.ask("which natsort release removed os_sort_key?", mode="bm25")
+    assert answer.earliest_release is None and answer.sentences
+    assert answer.notes == (Note("release_unsaid"),)
