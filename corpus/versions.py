@@ -90,7 +90,10 @@ def version_matches(chunk_version: str | None, wanted: str) -> bool:
 
 
 # Words a file's name joins to its product's ("rust-RELEASES", "pydantic-HISTORY"): about the notes, no other name.
-_NOTES_WORDS = frozenset("release releases notes note changelog changes news history blog docs".split())
+_NOTES_WORDS = frozenset("release releases notes note changelog changes change log news history blog docs whatsnew whats "
+                          "new security lang nightly stable latest dev old older legacy all full upgrade upgrading "
+                          "migration guide announcement announcements".split())
+_NOTES_VERSION = lazy_compile(r"v?\d[\w.]*|v")  # "pytorch-v2": a version of the product's, no other name
 
 
 def detect_product(title: str) -> str | None:
@@ -103,7 +106,7 @@ def detect_product(title: str) -> str | None:
         for at, word in enumerate(words):
             known = _PRODUCTS.get(word)
             beside = words[1] if at == 0 and len(words) > 1 else words[-2] if at == len(words) - 1 and at else None
-            if known and (beside is None or beside in _NOTES_WORDS):
+            if known and (beside is None or beside in _NOTES_WORDS or _NOTES_VERSION.fullmatch(beside)):
                 return known
     m = re.match(r"^\s*([A-Z][\w+-]*)\s+v?\d+\.\d+", title)
     if m and m.group(1).lower() not in ("version", "release", "v"):

@@ -17,16 +17,18 @@ def holding(entries: Sequence[Entry], pool: list[int], exact: Sequence[str], rem
     """The entries of ``pool`` holding each of ``exact`` that any of them holds (a version first, then the
     longest: "descending=true", then "np.sort"; "urllib3" and "2.0": "support for urllib3 2.0" is not stated
     by "now supports urllib3 v1.24"); ``pool`` when nothing is named exactly, or only names none of them
-    holds, none when a version or an advisory ("CVE-2022-40897") named is in none of them. For a ``removal`` a
-    version as the lowest still supported holds it only when no item names it otherwise: "which release dropped
-    Python 3.9?" is stated by "Minimum Python version is now 3.10", not "the minimum version is now Python 3.9"."""
+    holds, none when a version or an advisory ("CVE-2022-40897") named is in none of them. For a ``removal`` the
+    items naming a version otherwise than as the lowest Python still supported come first, then those raising
+    that minimum above it, then any: "which release dropped Python 3.9?" is stated by "Minimum Python version is
+    now 3.10, as Python 3.9 is EOL", not by "the minimum version is now Python 3.9"; "Support for Python 2.6 has
+    been dropped" comes before a later "require Python >= 3.8"."""
     texts = {i: _text(entries[i]) for i in pool}
     narrowed = False
     # each thing named narrows the pool, when an item of it holds it: "urllib3" and "2.0"; a version first, the
     # surest ("the freeze_time tests that take fixtures broke on pytest 8.4.0": "Fix compatibility with pytest 8.4.0")
     for thing in sorted(exact, key=lambda t: not _VERSION.fullmatch(t)):
-        holding = [i for i in pool if removal and holds(texts[i], thing, floors=False)] or \
-            [i for i in pool if holds(texts[i], thing)]
+        tiers = (_NAMED, _FLOORED, _AS_WRITTEN) if removal else (_AS_WRITTEN,)
+        holding = next((found for tier in tiers if (found := [i for i in pool if holds(texts[i], thing, tier)])), [])
         if holding:
             pool, narrowed = holding, True
     # a version asked for ("dropped Python 3.8") that no item names: no item states it; a name
@@ -72,10 +74,17 @@ def _below(text: str, version: str) -> bool:
     # a bound in an aside counts when the item names none outside it: not "Drop support for Python < 3.5 (all
     # versions of Python < 3.6 are EOL)" for 3.5
     outside = _ASIDE.sub(" ", text)
-    read = outside if _BOUND.search(outside) or _FLOOR.search(outside) else text
+    read = outside if _BOUND.search(outside) else text
     return any(asked < tuple(int(n) for n in m.group("bound").split("."))
-               and (m.group("major") is None or asked[0] == int(m.group("major"))) for m in _BOUND.finditer(read)) \
-        or any(asked < tuple(int(n) for n in m.group("bound").split(".")) for m in _FLOOR.finditer(read))
+               and (m.group("major") is None or asked[0] == int(m.group("major"))) for m in _BOUND.finditer(read))
+
+
+def _floored(text: str, version: str) -> bool:
+    """Whether the text raises the lowest Python supported above ``version`` ("Minimum Python version is now 3.10"
+    holds 3.9)."""
+    asked = tuple(int(n) for n in version.split("."))
+    return any(asked < tuple(int(n) for n in (m.group("bound") or m.group("named")).split("."))
+               for m in _FLOOR.finditer(text))
 
 
 # a bound of versions: "python versions less than 3.7", "versions older than 3.8", "python < 3.7", "python 3
@@ -83,26 +92,32 @@ def _below(text: str, version: str) -> bool:
 _BOUND = lazy_compile(r"\b(?:python\s*(?P<major>\d+)\s+versions?|python|py|versions?)\s*"
                       r"(?:(?:less|older|earlier|lower)\s+than|prior\s+to|below|before|<)\s*"
                       r"(?:python\s*)?v?(?P<bound>\d+(?:\.\d+)+)(?!\w|\.\d)")  # "... < 3.6." ends a sentence
-# the lowest version still supported: "minimum python version is now 3.10", "the minimum version is now python 3.9",
-# "python >= 3.10", "requires python 3.10 or newer" hold 3.9 (below it), not 3.10; never another thing's minimum
-# ("the minimum supported django version is 4.2")
-_FLOOR = lazy_compile(r"\b(?:(?:minimum|lowest)\s+(?:supported\s+|required\s+)?(?:python\s+|py\s+)?(?:versions?\s+)?"
-                      r"(?:(?:is|was|are)\s+(?:now\s+)?|now\s+|of\s+|(?:raised|bumped|increased)\s+to\s+|to\s+)?"
-                      r"|python\s*>=\s*|requir\w*\s+python\s+(?=v?\d+(?:\.\d+)+\s*(?:\+|or\s+(?:newer|later|higher|above))))"
-                      r"(?:python\s*)?v?(?P<bound>\d+(?:\.\d+)+)(?!\w|\.\d)")
+# the lowest Python still supported, raised: "minimum python version is now 3.10", "the minimum version is now
+# python 3.9", "raise the minimum supported python version to 3.9"; never another
+# thing's ("the minimum supported django version is 4.2") nor a condition ("for python >= 3.11")
+_FLOOR = lazy_compile(r"\bminimum\s+(?:supported\s+|required\s+)?(?:python|py)\s+(?:versions?\s+)?"
+                      r"(?:(?:is|was)\s+(?:now\s+)?|now\s+|of\s+|(?:raised|bumped|increased)\s+to\s+|to\s+)?v?(?P<bound>\d+(?:\.\d+)+)"
+                      r"(?!\w|\.\d)|\bminimum\s+(?:supported\s+|required\s+)?versions?\s+(?:is\s+now|is|was)\s+python\s*v?"
+                      r"(?P<named>\d+(?:\.\d+)+)(?!\w|\.\d)")
 
 
-def holds(text: str, thing: str, floors: bool = True) -> bool:
+_AS_WRITTEN, _NAMED, _FLOORED = "as written", "named", "floored"  # how ``holds`` reads a version (``holding``)
+
+
+def holds(text: str, thing: str, how: str = _AS_WRITTEN) -> bool:
     """Whether an item's text (and heading) holds ``thing``: as written, or a dotted name by its
     parts ("monkeypatch.context" in "``monkeypatch`` now supports a ``context()`` function") or by
     its last one ("np.cov" in "*cov* has new ``fweights``"), a keyword argument as code ("proxies=" in "The
     deprecated `proxies` argument has now been removed"), a name and its number apart ("qt5" in "Qt 5"), a
-    decorator by its name as code ("@deprecated" in "adding `typing_extensions.deprecated`"). A version named as the
-    lowest one supported ("the minimum version is now Python 3.9") holds it unless not ``floors``."""
+    decorator by its name as code ("@deprecated" in "adding `typing_extensions.deprecated`"). A version ``how``:
+    as written (literally or below a bound, ``_below``), named otherwise than as the lowest Python supported
+    (``_FLOOR``), or below that lowest one only (``_floored``)."""
     if _VERSION.fullmatch(thing):  # a version, whole: "Python3.8" holds 3.8, "3.18" and "13.8" do not
         # ... but not as a bound's ("Drop support for Python < 3.5" does not hold 3.5)
+        if how == _FLOORED:
+            return _floored(text, thing)
         bounded = _BOUND.sub(" ", text)
-        literal = re.search(r"(?<![\d.])" + re.escape(thing) + r"(?![\w])", bounded if floors else _FLOOR.sub(" ", bounded))
+        literal = re.search(r"(?<![\d.])" + re.escape(thing) + r"(?![\w])", bounded if how == _AS_WRITTEN else _FLOOR.sub(" ", bounded))
         return bool(literal) or _below(text, thing)
     if major := _MAJOR.fullmatch(thing):  # "Python 2.7", "python2", "Python-2", "Python 2 support" hold "python 2.x"
         return bool(re.search(r"(?<![\w.])" + re.escape(major.group(1)) + r"[\s-]*v?" + major.group(2) + r"(?:\.\d|(?![\w.]))",

@@ -7,6 +7,7 @@ import re
 
 from corpus.regex import lazy_compile
 
+from .changes import asks_last
 from .vocabulary import content_words
 from .which import asks_which_release
 
@@ -34,8 +35,8 @@ def asking_span(question: str, products: tuple[str, ...]) -> tuple[int, int] | N
         if question[at:end].strip():
             spans.append((at, end))
         at = cut.end() if cut else at
-    return next((span for span in reversed(spans) if asks_which_release(question[span[0]:span[1]], products)), None) \
-        if len(spans) > 1 else None
+    return next((span for span in reversed(spans) if asks_which_release(question[span[0]:span[1]], products)
+                 or asks_last(question[span[0]:span[1]], question)), None) if len(spans) > 1 else None
 
 
 def pointed(sentence: str) -> str:

@@ -62,9 +62,10 @@ CHANGES_STATED = {
     "removed": lazy_compile(r"\b(?:remov|drop|delet|no\s+longer|discontinu|not\s[^.;!?]{0,60}?\bany\s*more\b"
                             r"|(?:is|are|now|became|become)\s+unsupported|" + STOPPED_PROVIDING + r")"
                             r"|n't\s[^.;!?]{0,60}?\bany\s*more\b"
-                            # what falls below a minimum raised: "Minimum Python version is now 3.10", "bump the minimum"
-                            r"|\bminimum\s+(?:supported\s+|required\s+)?(?:python\s+|py\s+)?(?:versions?\s+)?(?:is\s+now"
-                            r"|(?:has\s+been\s+|was\s+|is\s+)?(?:raised|bumped|increased))|\b(?:rais|bump|increas)\w*\s+(?:the\s+)?minimum",
+                            # what falls below a minimum Python raised: "Minimum Python version is now 3.10", "bump the minimum python"
+                            r"|\bminimum\s+(?:supported\s+|required\s+)?python\s+(?:versions?\s+)?(?:is\s+now"
+                            r"|(?:has\s+been\s+|was\s+|is\s+)?(?:raised|bumped|increased))"
+                            r"|\b(?:rais|bump|increas)\w*\s+(?:the\s+)?minimum\s+(?:supported\s+|required\s+)?python\b",
                             re.IGNORECASE),
     # a fix is told by what went wrong too: "Removed an assert ... that caused compatibility issues with Sentry",
     # or by a sentence opening on doing it right: "Properly raise an error if a DTLS cookie callback ..."
@@ -122,10 +123,11 @@ def asked_kind(question: str) -> str | None:
     return None
 
 
-def asks_last(question: str) -> bool:
+def asks_last(question: str, context: str = "") -> bool:
     """Whether a question asks for the last release that still had something ("what was the last Babel
-    version that still supported Python 3.7?"): the one before the release that removed it."""
-    return bool(_LAST_WITH.search(question))
+    version that still supported Python 3.7?"): the one before the release that removed it; in some wordings
+    only when it or its ``context`` (the sentences beside it) names a version (``_LAST_ON``)."""
+    return bool(_LAST_WITH.search(question) or _LAST_ON.search(question) and _NAMES_VERSION.search(f"{question} {context}"))
 
 
 # "of sh", "of the sh library", "of the `transaction` package": the product
@@ -145,9 +147,13 @@ _LAST_WITH = lazy_compile(
     + _SUPPORTED + r"|(?:still\s+)?(?:support|work|runn|shipp|includ|allow|accept|install)ing)\s+(?!(?:fine|well|ok|okay)\b)\w"
     # "the last release with python 2 support", "which release was the last to support python 2"
     r"|\b(?:last|final)\s+(?:[\w.-]+\s+){0,2}?(?:version|release)s?\s+with\s+(?:\S+\s+){1,3}?support\b"
-    r"|\bthe\s+last\s+(?:one\s+)?to\s+" + _SUPPORTED +
-    # "which django-cors-headers is the last one that supports it", "the last dogpile.cache release we can stay
-    # on", "the last natsort release we can pin there", "which service-identity release is the last we can use"
-    r"|\b(?:last|latest|newest|final)\s+one\s+(?:that|which)\s+(?:still\s+)?" + _SUPPORTED +
+    r"|\bthe\s+last\s+(?:one\s+)?to\s+" + _SUPPORTED, re.IGNORECASE)
+# ... and, when the question names the version it is about ("We're pinned to Django 4.1 for now"; not "what's the
+# last black release we can use?"): "which django-cors-headers is the last one that supports it", "the last
+# dogpile.cache release we can stay on", "the last natsort release we can pin there", "which service-identity
+# release is the last we can use there"
+_LAST_ON = lazy_compile(
+    r"\b(?:last|latest|newest|final)\s+one\s+(?:that|which)\s+(?:still\s+)?" + _SUPPORTED +
     r"|\b(?:last|final)\s+(?:[\w.-]+\s+){0,2}?(?:that\s+)?(?:i|we|you)\s+can\s+(?:still\s+)?"
     r"(?:use|stay\s+on|pin|keep|run|install|deploy)\b", re.IGNORECASE)
+_NAMES_VERSION = lazy_compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)*(?![\w.]*\w)|\b[A-Za-z][\w.+-]*\s+\d+(?!\w|\.\d)")

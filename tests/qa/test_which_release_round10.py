@@ -81,16 +81,21 @@ def test_the_last_release_asked_as_one_to_stay_on(question: str) -> None:
 
 
 @pytest.mark.parametrize("question", ["what's the latest release we can use?", "which one was the last to add it?",
-                                      "is the last one that broke it fixed?"])
+                                      "is the last one that broke it fixed?", "What's the last markupsafe release we can use?",
+                                      "We rely on bleach.VERSION; which is the last one that supports it?"])
 def test_no_last_release_is_asked_by_these(question: str) -> None:
     assert not asks_last(question)
 
 
 def test_a_minimum_raised_removes_what_falls_below_it(dogpile: Engine) -> None:
-    assert holds("minimum python version is now 3.10, as python 3.9 is eol.", "3.9")
-    assert holds("python >= 3.8 is required", "3.7") and holds("requires python 3.10 or newer", "3.9")
-    assert not holds("the minimum version is now python 3.9", "3.9", floors=False)
-    assert not holds("the minimum supported django version is 4.2", "3.9")  # another thing's minimum
+    assert holds("minimum python version is now 3.10", "3.9", "floored")
+    assert holds("the minimum version is now python 3.9", "3.8", "floored")
+    assert not holds("the minimum version is now python 3.9", "3.9", "named")
+    assert holds("the minimum version is now python 3.9", "3.9")  # as written: "raised the minimum to 3.9"
+    # another thing's minimum, a condition, a later announcement: no Python floor
+    assert not holds("the minimum supported django version is 4.2", "3.9", "floored")
+    assert not holds("enable heap-based types for python >= 3.11", "3.9", "floored")
+    assert not holds("babel 2.15 will require python 3.8 or newer", "2.6", "floored")
     question = read("Our services still run on Python 3.9. What's the last dogpile.cache release we can stay on?",
                     dogpile.catalogue)
     assert question.last and question.subject == "Python 3.9"
@@ -120,6 +125,12 @@ def test_a_failing_import_asked_as_a_removal(question: str, read_as: str) -> Non
     "`import foo` raises ImportError on Python 3.12. Which release fixed it?",  # a fix asked, not a removal
     "which release removed the ImportError fallback?",  # no import of a name fails
     "ModuleNotFoundError: No module named 'natsort'. Which release removed it?",  # the product itself
+    # the asking sentence asks of another thing, or names the thing itself
+    "Our Python 3.6 builds fail with ImportError: cannot import name 'Literal' from 'typing'. Which natsort release "
+    "dropped Python 3.6?",
+    "`from natsort import versorted` raises ImportError on Python 3.7 when fastnumbers is missing. Which release "
+    "removed that dependency?",
+    "`from natsort import versorted` raises ImportError. Which natsort release removed natsort.versorted?",
 ])
 def test_no_removal_is_read_from_these(question: str) -> None:
     assert import_removed(question, ["natsort"]) is None
