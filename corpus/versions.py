@@ -92,7 +92,7 @@ def version_matches(chunk_version: str | None, wanted: str) -> bool:
 # Words a file's name joins to its product's ("rust-RELEASES", "pydantic-HISTORY"): about the notes, no other name.
 _NOTES_WORDS = frozenset("release releases notes note changelog changes change log news history blog docs whatsnew whats "
                           "new security lang nightly stable latest dev old older legacy all full upgrade upgrading "
-                          "migration guide announcement announcements".split())
+                          "migration guide announcement announcements main master doc edition".split())
 _NOTES_VERSION = lazy_compile(r"v?\d[\w.]*|v")  # "pytorch-v2": a version of the product's, no other name
 
 

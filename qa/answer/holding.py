@@ -10,6 +10,7 @@ from corpus.items import item_words
 from corpus.regex import lazy_compile
 from corpus.textform import index_form
 
+from ..question.changes import CHANGES_STATED
 from .digest import Entry
 
 
@@ -17,18 +18,20 @@ def holding(entries: Sequence[Entry], pool: list[int], exact: Sequence[str], rem
     """The entries of ``pool`` holding each of ``exact`` that any of them holds (a version first, then the
     longest: "descending=true", then "np.sort"; "urllib3" and "2.0": "support for urllib3 2.0" is not stated
     by "now supports urllib3 v1.24"); ``pool`` when nothing is named exactly, or only names none of them
-    holds, none when a version or an advisory ("CVE-2022-40897") named is in none of them. For a ``removal`` the
-    items naming a version otherwise than as the lowest Python still supported come first, then those raising
-    that minimum above it, then any: "which release dropped Python 3.9?" is stated by "Minimum Python version is
-    now 3.10, as Python 3.9 is EOL", not by "the minimum version is now Python 3.9"; "Support for Python 2.6 has
-    been dropped" comes before a later "require Python >= 3.8"."""
+    holds, none when a version or an advisory ("CVE-2022-40897") named is in none of them. For a ``removal`` of
+    a version the items naming it in a clause saying a removal come first ("Drop support for Python 3.7, 3.8",
+    not "Add support for Python 3.11" beside it), then those raising the lowest Python supported above it
+    ("Minimum Python version is now 3.10" for 3.9); an item of removals naming it otherwise than as the lowest
+    still supported counts as one such clause ("requires Python 3.9 or later" drops no 3.9); none other."""
     texts = {i: _text(entries[i]) for i in pool}
     narrowed = False
     # each thing named narrows the pool, when an item of it holds it: "urllib3" and "2.0"; a version first, the
     # surest ("the freeze_time tests that take fixtures broke on pytest 8.4.0": "Fix compatibility with pytest 8.4.0")
     for thing in sorted(exact, key=lambda t: not _VERSION.fullmatch(t)):
-        tiers = (_NAMED, _FLOORED, _AS_WRITTEN) if removal else (_AS_WRITTEN,)
-        holding = next((found for tier in tiers if (found := [i for i in pool if holds(texts[i], thing, tier)])), [])
+        tiers = (_DROPPED, _FLOORED) if removal else (_AS_WRITTEN,)
+        holding = next((found for tier in tiers if (found := [
+            i for i in pool if holds(texts[i], thing, tier)
+            or tier == _DROPPED and entries[i].item.kind == "removed" and holds(texts[i], thing, _NAMED)])), [])
         if holding:
             pool, narrowed = holding, True
     # a version asked for ("dropped Python 3.8") that no item names: no item states it; a name
@@ -101,7 +104,15 @@ _FLOOR = lazy_compile(r"\bminimum\s+(?:supported\s+|required\s+)?(?:python|py)\s
                       r"(?P<named>\d+(?:\.\d+)+)(?!\w|\.\d)")
 
 
-_AS_WRITTEN, _NAMED, _FLOORED = "as written", "named", "floored"  # how ``holds`` reads a version (``holding``)
+# how ``holds`` reads a version (``holding``)
+_AS_WRITTEN, _NAMED, _FLOORED, _DROPPED = "as written", "named", "floored", "dropped"
+# the lowest version still supported, named: "python >= 3.9", "python 3.9 or later"
+_AT_LEAST = lazy_compile(r"\b(?:python|py)\s*(?:>=\s*v?\d+(?:\.\d+)+|v?\d+(?:\.\d+)+\s*or\s+(?:later|newer|above|greater"
+                         r"|higher)\b)")  # not "on python 3.11+": a condition, as questions write it too
+_FIXING = lazy_compile(r"\W*fix")  # "Fix forward compatibility with Python 3.8: ... will not be supported anymore"
+# where an item's clauses part: "add support for python 3.13, drop support for python 3.5", "...; now requires"
+_CLAUSE = lazy_compile(r"[.;!?](?:\s|$)|,\s*(?=(?:and\s+|but\s+)?(?:add|drop|remov|support|deprecat|requir|test)\w*)"
+                       r"|\s+and\s+(?=(?:add|drop|remov|deprecat|start)\w*)")
 
 
 def holds(text: str, thing: str, how: str = _AS_WRITTEN) -> bool:
@@ -116,8 +127,13 @@ def holds(text: str, thing: str, how: str = _AS_WRITTEN) -> bool:
         # ... but not as a bound's ("Drop support for Python < 3.5" does not hold 3.5)
         if how == _FLOORED:
             return _floored(text, thing)
+        if how == _DROPPED:
+            return any(holds(clause, thing, _NAMED) and CHANGES_STATED["removed"].search(clause)
+                       and not _FIXING.match(clause) for clause in _CLAUSE.split(text))
         bounded = _BOUND.sub(" ", text)
-        literal = re.search(r"(?<![\d.])" + re.escape(thing) + r"(?![\w])", bounded if how == _AS_WRITTEN else _FLOOR.sub(" ", bounded))
+        if how == _NAMED:
+            bounded = _AT_LEAST.sub(" ", _FLOOR.sub(" ", bounded))
+        literal = re.search(r"(?<![\d.])" + re.escape(thing) + r"(?![\w])", bounded)
         return bool(literal) or _below(text, thing)
     if major := _MAJOR.fullmatch(thing):  # "Python 2.7", "python2", "Python-2", "Python 2 support" hold "python 2.x"
         return bool(re.search(r"(?<![\w.])" + re.escape(major.group(1)) + r"[\s-]*v?" + major.group(2) + r"(?:\.\d|(?![\w.]))",

@@ -126,7 +126,7 @@ class ReleaseAnswers:
         about = topic_words(content_words(question.subject))  # what it had: the item must name most of it
         pool = [i for i, e in enumerate(entries) if e.chunk.version and _LAST_SAID.search(text := item_words(e.text))
                 and 3 * words_named(text, about) >= 2 * len(about)]
-        pool = holding(entries, pool, question.specifics, removal=True) if pool else []
+        pool = holding(entries, pool, question.specifics) if pool else []
         if not pool:
             return None
         _, scores = self._scored(question, entries, hits, dense)

@@ -173,3 +173,40 @@ def test_a_quote_no_item_states_the_release_of_says_so(natsort: Engine) -> None:
     answer = natsort.ask("which natsort release removed os_sort_key?", mode="bm25")
     assert answer.earliest_release is None and answer.sentences
     assert answer.notes == (Note("release_unsaid"),)
+
+
+def test_a_removal_is_stated_by_the_clause_dropping_the_version() -> None:
+    """For a removal, the item naming the version in a clause that drops it comes first: not "Add support for
+    Python 3.13" beside a drop of 3.5, not "requires Python 3.9 or later" beside a drop of 3.8, not "Fix forward
+    compatibility with Python 3.8" (tenth round, second review)."""
+    assert holds("add support for python 3.13, drop support for python 3.5", "3.5", "dropped")
+    assert not holds("add support for python 3.13, drop support for python 3.5", "3.13", "dropped")
+    assert not holds("drop support for python 3.8; packaging now requires python 3.9 or later", "3.9", "dropped")
+    assert not holds("drop support for python 3.8; packaging now requires python 3.9 or later", "3.9", "named")
+    assert not holds("fix forward compatibility with python 3.8", "3.8", "dropped")
+    assert holds("minimum python version is now 3.10, as python 3.9 is eol.", "3.9", "dropped")
+    assert holds("drop django 3.2 to 4.1 support.", "4.1", "dropped")
+
+
+def test_the_last_release_is_not_the_one_adding_the_version(tmp_path) -> None:
+    tabulate = notes_engine(tmp_path, "CHANGELOG", TABULATE, "tabulate")
+    answer = tabulate.ask("We're stuck on Python 3.8. What's the last tabulate release we can pin there?", mode="bm25")
+    assert [n.releases for n in answer.notes if n.kind == "last_release"] == [("0.9.0", "0.10.0")]
+    # 3.11 is added, never dropped: no release is the last with it
+    answer = tabulate.ask("We're stuck on Python 3.11. What's the last tabulate release we can pin there?", mode="bm25")
+    assert not [n for n in answer.notes if n.kind == "last_release"]
+
+
+# tabulate's CHANGELOG, in part
+TABULATE = """- 0.10.0: Add support for Python 3.11, 3.12, 3.13.
+  Drop support for Python 3.7, 3.8.
+  PRESERVE_STERILITY global is replaced with preserve_sterility function argument.
+- 0.9.0: Drop support for Python 2.7, 3.5, 3.6.
+  Migrate to pyproject.toml project layout (PEP 621).
+- 0.8.10: Python 3.10 support.
+"""
+
+
+def test_a_fix_for_a_version_drops_nothing() -> None:
+    assert not holds("fix forward compatibility with python 3.8: importing abcs directly from the collections "
+                     "module will not be supported anymore.", "3.8", "dropped")
