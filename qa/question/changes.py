@@ -127,7 +127,8 @@ def asks_last(question: str, context: str = "") -> bool:
     """Whether a question asks for the last release that still had something ("what was the last Babel
     version that still supported Python 3.7?"): the one before the release that removed it; in some wordings
     only when it or its ``context`` (the sentences beside it) names a version (``_LAST_ON``)."""
-    return bool(_LAST_WITH.search(question) or _LAST_ON.search(question) and _NAMES_VERSION.search(f"{question} {context}"))
+    return bool(_LAST_WITH.search(question)
+                or (_LAST_ON.search(question) and _NAMES_VERSION.search(f"{question} {context}")))
 
 
 # "of sh", "of the sh library", "of the `transaction` package": the product
