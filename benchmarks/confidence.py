@@ -8,9 +8,9 @@ questions they do not, per mode, and what each threshold would keep.
 On-topic questions are the answer sets' (``answer_spans.SETS``, blind parts and the set held out
 this round left out); off-topic ones are ``benchmarks/questions/offtopic.jsonl`` (tuned on since the
 fifth round; ``offtopic2.jsonl`` to ``offtopic5.jsonl``, written blind for the sixth to ninth rounds and
-scored at their ends, and ``offtopic6.jsonl`` and ``offtopic7.jsonl``, written blind for the tenth, are kept out of tuning), asked over each
-of those corpora unless the corpus's text holds one of the question's ``absent`` words (then the
-notes might answer it). Every question is answered once with no threshold; the best score of a
+scored at their ends, and ``offtopic6.jsonl`` and ``offtopic7.jsonl``, written blind for the tenth, are
+kept out of tuning), asked over each of those corpora unless the corpus's text holds one of the
+question's ``absent`` words (then the notes might answer it). Every question is answered once with no threshold; the best score of a
 quotable sentence (``qa.answer.evidence.pick``'s) is kept, and whether the answer names a release
 (a which-release answer quotes its stating item whatever the threshold). A threshold ``t`` then
 answers a question when its score is at least ``t`` or it names a release. Columns per ``t``:

@@ -44,5 +44,5 @@ def import_removed(text: str, products: Sequence[str]) -> str | None:
 
 _POINTING = lazy_compile(r"\b(?:it|that|this|them|those|these)\b", re.IGNORECASE)
 # an asking sentence of another thing than the name imported: a version, support, a dependency, the error itself
-_OTHER_THING = lazy_compile(r"\d\.\d|\b(?:python|py|support\w*|dependenc\w*|depend\w*|requir\w*|need|error|"
-                            r"exception|warning|fallback)\b", re.IGNORECASE)
+_OTHER_THING = lazy_compile(r"\d\.\d|\b(?:python|py|support\w*|depend\w*|requir\w*|need|error|exception|warning"
+                            r"|fallback)\b", re.IGNORECASE)
